@@ -1,0 +1,2 @@
+/** Placeholder: filled by its issue. */
+export const PACKAGE = "@fastrag/bench-compare";

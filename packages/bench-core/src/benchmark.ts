@@ -1,0 +1,702 @@
+import pLimit from "p-limit";
+import { ConfigurationError, RunAbortedError } from "./errors.js";
+import { fingerprintSamples } from "./internal/fingerprint.js";
+import { type JournalHeader, JournalWriter, readJournal } from "./internal/journal.js";
+import { BenchmarkResult, type ShardSpec } from "./results.js";
+import type {
+  EvalSample,
+  Metadata,
+  Metric,
+  Progress,
+  QueryEngine,
+  RetrievedChunk,
+  Retriever,
+  SampleResult,
+  SampleStatus,
+  Target,
+  Usage,
+} from "./types.js";
+
+/** A dataset the runner accepts: an array of samples, or an object holding one (a `QADataset`). */
+export type DatasetLike<M extends Metadata = Metadata> =
+  | readonly EvalSample<M>[]
+  | { readonly samples: readonly EvalSample<M>[] };
+
+/** Options of `new Benchmark(...)`. */
+export interface BenchmarkOptions<M extends Metadata = Metadata> {
+  readonly dataset: DatasetLike<M>;
+  readonly metrics: readonly Metric<M>[];
+  /** Samples in flight at once. A positive integer; default 4. */
+  readonly maxConcurrent?: number;
+}
+
+/** Retry policy for errors the caller marks transient (rate limits, 5xx). Default: no retries. */
+export interface RetryOptions {
+  /** Total attempts per sample, including the first. A positive integer. */
+  readonly attempts: number;
+  /** Base of the exponential backoff; attempt n waits about `backoffMs · 2^(n−1)`, jittered. Default 500. */
+  readonly backoffMs?: number;
+  /** Cap of a single wait. Default 60,000. */
+  readonly maxBackoffMs?: number;
+  /**
+   * Decides whether an error is transient. Only those are retried. An error carrying a numeric
+   * `retryAfterMs` waits at least that long.
+   */
+  readonly retryOn: (error: unknown) => boolean;
+}
+
+/** Options of `Benchmark.run`. */
+export interface RunOptions {
+  /** The run's name: the row label in comparisons and the result file's `name`. */
+  readonly name: string;
+  /** Aborting stops scheduling samples; in-flight ones settle and `run` rejects with a `RunAbortedError`. */
+  readonly signal?: AbortSignal;
+  /** Per-sample limit on the pipeline call. On expiry the target's signal aborts and the sample is errored. */
+  readonly timeoutMs?: number;
+  readonly retries?: RetryOptions;
+  /** Called after every finished sample. An error it throws is ignored (a progress bar must not kill a run). */
+  readonly onProgress?: (progress: Progress) => void;
+  /**
+   * Path of a JSONL checkpoint journal. Finished samples are appended as they finish; re-running
+   * with the same path skips them. The journal is kept after the run; delete it to start over.
+   */
+  readonly checkpoint?: string;
+  /** With `checkpoint`: also re-run samples that errored in the journal. */
+  readonly retryErrored?: boolean;
+  /** Run only a deterministic slice: the samples at positions `i` with `i % count === index`. */
+  readonly shard?: ShardSpec;
+}
+
+type TargetKind = "engine" | "retriever";
+
+interface PipelineOutput {
+  readonly answer: string | null;
+  readonly chunks: readonly RetrievedChunk[];
+  readonly usage: Usage | undefined;
+}
+
+class TimeoutError extends Error {
+  constructor(ms: number) {
+    super(`timed out after ${ms} ms`);
+    this.name = "TimeoutError";
+  }
+}
+
+class MalformedOutputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "MalformedOutputError";
+  }
+}
+
+const CANCELLED: unique symbol = Symbol("cancelled");
+
+/**
+ * Runs every sample of a dataset through a pipeline and scores it.
+ *
+ * @example
+ * ```ts
+ * const benchmark = new Benchmark({
+ *   dataset: await QADataset.load("eval.json"),
+ *   metrics: [new Recall({ k: 5 }), new NDCG({ k: 5 }), new Latency()],
+ *   maxConcurrent: 4,
+ * });
+ * const result = await benchmark.run(engine, { name: "recursive-500" });
+ * await result.save("results/recursive-500.json");
+ * ```
+ */
+export class Benchmark<M extends Metadata = Metadata> {
+  readonly samples: readonly EvalSample<M>[];
+  readonly metrics: readonly Metric<M>[];
+  readonly maxConcurrent: number;
+  private fingerprintCache: string | undefined;
+
+  /**
+   * @throws {ConfigurationError} for an empty or malformed dataset, an empty metric list, two
+   * metrics with one name, a `maxConcurrent` that is not a positive integer, or when no metric
+   * can score this dataset (every metric needs relevant ids and no sample has any).
+   */
+  constructor(options: BenchmarkOptions<M>) {
+    if (typeof options !== "object" || options === null) {
+      throw new ConfigurationError(
+        "Benchmark: expected options { dataset, metrics, maxConcurrent? }",
+      );
+    }
+    const { dataset, metrics, maxConcurrent = 4 } = options;
+    const samples = Array.isArray(dataset)
+      ? (dataset as readonly EvalSample<M>[])
+      : (dataset as { samples?: readonly EvalSample<M>[] } | undefined)?.samples;
+    if (!Array.isArray(samples)) {
+      throw new ConfigurationError(
+        "Benchmark: dataset must be an array of samples or an object with `samples` (e.g. a QADataset)",
+      );
+    }
+    if (samples.length === 0) throw new ConfigurationError("Benchmark: the dataset has no samples");
+    for (let i = 0; i < samples.length; i++) validateSample(samples[i], i);
+    if (!Array.isArray(metrics) || metrics.length === 0) {
+      throw new ConfigurationError("Benchmark: expected at least one metric, found none");
+    }
+    const seen = new Set<string>();
+    for (const [i, m] of metrics.entries()) {
+      if (
+        typeof m !== "object" ||
+        m === null ||
+        typeof m.name !== "string" ||
+        typeof m.score !== "function"
+      ) {
+        throw new ConfigurationError(
+          `Benchmark: metrics[${i}] is not a Metric (expected { name, score(), … })`,
+        );
+      }
+      if (seen.has(m.name)) {
+        throw new ConfigurationError(
+          `Benchmark: two metrics are named "${m.name}"; each summary entry would overwrite the other. Give them distinct names (e.g. different k)`,
+        );
+      }
+      seen.add(m.name);
+    }
+    if (!Number.isSafeInteger(maxConcurrent) || maxConcurrent < 1) {
+      throw new ConfigurationError(
+        `Benchmark: maxConcurrent must be a positive integer, found ${String(maxConcurrent)}`,
+      );
+    }
+    if (
+      metrics.every((m) => m.needsRelevantIds) &&
+      !samples.some((s) => s.relevantIds.length > 0)
+    ) {
+      throw new ConfigurationError(
+        `Benchmark: no metric can score this dataset: every metric (${metrics.map((m) => m.name).join(", ")}) needs relevant ids and no sample has any. Map a relevant-ids column or add a generation/operational metric`,
+      );
+    }
+    this.samples = samples;
+    this.metrics = metrics;
+    this.maxConcurrent = maxConcurrent;
+  }
+
+  /** The dataset's fingerprint, as recorded in results and journals. */
+  get fingerprint(): string {
+    this.fingerprintCache ??= fingerprintSamples(this.samples);
+    return this.fingerprintCache;
+  }
+
+  /**
+   * Runs every sample (or the shard's slice) through `target` and scores it.
+   *
+   * A sample whose pipeline throws, rejects, times out or returns malformed output is `errored`,
+   * with every score `null`: a failure is never scored as zero. A sample where a metric returns
+   * `null` or throws is `incomplete`. Results come back in dataset order.
+   *
+   * @throws {ConfigurationError} before any sample runs, for an unusable target, bad options, a
+   * bare Retriever with a metric that needs an answer, or a checkpoint journal of another run.
+   * @throws {RunAbortedError} when `signal` aborts; its `partial` holds the finished samples.
+   */
+  async run(target: Target<M>, options: RunOptions): Promise<BenchmarkResult> {
+    const kind = detectTarget(target);
+    validateRunOptions(options);
+    if (kind === "retriever") {
+      const needy = this.metrics.filter((m) => m.needsAnswer).map((m) => m.name);
+      if (needy.length > 0) {
+        throw new ConfigurationError(
+          `Benchmark.run("${options.name}"): the target is a Retriever (it has retrieve() but no query()), and ${needy.join(", ")} need an answer. Pass a QueryEngine or drop those metrics`,
+        );
+      }
+    }
+    const { name, signal, timeoutMs, retries, onProgress, checkpoint, shard } = options;
+    const started = Date.now();
+    const t0 = performance.now();
+    const total = this.samples.length;
+
+    const positions: number[] = [];
+    if (shard) for (let i = shard.index; i < total; i += shard.count) positions.push(i);
+    else for (let i = 0; i < total; i++) positions.push(i);
+
+    const slots: (SampleResult | undefined)[] = new Array(total);
+    let journal: JournalWriter | undefined;
+    if (checkpoint !== undefined) {
+      const header: JournalHeader = {
+        name,
+        fingerprint: this.fingerprint,
+        size: total,
+        metrics: this.metrics.map((m) => m.name),
+        shard: shard ? { index: shard.index, count: shard.count } : null,
+      };
+      const recovered = await readJournal(checkpoint, header);
+      for (const [index, sample] of recovered.finished) {
+        if (options.retryErrored && sample.status === "errored") continue;
+        slots[index] = sample;
+      }
+      journal = await JournalWriter.open(checkpoint, header, recovered);
+    }
+
+    const todo = positions.filter((i) => slots[i] === undefined);
+    let done = positions.length - todo.length;
+    let errored = 0;
+    let incomplete = 0;
+    for (const i of positions) {
+      const s = slots[i];
+      if (s?.status === "errored") errored++;
+      else if (s?.status === "incomplete") incomplete++;
+    }
+    const report = () => {
+      if (!onProgress) return;
+      try {
+        onProgress({ done, total: positions.length, errored, incomplete });
+      } catch {
+        // A failing progress callback must not fail the run.
+      }
+    };
+
+    const limit = pLimit(this.maxConcurrent);
+    const onAbort = () => limit.clearQueue();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const ctx: SampleContext<M> = {
+      target,
+      kind,
+      metrics: this.metrics,
+      timeoutMs,
+      retries,
+      signal,
+    };
+    try {
+      if (!signal?.aborted) {
+        await Promise.all(
+          todo.map((i) =>
+            limit(async () => {
+              if (signal?.aborted) return;
+              const outcome = await runSample(ctx, this.samples[i] as EvalSample<M>);
+              if (outcome === CANCELLED) return;
+              slots[i] = outcome;
+              journal?.append(i, outcome);
+              done++;
+              if (outcome.status === "errored") errored++;
+              else if (outcome.status === "incomplete") incomplete++;
+              report();
+            }),
+          ),
+        );
+      }
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+      await journal?.close();
+    }
+
+    const samples: SampleResult[] = [];
+    for (const i of positions) {
+      const s = slots[i];
+      if (s !== undefined) samples.push(s);
+    }
+    const higherIsBetter: Record<string, boolean> = {};
+    for (const m of this.metrics) higherIsBetter[m.name] = m.higherIsBetter;
+    const result = new BenchmarkResult({
+      name,
+      createdAt: new Date(started),
+      durationS: (performance.now() - t0) / 1000,
+      samples,
+      higherIsBetter,
+      dataset: { fingerprint: this.fingerprint, size: total },
+      ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}),
+    });
+    if (signal?.aborted) {
+      throw new RunAbortedError(
+        `Benchmark.run("${name}") was aborted after ${samples.length} of ${positions.length} samples${checkpoint ? `; re-run with the same checkpoint to finish` : ""}`,
+        result,
+        { cause: signal.reason },
+      );
+    }
+    return result;
+  }
+}
+
+interface SampleContext<M extends Metadata> {
+  readonly target: Target<M>;
+  readonly kind: TargetKind;
+  readonly metrics: readonly Metric<M>[];
+  readonly timeoutMs: number | undefined;
+  readonly retries: RetryOptions | undefined;
+  readonly signal: AbortSignal | undefined;
+}
+
+async function runSample<M extends Metadata>(
+  ctx: SampleContext<M>,
+  sample: EvalSample<M>,
+): Promise<SampleResult | typeof CANCELLED> {
+  const maxAttempts = ctx.retries?.attempts ?? 1;
+  let attempts = 0;
+  let lastError: unknown;
+  let output: PipelineOutput | undefined;
+  let latencyMs = 0;
+  while (attempts < maxAttempts) {
+    attempts++;
+    const attempt = await callPipeline(ctx, sample);
+    latencyMs = attempt.latencyMs;
+    if (attempt.ok) {
+      output = attempt.output;
+      break;
+    }
+    lastError = attempt.error;
+    // A sample cut short by the run's abort is not finished: leave it for a resume.
+    if (ctx.signal?.aborted) return CANCELLED;
+    if (attempts >= maxAttempts || !isRetryable(ctx.retries, lastError)) break;
+    const waited = await sleep(
+      backoffDelay(ctx.retries as RetryOptions, attempts, lastError),
+      ctx.signal,
+    );
+    if (!waited) return CANCELLED;
+  }
+  const base = {
+    ...(sample.id !== undefined ? { sampleId: sample.id } : {}),
+    question: sample.question,
+    ...(maxAttempts > 1 ? { attempts } : {}),
+  };
+  if (output === undefined) {
+    const scores: Record<string, number | null> = {};
+    for (const m of ctx.metrics) scores[m.name] = null;
+    return {
+      ...base,
+      status: "errored",
+      scores,
+      answer: null,
+      retrievedIds: [],
+      retrievedUris: [],
+      latencyMs: null,
+      error: errorMessage(lastError),
+    };
+  }
+  const { scores, errors } = await scoreSample(ctx, sample, output, latencyMs);
+  let status: SampleStatus = "successful";
+  for (const m of ctx.metrics) {
+    if (scores[m.name] === null) {
+      status = "incomplete";
+      break;
+    }
+  }
+  const ids: string[] = new Array(output.chunks.length);
+  const uris: (string | null)[] = new Array(output.chunks.length);
+  for (let i = 0; i < output.chunks.length; i++) {
+    const c = output.chunks[i] as RetrievedChunk;
+    ids[i] = c.id;
+    uris[i] = c.uri ?? null;
+  }
+  return {
+    ...base,
+    status,
+    scores,
+    answer: output.answer,
+    retrievedIds: ids,
+    retrievedUris: uris,
+    latencyMs: Math.round(latencyMs * 1000) / 1000,
+    error: errors,
+  };
+}
+
+type Attempt =
+  | { ok: true; output: PipelineOutput; latencyMs: number }
+  | { ok: false; error: unknown; latencyMs: number };
+
+async function callPipeline<M extends Metadata>(
+  ctx: SampleContext<M>,
+  sample: EvalSample<M>,
+): Promise<Attempt> {
+  const controller = new AbortController();
+  const external = ctx.signal;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancel: ((reason: unknown) => void) | undefined;
+  const onExternal = () => controller.abort(external?.reason);
+  // Racing against the signal frees the slot even when the target ignores its signal and hangs.
+  const aborted =
+    ctx.timeoutMs !== undefined || external !== undefined
+      ? new Promise<never>((_, reject) => {
+          cancel = reject;
+        })
+      : undefined;
+  if (aborted) {
+    aborted.catch(() => {});
+    controller.signal.addEventListener("abort", () => cancel?.(controller.signal.reason), {
+      once: true,
+    });
+  }
+  if (external) {
+    if (external.aborted) controller.abort(external.reason);
+    else external.addEventListener("abort", onExternal, { once: true });
+  }
+  if (ctx.timeoutMs !== undefined) {
+    const ms = ctx.timeoutMs;
+    timer = setTimeout(() => controller.abort(new TimeoutError(ms)), ms);
+  }
+  const options = { signal: controller.signal, sample };
+  const start = performance.now();
+  try {
+    const call =
+      ctx.kind === "engine"
+        ? (ctx.target as QueryEngine<M>).query(sample.question, options)
+        : (ctx.target as Retriever<M>).retrieve(sample.question, options);
+    const raw: unknown = await (aborted ? Promise.race([call, aborted]) : call);
+    const latencyMs = performance.now() - start;
+    return { ok: true, output: validateOutput(ctx.kind, raw), latencyMs };
+  } catch (error) {
+    return { ok: false, error, latencyMs: performance.now() - start };
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    external?.removeEventListener("abort", onExternal);
+  }
+}
+
+async function scoreSample<M extends Metadata>(
+  ctx: SampleContext<M>,
+  sample: EvalSample<M>,
+  output: PipelineOutput,
+  latencyMs: number,
+): Promise<{ scores: Record<string, number | null>; errors: string | null }> {
+  const input = {
+    sample,
+    answer: output.answer,
+    retrieved: output.chunks,
+    latencyMs,
+    ...(output.usage !== undefined ? { usage: output.usage } : {}),
+    ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
+  };
+  const scores: Record<string, number | null> = {};
+  const errors: string[] = [];
+  for (const metric of ctx.metrics) {
+    let value: unknown;
+    try {
+      value = metric.score(input);
+      if (typeof (value as Promise<unknown> | null)?.then === "function") value = await value;
+    } catch (error) {
+      scores[metric.name] = null;
+      errors.push(`${metric.name}: ${errorMessage(error)}`);
+      continue;
+    }
+    if (value === null || value === undefined) {
+      scores[metric.name] = null;
+    } else if (typeof value === "number" && Number.isFinite(value)) {
+      scores[metric.name] = value;
+    } else {
+      scores[metric.name] = null;
+      errors.push(
+        `${metric.name}: returned ${typeof value === "number" ? String(value) : describeValue(value)}, expected a finite number or null`,
+      );
+    }
+  }
+  return { scores, errors: errors.length === 0 ? null : errors.join("; ") };
+}
+
+function validateOutput(kind: TargetKind, raw: unknown): PipelineOutput {
+  if (kind === "retriever") {
+    return { answer: null, chunks: validateChunks(raw, "retrieve() result"), usage: undefined };
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new MalformedOutputError(
+      `query() returned ${describeValue(raw)}, expected { answer: string, chunks?, usage? }`,
+    );
+  }
+  const r = raw as Record<string, unknown>;
+  if (typeof r.answer !== "string") {
+    throw new MalformedOutputError(
+      `query() returned answer ${describeValue(r.answer)}, expected a string`,
+    );
+  }
+  const chunks =
+    r.chunks === undefined || r.chunks === null ? [] : validateChunks(r.chunks, "query() chunks");
+  let usage: Usage | undefined;
+  if (r.usage !== undefined && r.usage !== null) {
+    if (typeof r.usage !== "object" || Array.isArray(r.usage)) {
+      throw new MalformedOutputError(
+        `query() returned usage ${describeValue(r.usage)}, expected an object`,
+      );
+    }
+    usage = r.usage as Usage;
+  }
+  return { answer: r.answer, chunks, usage };
+}
+
+function validateChunks(raw: unknown, where: string): readonly RetrievedChunk[] {
+  if (!Array.isArray(raw))
+    throw new MalformedOutputError(
+      `${where} is ${describeValue(raw)}, expected an array of chunks`,
+    );
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i] as Record<string, unknown> | null;
+    if (typeof c !== "object" || c === null) {
+      throw new MalformedOutputError(
+        `${where}[${i}] is ${describeValue(c)}, expected a chunk { id: string, … }`,
+      );
+    }
+    if (typeof c.id !== "string") {
+      throw new MalformedOutputError(
+        `${where}[${i}].id is ${describeValue(c.id)}, expected a string`,
+      );
+    }
+    if (c.documentId !== undefined && typeof c.documentId !== "string") {
+      throw new MalformedOutputError(
+        `${where}[${i}].documentId is ${describeValue(c.documentId)}, expected a string`,
+      );
+    }
+    if (c.uri !== undefined && c.uri !== null && typeof c.uri !== "string") {
+      throw new MalformedOutputError(
+        `${where}[${i}].uri is ${describeValue(c.uri)}, expected a string`,
+      );
+    }
+  }
+  return raw as RetrievedChunk[];
+}
+
+function detectTarget(target: unknown): TargetKind {
+  if (typeof target === "object" && target !== null) {
+    const t = target as Record<string, unknown>;
+    if (typeof t.query === "function") return "engine";
+    if (typeof t.retrieve === "function") return "retriever";
+  }
+  throw new ConfigurationError(
+    `Benchmark.run: the target is ${describeValue(target)}; expected a QueryEngine (an object with query(question, { signal, sample })) or a Retriever (an object with retrieve(query, { signal, sample }))`,
+  );
+}
+
+function validateRunOptions(options: RunOptions): void {
+  if (typeof options !== "object" || options === null) {
+    throw new ConfigurationError(
+      "Benchmark.run: expected options { name, … } as the second argument",
+    );
+  }
+  if (typeof options.name !== "string" || options.name.trim() === "") {
+    throw new ConfigurationError(
+      `Benchmark.run: name must be a non-empty string, found ${describeValue(options.name)}`,
+    );
+  }
+  const { timeoutMs, retries, shard, checkpoint, signal } = options;
+  if (
+    timeoutMs !== undefined &&
+    !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= 2_147_483_647)
+  ) {
+    throw new ConfigurationError(
+      `Benchmark.run: timeoutMs must be a positive number of milliseconds, found ${String(timeoutMs)}`,
+    );
+  }
+  if (retries !== undefined) {
+    if (!Number.isSafeInteger(retries.attempts) || retries.attempts < 1) {
+      throw new ConfigurationError(
+        `Benchmark.run: retries.attempts must be a positive integer, found ${String(retries.attempts)}`,
+      );
+    }
+    if (typeof retries.retryOn !== "function") {
+      throw new ConfigurationError(
+        "Benchmark.run: retries.retryOn must be a function (error) => boolean that marks transient errors",
+      );
+    }
+    for (const key of ["backoffMs", "maxBackoffMs"] as const) {
+      const v = retries[key];
+      if (v !== undefined && !(typeof v === "number" && v >= 0 && Number.isFinite(v))) {
+        throw new ConfigurationError(
+          `Benchmark.run: retries.${key} must be a non-negative number, found ${String(v)}`,
+        );
+      }
+    }
+  }
+  if (shard !== undefined) {
+    const { index, count } = shard;
+    if (
+      !Number.isSafeInteger(count) ||
+      count < 1 ||
+      !Number.isSafeInteger(index) ||
+      index < 0 ||
+      index >= count
+    ) {
+      throw new ConfigurationError(
+        `Benchmark.run: shard must be { index, count } with integers 0 ≤ index < count, found ${JSON.stringify(shard)}`,
+      );
+    }
+  }
+  if (checkpoint !== undefined && (typeof checkpoint !== "string" || checkpoint === "")) {
+    throw new ConfigurationError("Benchmark.run: checkpoint must be a file path");
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new ConfigurationError("Benchmark.run: signal must be an AbortSignal");
+  }
+  if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
+    throw new ConfigurationError("Benchmark.run: onProgress must be a function");
+  }
+}
+
+function validateSample(sample: unknown, i: number): void {
+  const s = sample as Record<string, unknown> | null;
+  const where = `Benchmark: dataset sample ${i}${typeof s?.id === "string" ? ` (id "${s.id}")` : ""}`;
+  if (typeof s !== "object" || s === null)
+    throw new ConfigurationError(`${where}: expected an object`);
+  if (typeof s.question !== "string") {
+    throw new ConfigurationError(
+      `${where}: question must be a string, found ${describeValue(s.question)}`,
+    );
+  }
+  for (const key of ["expectedAnswers", "relevantIds"] as const) {
+    const v = s[key];
+    if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) {
+      throw new ConfigurationError(
+        `${where}: ${key} must be an array of strings, found ${describeValue(v)}`,
+      );
+    }
+  }
+}
+
+function isRetryable(retries: RetryOptions | undefined, error: unknown): boolean {
+  if (!retries) return false;
+  try {
+    return retries.retryOn(error) === true;
+  } catch {
+    return false;
+  }
+}
+
+function backoffDelay(retries: RetryOptions, attempt: number, error: unknown): number {
+  const base = retries.backoffMs ?? 500;
+  const cap = retries.maxBackoffMs ?? 60_000;
+  const exp = Math.min(cap, base * 2 ** (attempt - 1));
+  // "Equal jitter": half fixed, half random, so retries of many samples spread out.
+  const delay = exp / 2 + Math.random() * (exp / 2);
+  const after = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+  return typeof after === "number" && Number.isFinite(after) && after > delay
+    ? Math.min(after, cap)
+    : delay;
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** The message to keep for a thrown value, whatever was thrown. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) {
+    const msg = error.message || error.name;
+    return error.name && error.name !== "Error" && !msg.startsWith(error.name)
+      ? `${error.name}: ${msg}`
+      : msg;
+  }
+  if (typeof error === "string") return error;
+  try {
+    const json = JSON.stringify(error);
+    if (json !== undefined) return `non-Error thrown: ${json}`;
+  } catch {
+    // fall through
+  }
+  return `non-Error thrown: ${String(error)}`;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "undefined";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "number") return `the number ${value}`;
+  if (typeof value === "string") return `a string`;
+  return `a ${typeof value}`;
+}

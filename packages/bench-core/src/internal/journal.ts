@@ -1,0 +1,210 @@
+import { type FileHandle, mkdir, open, readFile, truncate } from "node:fs/promises";
+import { dirname } from "node:path";
+import { ConfigurationError } from "../errors.js";
+import { parseSampleJson, sampleToJson } from "../results.js";
+import type { SampleResult } from "../types.js";
+
+export const JOURNAL_FORMAT = "fastrag-bench-journal/1";
+
+/** What must match between a journal and the run that resumes it. */
+export interface JournalHeader {
+  readonly name: string;
+  readonly fingerprint: string;
+  readonly size: number;
+  readonly metrics: readonly string[];
+  readonly shard: { index: number; count: number } | null;
+}
+
+/** Samples recovered from an existing journal, by dataset position. */
+export interface RecoveredJournal {
+  readonly finished: Map<number, SampleResult>;
+  /** Bytes of the journal that hold complete lines; anything after is a torn write. */
+  readonly validBytes: number;
+  readonly exists: boolean;
+}
+
+/**
+ * Reads a checkpoint journal. A missing file is an empty journal. A torn last line (a kill during
+ * the write) is dropped; any other malformed line is a ConfigurationError naming it.
+ */
+export async function readJournal(
+  path: string,
+  expected: JournalHeader,
+): Promise<RecoveredJournal> {
+  let buf: Buffer;
+  try {
+    buf = await readFile(path);
+  } catch (error) {
+    if ((error as { code?: string }).code === "ENOENT") {
+      return { finished: new Map(), validBytes: 0, exists: false };
+    }
+    throw new ConfigurationError(
+      `${path}: cannot read checkpoint journal: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  const finished = new Map<number, SampleResult>();
+  let start = 0;
+  let lineNo = 0;
+  let validBytes = 0;
+  let headerSeen = false;
+  while (start < buf.length) {
+    const nl = buf.indexOf(0x0a, start);
+    const end = nl === -1 ? buf.length : nl;
+    const isLast = nl === -1 || nl === buf.length - 1;
+    lineNo++;
+    let text = buf.toString("utf8", start, end);
+    if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    start = end + 1;
+    if (text.trim() === "") {
+      if (nl !== -1) validBytes = start;
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      // Only the very last line can be torn by a kill; a broken line in the middle is corruption.
+      if (isLast) break;
+      throw new ConfigurationError(
+        `${path}:${lineNo}: checkpoint journal line is not valid JSON: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    // A complete JSON value without its newline is still a torn write: the newline comes last.
+    if (nl === -1) break;
+    if (!headerSeen) {
+      checkHeader(value, expected, path);
+      headerSeen = true;
+    } else {
+      const [index, sample] = parseEntry(value, expected, path, lineNo);
+      finished.set(index, sample);
+    }
+    validBytes = start;
+  }
+  // Only a torn header (or nothing): the writer starts the journal afresh.
+  if (!headerSeen) return { finished, validBytes: 0, exists: true };
+  return { finished, validBytes, exists: true };
+}
+
+function checkHeader(value: unknown, expected: JournalHeader, path: string): void {
+  const h = value as Record<string, unknown> | null;
+  if (typeof h !== "object" || h === null || h.journal !== JOURNAL_FORMAT) {
+    throw new ConfigurationError(
+      `${path}:1: not a fastrag bench checkpoint journal: expected a header with journal "${JOURNAL_FORMAT}"`,
+    );
+  }
+  const problems: string[] = [];
+  if (h.name !== expected.name)
+    problems.push(`run name is "${String(h.name)}", this run is "${expected.name}"`);
+  if (h.dataset_fingerprint !== expected.fingerprint || h.dataset_size !== expected.size) {
+    problems.push(
+      `dataset differs (journal ${String(h.dataset_fingerprint)} with ${String(h.dataset_size)} samples, this run ${expected.fingerprint} with ${expected.size})`,
+    );
+  }
+  const metrics = Array.isArray(h.metrics) ? h.metrics.join(", ") : String(h.metrics);
+  if (metrics !== expected.metrics.join(", ")) {
+    problems.push(
+      `metrics differ (journal [${metrics}], this run [${expected.metrics.join(", ")}])`,
+    );
+  }
+  if (JSON.stringify(h.shard ?? null) !== JSON.stringify(expected.shard)) {
+    problems.push(
+      `shard differs (journal ${JSON.stringify(h.shard ?? null)}, this run ${JSON.stringify(expected.shard)})`,
+    );
+  }
+  if (problems.length > 0) {
+    throw new ConfigurationError(
+      `${path}: checkpoint journal belongs to another run: ${problems.join("; ")}. Use another checkpoint path or delete this one`,
+    );
+  }
+}
+
+function parseEntry(
+  value: unknown,
+  expected: JournalHeader,
+  path: string,
+  lineNo: number,
+): [number, SampleResult] {
+  const e = value as Record<string, unknown> | null;
+  const index = e?.index;
+  if (
+    typeof e !== "object" ||
+    e === null ||
+    typeof index !== "number" ||
+    !Number.isSafeInteger(index)
+  ) {
+    throw new ConfigurationError(
+      `${path}:${lineNo}: expected a journal entry {"index", "sample"}, found ${JSON.stringify(value).slice(0, 60)}`,
+    );
+  }
+  if (index < 0 || index >= expected.size) {
+    throw new ConfigurationError(
+      `${path}:${lineNo}: sample index ${index} is outside the dataset (0..${expected.size - 1})`,
+    );
+  }
+  return [index, parseSampleJson(e.sample, path, `line ${lineNo}`)];
+}
+
+/** Appends finished samples to a journal, one line each, in the order they finish. */
+export class JournalWriter {
+  private handle: FileHandle | undefined;
+  private chain: Promise<void> = Promise.resolve();
+  private failure: unknown;
+
+  private constructor(private readonly path: string) {}
+
+  /** Opens the journal for appending, writing the header when it is new and cutting a torn tail. */
+  static async open(
+    path: string,
+    header: JournalHeader,
+    recovered: RecoveredJournal,
+  ): Promise<JournalWriter> {
+    const writer = new JournalWriter(path);
+    await mkdir(dirname(path), { recursive: true });
+    if (recovered.exists && recovered.validBytes > 0) await truncate(path, recovered.validBytes);
+    writer.handle = await open(path, recovered.exists && recovered.validBytes > 0 ? "a" : "w");
+    if (!(recovered.exists && recovered.validBytes > 0)) {
+      const line = JSON.stringify({
+        journal: JOURNAL_FORMAT,
+        name: header.name,
+        dataset_fingerprint: header.fingerprint,
+        dataset_size: header.size,
+        metrics: header.metrics,
+        shard: header.shard,
+      });
+      await writer.handle.write(`${line}\n`);
+    }
+    return writer;
+  }
+
+  append(index: number, sample: SampleResult): void {
+    const line = `${JSON.stringify({ index, sample: sampleToJson(sample) })}\n`;
+    this.chain = this.chain.then(async () => {
+      if (this.failure !== undefined || this.handle === undefined) return;
+      try {
+        await this.handle.write(line);
+      } catch (error) {
+        this.failure = error;
+      }
+    });
+  }
+
+  /** Waits for every append, closes the file, and rethrows the first write failure. */
+  async close(): Promise<void> {
+    await this.chain;
+    await this.handle?.close();
+    this.handle = undefined;
+    if (this.failure !== undefined) {
+      throw new ConfigurationError(
+        `${this.path}: could not write the checkpoint journal: ${(this.failure as Error).message}`,
+        {
+          cause: this.failure,
+        },
+      );
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import { ConfigurationError } from "../errors.js";
+
+/** A short, safe description of a JSON value for error messages. */
+export function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") {
+    const s = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+    return `the string ${JSON.stringify(s)}`;
+  }
+  if (typeof value === "object") return "an object";
+  if (typeof value === "number") return `the number ${value}`;
+  return typeof value;
+}
+
+function fail(source: string, where: string, expected: string, value: unknown): never {
+  throw new ConfigurationError(
+    `${source}: ${where}: expected ${expected}, found ${describe(value)}`,
+  );
+}
+
+export function expectObject(
+  value: unknown,
+  source: string,
+  where: string,
+): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    fail(source, where, "an object", value);
+  return value as Record<string, unknown>;
+}
+
+export function expectArray(value: unknown, source: string, where: string): unknown[] {
+  if (!Array.isArray(value)) fail(source, where, "an array", value);
+  return value;
+}
+
+export function expectString(value: unknown, source: string, where: string): string {
+  if (typeof value !== "string") fail(source, where, "a string", value);
+  return value;
+}
+
+export function expectStringOrNull(value: unknown, source: string, where: string): string | null {
+  if (value !== null && typeof value !== "string") fail(source, where, "a string or null", value);
+  return value;
+}
+
+export function expectBoolean(value: unknown, source: string, where: string): boolean {
+  if (typeof value !== "boolean") fail(source, where, "true or false", value);
+  return value;
+}
+
+export function expectFiniteOrNull(value: unknown, source: string, where: string): number | null {
+  if (value === null) return null;
+  if (typeof value !== "number" || !Number.isFinite(value))
+    fail(source, where, "a finite number or null", value);
+  return value;
+}
+
+export function expectNonNegativeInt(value: unknown, source: string, where: string): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    fail(source, where, "a non-negative integer", value);
+  }
+  return value;
+}

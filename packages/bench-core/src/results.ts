@@ -1,0 +1,607 @@
+import { createReadStream } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import { ConfigurationError } from "./errors.js";
+import { writeFileAtomic } from "./internal/atomic-write.js";
+import {
+  describe,
+  expectArray,
+  expectBoolean,
+  expectFiniteOrNull,
+  expectNonNegativeInt,
+  expectObject,
+  expectString,
+  expectStringOrNull,
+} from "./internal/validate.js";
+import { summarize } from "./summary.js";
+import type {
+  DistributionSummary,
+  SampleResult,
+  SampleStatus,
+  StatusCounts,
+  SummaryStat,
+} from "./types.js";
+import { SUMMARY_STATS } from "./types.js";
+
+/** The format string written into every result file. Files of another major version are refused. */
+export const RESULT_FORMAT = "fastrag-bench-result/1";
+const FORMAT_RE = /^fastrag-bench-result\/(\d+)(?:\.\d+)*$/;
+const STATUSES: ReadonlySet<string> = new Set(["successful", "incomplete", "errored"]);
+
+/** Which deterministic slice of the dataset a run covered. */
+export interface ShardSpec {
+  /** 0-based shard index, `0 ≤ index < count`. */
+  readonly index: number;
+  readonly count: number;
+}
+
+/** Identity of the dataset a run covered, used to pair runs and to merge shards. */
+export interface DatasetInfo {
+  /** A hash of the samples' ids, questions, answers and relevance (see `fingerprintSamples`). */
+  readonly fingerprint: string;
+  /** Number of samples in the whole dataset (not only this shard). */
+  readonly size: number;
+}
+
+/** Everything a {@link BenchmarkResult} holds. */
+export interface BenchmarkResultInit {
+  readonly name: string;
+  readonly createdAt: Date;
+  readonly durationS: number;
+  readonly samples: readonly SampleResult[];
+  /** metric name → direction, in the run's metric order. */
+  readonly higherIsBetter: Readonly<Record<string, boolean>>;
+  /** Recomputed from `samples` when absent. */
+  readonly summary?: Readonly<Record<string, DistributionSummary>>;
+  /** Recomputed from `samples` when absent. */
+  readonly status?: StatusCounts;
+  readonly dataset?: DatasetInfo;
+  readonly shard?: ShardSpec;
+}
+
+/**
+ * The outcome of one `Benchmark.run`: per-sample records, status counts and per-metric summaries.
+ *
+ * It is self-describing: `higherIsBetter` travels with it, so a saved file keeps its meaning after
+ * the Metric objects are gone. On disk it is one JSON object with the seed's snake_case field names
+ * (see the package README for the format).
+ */
+export class BenchmarkResult {
+  readonly name: string;
+  readonly createdAt: Date;
+  readonly durationS: number;
+  readonly status: StatusCounts;
+  readonly summary: Readonly<Record<string, DistributionSummary>>;
+  readonly higherIsBetter: Readonly<Record<string, boolean>>;
+  readonly samples: readonly SampleResult[];
+  readonly dataset: DatasetInfo | undefined;
+  readonly shard: ShardSpec | undefined;
+
+  constructor(init: BenchmarkResultInit) {
+    this.name = init.name;
+    this.createdAt = init.createdAt;
+    this.durationS = init.durationS;
+    this.samples = init.samples;
+    this.higherIsBetter = init.higherIsBetter;
+    this.status = init.status ?? countStatuses(init.samples);
+    this.summary = init.summary ?? summarizeSamples(Object.keys(init.higherIsBetter), init.samples);
+    this.dataset = init.dataset;
+    this.shard = init.shard;
+  }
+
+  /** Metric names, in the run's order. */
+  get metrics(): string[] {
+    return Object.keys(this.higherIsBetter);
+  }
+
+  /** One statistic of one metric, or `undefined` when the run has no such metric. */
+  stat(metric: string, stat: SummaryStat = "mean"): number | null | undefined {
+    const s = this.summary[metric];
+    return s === undefined ? undefined : s[stat];
+  }
+
+  /** The plain snake_case object written to disk. */
+  toJSON(): ResultFile {
+    return {
+      ...headerOf(this),
+      samples: this.samples.map(sampleToJson),
+    };
+  }
+
+  /**
+   * Writes the result as JSON, atomically: a temporary file in the same folder, then a rename, so
+   * a crash never leaves half a result. Samples are streamed one per line, so a result of 10^6
+   * samples never becomes one giant string. Missing folders are created.
+   */
+  async save(path: string): Promise<void> {
+    const header = JSON.stringify(headerOf(this), null, 1);
+    const samples = this.samples;
+    await writeFileAtomic(path, function* () {
+      // The header without its closing brace, then `"samples": [` and one sample per line.
+      yield `${header.slice(0, -2)},\n "samples": [\n`;
+      const batch: string[] = [];
+      for (let i = 0; i < samples.length; i++) {
+        batch.push(JSON.stringify(sampleToJson(samples[i] as SampleResult)));
+        if (batch.length === 1000) {
+          yield `${batch.join(",\n")}${i + 1 < samples.length ? ",\n" : "\n"}`;
+          batch.length = 0;
+        }
+      }
+      if (batch.length > 0) yield `${batch.join(",\n")}\n`;
+      yield "]}\n";
+    });
+  }
+
+  /**
+   * Reads a result file written by `save` (or by the Python implementation).
+   *
+   * @throws {ConfigurationError} when the file is missing, is not valid JSON (e.g. truncated), is
+   * not a result, or has a format version this version cannot read. The message names the file
+   * and the offending field.
+   */
+  static async load(path: string): Promise<BenchmarkResult> {
+    let size: number;
+    try {
+      size = (await stat(path)).size;
+    } catch (error) {
+      throw new ConfigurationError(`${path}: cannot read result file (${describeIoError(error)})`, {
+        cause: error,
+      });
+    }
+    // Past ~256 MB a single string gets close to V8's limit: read our own layout line by line.
+    if (size > 256 * 1024 * 1024) {
+      const streamed = await loadStreaming(path);
+      if (streamed !== undefined) return streamed;
+    }
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (error) {
+      throw new ConfigurationError(`${path}: cannot read result file (${describeIoError(error)})`, {
+        cause: error,
+      });
+    }
+    return BenchmarkResult.parse(text, path);
+  }
+
+  /**
+   * Parses the text of a result file. `source` names it in error messages.
+   *
+   * @throws {ConfigurationError} as {@link BenchmarkResult.load}.
+   */
+  static parse(text: string, source = "<result>"): BenchmarkResult {
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (error) {
+      throw new ConfigurationError(
+        `${source}: not valid JSON${text.trim() === "" ? " (the file is empty)" : ", perhaps truncated"}: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    return BenchmarkResult.fromJSON(data, source);
+  }
+
+  /**
+   * Builds a result from the parsed snake_case object, validating every field.
+   *
+   * @throws {ConfigurationError} naming `source` and the offending field.
+   */
+  static fromJSON(data: unknown, source = "<result>"): BenchmarkResult {
+    const header = parseHeader(data, source);
+    const rawSamples = expectArray((data as Record<string, unknown>).samples, source, "samples");
+    const samples: SampleResult[] = new Array(rawSamples.length);
+    for (let i = 0; i < rawSamples.length; i++) {
+      samples[i] = parseSampleJson(rawSamples[i], source, `samples[${i}]`);
+    }
+    return new BenchmarkResult({ ...header, samples });
+  }
+
+  /**
+   * Joins the results of a sharded run (`run(target, { shard })`) into the result of the whole
+   * dataset, in dataset order, and recomputes the summary and status counts.
+   *
+   * @throws {ConfigurationError} when the shards differ in name, metrics or dataset, overlap,
+   * or do not cover the dataset, saying which.
+   */
+  static merge(shards: readonly BenchmarkResult[]): BenchmarkResult {
+    if (shards.length === 0)
+      throw new ConfigurationError("merge: expected at least one shard, found none");
+    const first = shards[0] as BenchmarkResult;
+    const metrics = first.metrics.join(",");
+    for (const s of shards) {
+      if (s.name !== first.name) {
+        throw new ConfigurationError(
+          `merge: shards belong to different runs: "${first.name}" and "${s.name}"`,
+        );
+      }
+      if (s.metrics.join(",") !== metrics) {
+        throw new ConfigurationError(
+          `merge: shards of "${first.name}" have different metrics: [${first.metrics.join(", ")}] and [${s.metrics.join(", ")}]`,
+        );
+      }
+      if (s.dataset === undefined || s.shard === undefined) {
+        throw new ConfigurationError(
+          `merge: a result of "${s.name}" is not a shard (it has no shard or dataset fingerprint); run with { shard: { index, count } }`,
+        );
+      }
+      if (
+        s.dataset.fingerprint !== first.dataset?.fingerprint ||
+        s.dataset.size !== first.dataset.size
+      ) {
+        throw new ConfigurationError(
+          `merge: shards of "${first.name}" ran on different datasets (fingerprints ${first.dataset?.fingerprint} and ${s.dataset.fingerprint})`,
+        );
+      }
+      if (s.shard.count !== first.shard?.count) {
+        throw new ConfigurationError(
+          `merge: shards of "${first.name}" were cut differently (shard counts ${first.shard?.count} and ${s.shard.count})`,
+        );
+      }
+    }
+    const count = (first.shard as ShardSpec).count;
+    const size = (first.dataset as DatasetInfo).size;
+    const byIndex = new Map<number, BenchmarkResult>();
+    for (const s of shards) {
+      const index = (s.shard as ShardSpec).index;
+      if (byIndex.has(index)) {
+        throw new ConfigurationError(
+          `merge: shard ${index + 1}/${count} appears twice; shards must be disjoint`,
+        );
+      }
+      const expected = shardSize(size, index, count);
+      if (s.samples.length !== expected) {
+        throw new ConfigurationError(
+          `merge: shard ${index + 1}/${count} holds ${s.samples.length} samples, expected ${expected}; it did not finish`,
+        );
+      }
+      byIndex.set(index, s);
+    }
+    const missing: string[] = [];
+    for (let i = 0; i < count; i++) if (!byIndex.has(i)) missing.push(`${i + 1}/${count}`);
+    if (missing.length > 0) {
+      throw new ConfigurationError(`merge: incomplete; missing shard(s) ${missing.join(", ")}`);
+    }
+    const samples: SampleResult[] = new Array(size);
+    for (const [index, s] of byIndex) {
+      for (let j = 0; j < s.samples.length; j++)
+        samples[j * count + index] = s.samples[j] as SampleResult;
+    }
+    let createdAt = first.createdAt;
+    let durationS = 0;
+    for (const s of shards) {
+      if (s.createdAt < createdAt) createdAt = s.createdAt;
+      durationS = Math.max(durationS, s.durationS);
+    }
+    return new BenchmarkResult({
+      name: first.name,
+      createdAt,
+      durationS,
+      samples,
+      higherIsBetter: first.higherIsBetter,
+      dataset: first.dataset,
+    });
+  }
+}
+
+/** Number of samples shard `index` of `count` takes from a dataset of `size` (round-robin). */
+export function shardSize(size: number, index: number, count: number): number {
+  return index >= size ? 0 : Math.floor((size - 1 - index) / count) + 1;
+}
+
+/** Counts samples per status. */
+export function countStatuses(samples: readonly SampleResult[]): StatusCounts {
+  let successful = 0;
+  let errored = 0;
+  let incomplete = 0;
+  for (const s of samples) {
+    if (s.status === "successful") successful++;
+    else if (s.status === "errored") errored++;
+    else incomplete++;
+  }
+  return { successful, errored, incomplete };
+}
+
+/** Summarizes every metric over the samples' non-null scores. */
+export function summarizeSamples(
+  metrics: readonly string[],
+  samples: readonly SampleResult[],
+): Record<string, DistributionSummary> {
+  const summary: Record<string, DistributionSummary> = {};
+  const column: (number | null)[] = new Array(samples.length);
+  for (const m of metrics) {
+    for (let i = 0; i < samples.length; i++)
+      column[i] = (samples[i] as SampleResult).scores[m] ?? null;
+    summary[m] = summarize(column);
+  }
+  return summary;
+}
+
+/** The on-disk shape of a result (snake_case). */
+export interface ResultFile {
+  format: string;
+  name: string;
+  created_at: string;
+  duration_s: number;
+  status: StatusCounts;
+  summary: Record<string, DistributionSummary>;
+  higher_is_better: Record<string, boolean>;
+  dataset?: DatasetInfo;
+  shard?: ShardSpec;
+  samples: SampleFile[];
+}
+
+/** The on-disk shape of one sample (snake_case). */
+export interface SampleFile {
+  sample_id?: string;
+  question: string;
+  status: SampleStatus;
+  scores: Record<string, number | null>;
+  answer: string | null;
+  retrieved_ids: string[];
+  retrieved_uris: (string | null)[];
+  latency_ms: number | null;
+  error: string | null;
+  attempts?: number;
+}
+
+function headerOf(r: BenchmarkResult): Omit<ResultFile, "samples"> {
+  const out: Omit<ResultFile, "samples"> = {
+    format: RESULT_FORMAT,
+    name: r.name,
+    created_at: r.createdAt.toISOString(),
+    duration_s: r.durationS,
+    status: {
+      successful: r.status.successful,
+      errored: r.status.errored,
+      incomplete: r.status.incomplete,
+    },
+    summary: { ...r.summary },
+    higher_is_better: { ...r.higherIsBetter },
+  };
+  if (r.dataset) out.dataset = { fingerprint: r.dataset.fingerprint, size: r.dataset.size };
+  if (r.shard) out.shard = { index: r.shard.index, count: r.shard.count };
+  return out;
+}
+
+/** Converts a sample record to its snake_case file shape. */
+export function sampleToJson(s: SampleResult): SampleFile {
+  const out: SampleFile = {
+    question: s.question,
+    status: s.status,
+    scores: s.scores as Record<string, number | null>,
+    answer: s.answer,
+    retrieved_ids: s.retrievedIds as string[],
+    retrieved_uris: s.retrievedUris as (string | null)[],
+    latency_ms: s.latencyMs,
+    error: s.error,
+  };
+  if (s.sampleId !== undefined) return { sample_id: s.sampleId, ...out, ...attemptsOf(s) };
+  return { ...out, ...attemptsOf(s) };
+}
+
+function attemptsOf(s: SampleResult): { attempts?: number } {
+  return s.attempts === undefined ? {} : { attempts: s.attempts };
+}
+
+function parseHeader(data: unknown, source: string): Omit<BenchmarkResultInit, "samples"> {
+  const obj = expectObject(data, source, "the top level");
+  if (!("format" in obj) && !("samples" in obj)) {
+    throw new ConfigurationError(
+      `${source}: not a fastrag bench result: expected an object with "format" and "samples", found keys ${describeKeys(obj)}`,
+    );
+  }
+  const format = expectString(obj.format, source, "format");
+  const m = FORMAT_RE.exec(format);
+  if (!m) {
+    throw new ConfigurationError(
+      `${source}: not a fastrag bench result: format is "${format}", expected "${RESULT_FORMAT}"`,
+    );
+  }
+  if (m[1] !== "1") {
+    throw new ConfigurationError(
+      `${source}: result format "${format}" is not supported by this version, which reads "${RESULT_FORMAT}"; upgrade @fastrag/bench-core`,
+    );
+  }
+  const name = expectString(obj.name, source, "name");
+  const createdRaw = expectString(obj.created_at, source, "created_at");
+  const createdAt = new Date(createdRaw);
+  if (Number.isNaN(createdAt.getTime())) {
+    throw new ConfigurationError(
+      `${source}: created_at: expected an ISO-8601 date, found "${createdRaw}"`,
+    );
+  }
+  const durationS = expectFiniteOrNull(obj.duration_s, source, "duration_s");
+  if (durationS === null || durationS < 0) {
+    throw new ConfigurationError(
+      `${source}: duration_s: expected a non-negative number, found ${describe(obj.duration_s)}`,
+    );
+  }
+  const statusObj = expectObject(obj.status, source, "status");
+  const status: StatusCounts = {
+    successful: expectNonNegativeInt(statusObj.successful, source, "status.successful"),
+    errored: expectNonNegativeInt(statusObj.errored, source, "status.errored"),
+    incomplete: expectNonNegativeInt(statusObj.incomplete, source, "status.incomplete"),
+  };
+  const hib = expectObject(obj.higher_is_better, source, "higher_is_better");
+  const higherIsBetter: Record<string, boolean> = {};
+  for (const key of Object.keys(hib)) {
+    higherIsBetter[key] = expectBoolean(hib[key], source, `higher_is_better["${key}"]`);
+  }
+  const summaryObj = expectObject(obj.summary, source, "summary");
+  const summary: Record<string, DistributionSummary> = {};
+  for (const key of Object.keys(summaryObj)) {
+    summary[key] = parseSummary(summaryObj[key], source, `summary["${key}"]`);
+    if (!(key in higherIsBetter)) {
+      throw new ConfigurationError(
+        `${source}: summary has metric "${key}" but higher_is_better does not say its direction`,
+      );
+    }
+  }
+  const out: {
+    -readonly [K in keyof Omit<BenchmarkResultInit, "samples">]: Omit<
+      BenchmarkResultInit,
+      "samples"
+    >[K];
+  } = {
+    name,
+    createdAt,
+    durationS,
+    status,
+    summary,
+    higherIsBetter,
+  };
+  if (obj.dataset !== undefined && obj.dataset !== null) {
+    const d = expectObject(obj.dataset, source, "dataset");
+    out.dataset = {
+      fingerprint: expectString(d.fingerprint, source, "dataset.fingerprint"),
+      size: expectNonNegativeInt(d.size, source, "dataset.size"),
+    };
+  }
+  if (obj.shard !== undefined && obj.shard !== null) {
+    const s = expectObject(obj.shard, source, "shard");
+    const index = expectNonNegativeInt(s.index, source, "shard.index");
+    const count = expectNonNegativeInt(s.count, source, "shard.count");
+    if (count < 1 || index >= count) {
+      throw new ConfigurationError(
+        `${source}: shard: expected 0 ≤ index < count, found index ${index}, count ${count}`,
+      );
+    }
+    out.shard = { index, count };
+  }
+  return out;
+}
+
+function parseSummary(value: unknown, source: string, where: string): DistributionSummary {
+  const o = expectObject(value, source, where);
+  const out: Record<string, number | null> = {};
+  for (const stat of SUMMARY_STATS) {
+    const v = o[stat];
+    out[stat] =
+      stat === "count"
+        ? expectNonNegativeInt(v, source, `${where}.count`)
+        : expectFiniteOrNull(v ?? null, source, `${where}.${stat}`);
+  }
+  return out as unknown as DistributionSummary;
+}
+
+/** Validates one sample of a result file (or a journal line). @internal */
+export function parseSampleJson(value: unknown, source: string, where: string): SampleResult {
+  const o = expectObject(value, source, where);
+  const status = expectString(o.status, source, `${where}.status`);
+  if (!STATUSES.has(status)) {
+    throw new ConfigurationError(
+      `${source}: ${where}.status: expected "successful", "incomplete" or "errored", found "${status}"`,
+    );
+  }
+  const scoresObj = expectObject(o.scores ?? {}, source, `${where}.scores`);
+  const scores: Record<string, number | null> = {};
+  for (const key of Object.keys(scoresObj)) {
+    scores[key] = expectFiniteOrNull(scoresObj[key], source, `${where}.scores["${key}"]`);
+  }
+  const ids = expectArray(o.retrieved_ids ?? [], source, `${where}.retrieved_ids`);
+  const retrievedIds = ids.map((id, i) => expectString(id, source, `${where}.retrieved_ids[${i}]`));
+  const uris = expectArray(o.retrieved_uris ?? [], source, `${where}.retrieved_uris`);
+  const retrievedUris = uris.map((u, i) =>
+    expectStringOrNull(u, source, `${where}.retrieved_uris[${i}]`),
+  );
+  const sample: {
+    -readonly [K in keyof SampleResult]: SampleResult[K];
+  } = {
+    question: expectString(o.question, source, `${where}.question`),
+    status: status as SampleStatus,
+    scores,
+    answer: expectStringOrNull(o.answer ?? null, source, `${where}.answer`),
+    retrievedIds,
+    retrievedUris,
+    latencyMs: expectFiniteOrNull(o.latency_ms ?? null, source, `${where}.latency_ms`),
+    error: expectStringOrNull(o.error ?? null, source, `${where}.error`),
+  };
+  if (o.sample_id !== undefined && o.sample_id !== null) {
+    sample.sampleId =
+      typeof o.sample_id === "number"
+        ? String(o.sample_id)
+        : expectString(o.sample_id, source, `${where}.sample_id`);
+  }
+  if (o.attempts !== undefined)
+    sample.attempts = expectNonNegativeInt(o.attempts, source, `${where}.attempts`);
+  return sample;
+}
+
+function describeKeys(obj: Record<string, unknown>): string {
+  const keys = Object.keys(obj);
+  return keys.length === 0
+    ? "(none)"
+    : keys
+        .slice(0, 8)
+        .map((k) => JSON.stringify(k))
+        .join(", ");
+}
+
+function describeIoError(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  if (code === "ENOENT") return "no such file";
+  if (code === "EISDIR") return "it is a directory";
+  return (error as Error).message;
+}
+
+/**
+ * Reads a file in the layout `save` writes (header, then one sample per line) without holding the
+ * whole text. Returns undefined when the file is in another layout.
+ */
+async function loadStreaming(path: string): Promise<BenchmarkResult | undefined> {
+  const lines = createInterface({
+    input: createReadStream(path, "utf8"),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
+  let headerText = "";
+  let inSamples = false;
+  let header: Omit<BenchmarkResultInit, "samples"> | undefined;
+  const samples: SampleResult[] = [];
+  let lineNo = 0;
+  let closed = false;
+  try {
+    for await (const raw of lines) {
+      lineNo++;
+      if (!inSamples) {
+        if (raw === ' "samples": [') {
+          inSamples = true;
+          header = parseHeader(JSON.parse(`${headerText.replace(/,\s*$/, "")}}`), path);
+          continue;
+        }
+        headerText += raw;
+        if (headerText.length > 64 * 1024 * 1024) return undefined;
+        continue;
+      }
+      if (raw === "]}") {
+        closed = true;
+        break;
+      }
+      const text = raw.endsWith(",") ? raw.slice(0, -1) : raw;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch (error) {
+        throw new ConfigurationError(
+          `${path}:${lineNo}: not valid JSON, perhaps truncated: ${(error as Error).message}`,
+          {
+            cause: error,
+          },
+        );
+      }
+      samples.push(parseSampleJson(parsed, path, `samples[${samples.length}] (line ${lineNo})`));
+    }
+  } catch (error) {
+    if (ConfigurationError.isInstance(error)) throw error;
+    return undefined;
+  } finally {
+    lines.close();
+  }
+  if (!header) return undefined;
+  if (!closed)
+    throw new ConfigurationError(
+      `${path}: truncated: the samples array never closes (read ${lineNo} lines)`,
+    );
+  return new BenchmarkResult({ ...header, samples });
+}

@@ -1,0 +1,75 @@
+import type { DistributionSummary } from "./types.js";
+
+/**
+ * Percentile `q` ∈ [0, 100] of ascending-sorted values, interpolating linearly between the closest
+ * ranks (numpy's default, `method="linear"`). `null` for an empty array.
+ */
+export function percentile(sorted: ArrayLike<number>, q: number): number | null {
+  const n = sorted.length;
+  if (n === 0) return null;
+  const pos = ((n - 1) * q) / 100;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  const a = sorted[lo] as number;
+  if (lo === hi) return a;
+  const b = sorted[hi] as number;
+  return a + (b - a) * (pos - lo);
+}
+
+const EMPTY: DistributionSummary = Object.freeze({
+  count: 0,
+  mean: null,
+  std: null,
+  min: null,
+  p50: null,
+  p90: null,
+  p95: null,
+  p99: null,
+  max: null,
+});
+
+/**
+ * Summarizes the scores of one metric. `null` entries are left out (not scorable is not zero).
+ *
+ * `std` is the population standard deviation (ddof = 0), as numpy's `std` computes by default;
+ * the mean uses a compensated (Neumaier) sum so a long run's mean does not drift.
+ */
+export function summarize(scores: Iterable<number | null>): DistributionSummary {
+  const values: number[] = [];
+  for (const s of scores) if (s !== null) values.push(s);
+  const n = values.length;
+  if (n === 0) return EMPTY;
+  const sorted = Float64Array.from(values).sort();
+  const min = sorted[0] as number;
+  const max = sorted[n - 1] as number;
+  // Rounding can put the mean of identical values one ulp outside [min, max]; clamp it back.
+  const mean = Math.min(max, Math.max(min, kahanSum(sorted) / n));
+  let sq = 0;
+  for (let i = 0; i < n; i++) {
+    const d = (sorted[i] as number) - mean;
+    sq += d * d;
+  }
+  return {
+    count: n,
+    mean,
+    std: Math.sqrt(sq / n),
+    min,
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    max,
+  };
+}
+
+function kahanSum(values: ArrayLike<number>): number {
+  let sum = 0;
+  let c = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as number;
+    const t = sum + v;
+    c += Math.abs(sum) >= Math.abs(v) ? sum - t + v : v - t + sum;
+    sum = t;
+  }
+  return sum + c;
+}

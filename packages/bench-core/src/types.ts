@@ -1,0 +1,183 @@
+/** Free-form data attached to a sample (source, category, difficulty…). */
+export type Metadata = Record<string, unknown>;
+
+/**
+ * One question of an evaluation set.
+ *
+ * On disk (the native dataset format) the fields are snake_case: `expected_answers`,
+ * `relevant_ids`; in TypeScript they are camelCase.
+ */
+export interface EvalSample<M extends Metadata = Metadata> {
+  /** A stable id. Comparisons pair samples across runs by it (else by question). */
+  readonly id?: string;
+  readonly question: string;
+  /** Gold answers. `""` means "no answer" (SQuAD v2). May be empty for retrieval-only sets. */
+  readonly expectedAnswers: readonly string[];
+  /** Ids of the relevant chunks or documents. May be empty for generation-only sets. */
+  readonly relevantIds: readonly string[];
+  /**
+   * Graded judgments: id → grade. When absent every relevant id has grade 1. Grades ≤ 0 mean
+   * judged but not relevant.
+   */
+  readonly relevance?: Readonly<Record<string, number>>;
+  readonly metadata?: M;
+}
+
+/** One retrieved chunk, in the order the target ranked it. */
+export interface RetrievedChunk {
+  /** Chunk id, matched against `relevantIds` at chunk level. */
+  readonly id: string;
+  /** The document the chunk belongs to, matched at document level. */
+  readonly documentId?: string;
+  readonly uri?: string;
+  readonly text?: string;
+  readonly score?: number;
+}
+
+/** Token usage and cost that a query engine may report for one call. */
+export interface Usage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly totalTokens?: number;
+  /** Cost of the call, in the caller's currency unit (e.g. USD). */
+  readonly cost?: number;
+}
+
+/** The second argument of every target call. */
+export interface TargetCallOptions<M extends Metadata = Metadata> {
+  /** Aborts when the run is aborted or the sample's timeout expires. */
+  readonly signal: AbortSignal;
+  /** The sample being run: replay targets answer by `sample.id`; pipelines may read metadata. */
+  readonly sample: EvalSample<M>;
+}
+
+/** A bare retriever: question in, ranked chunks out. */
+export interface Retriever<M extends Metadata = Metadata> {
+  retrieve(query: string, options: TargetCallOptions<M>): Promise<readonly RetrievedChunk[]>;
+}
+
+/** What a {@link QueryEngine} returns for one question. */
+export interface QueryResponse {
+  readonly answer: string;
+  readonly chunks?: readonly RetrievedChunk[];
+  readonly usage?: Usage;
+}
+
+/** A full pipeline that retrieves and answers. */
+export interface QueryEngine<M extends Metadata = Metadata> {
+  query(question: string, options: TargetCallOptions<M>): Promise<QueryResponse>;
+}
+
+/** Anything `Benchmark.run` accepts: an object with `query` is an engine, with `retrieve` a retriever. */
+export type Target<M extends Metadata = Metadata> = Retriever<M> | QueryEngine<M>;
+
+/** What a metric sees for one sample. */
+export interface MetricInput<M extends Metadata = Metadata> {
+  readonly sample: EvalSample<M>;
+  /** The engine's answer; `null` for a bare retriever. */
+  readonly answer: string | null;
+  readonly retrieved: readonly RetrievedChunk[];
+  readonly latencyMs: number;
+  readonly usage?: Usage;
+  /** The run's signal, for metrics that call out (judges, embedders). */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The extension point. A metric scores one sample.
+ *
+ * Return `null` when the sample cannot be scored (no relevant ids, no usage reported): never 0.
+ * Throw (ideally a `MetricUnavailableError`) to give a reason; the runner records `null` and the
+ * message. Non-finite numbers are recorded as `null` with a reason, never as NaN.
+ *
+ * @example
+ * ```ts
+ * const answerLength: Metric = {
+ *   name: "answer_chars",
+ *   higherIsBetter: false,
+ *   needsRelevantIds: false,
+ *   needsAnswer: true,
+ *   score: ({ answer }) => (answer === null ? null : answer.length),
+ * };
+ * ```
+ */
+export interface Metric<M extends Metadata = Metadata> {
+  /** Unique within a Benchmark, e.g. `"recall@5"`. It is the key in result files. */
+  readonly name: string;
+  readonly higherIsBetter: boolean;
+  /** True when the metric can only score samples that have relevant ids. */
+  readonly needsRelevantIds: boolean;
+  /** True when the metric needs an answer: a bare Retriever target is then a ConfigurationError. */
+  readonly needsAnswer: boolean;
+  score(input: MetricInput<M>): number | null | Promise<number | null>;
+}
+
+/** Outcome of one sample. See the README for the exact semantics. */
+export type SampleStatus = "successful" | "incomplete" | "errored";
+
+/** One sample's record in a result. */
+export interface SampleResult {
+  readonly sampleId?: string;
+  readonly question: string;
+  readonly status: SampleStatus;
+  /** metric name → score; `null` when not scorable, and for every metric of an errored sample. */
+  readonly scores: Readonly<Record<string, number | null>>;
+  readonly answer: string | null;
+  readonly retrievedIds: readonly string[];
+  /** The uri of each retrieved chunk, `null` where the chunk had none (aligned with ids). */
+  readonly retrievedUris: readonly (string | null)[];
+  /** Time of the pipeline call (the last attempt); `null` when it never completed. */
+  readonly latencyMs: number | null;
+  /** The pipeline's error (errored) or the metrics' reasons (incomplete); else `null`. */
+  readonly error: string | null;
+  /** Pipeline attempts made (more than 1 only with retries). */
+  readonly attempts?: number;
+}
+
+/** How many samples ended in each status. Never collapsed. */
+export interface StatusCounts {
+  readonly successful: number;
+  readonly errored: number;
+  readonly incomplete: number;
+}
+
+/**
+ * Summary of one metric's non-null scores. With no scores, `count` is 0 and every statistic is
+ * `null` (never 0). `std` is the population standard deviation (ddof = 0, numpy's default);
+ * percentiles interpolate linearly between closest ranks (numpy's default).
+ */
+export interface DistributionSummary {
+  readonly count: number;
+  readonly mean: number | null;
+  readonly std: number | null;
+  readonly min: number | null;
+  readonly p50: number | null;
+  readonly p90: number | null;
+  readonly p95: number | null;
+  readonly p99: number | null;
+  readonly max: number | null;
+}
+
+/** The statistics of a {@link DistributionSummary} that can be tabulated or checked. */
+export type SummaryStat = keyof DistributionSummary;
+
+/** Every {@link SummaryStat}, in table order. */
+export const SUMMARY_STATS: readonly SummaryStat[] = [
+  "count",
+  "mean",
+  "std",
+  "min",
+  "p50",
+  "p90",
+  "p95",
+  "p99",
+  "max",
+];
+
+/** Progress of a run, reported after every finished sample. */
+export interface Progress {
+  readonly done: number;
+  readonly total: number;
+  readonly errored: number;
+  readonly incomplete: number;
+}

@@ -1,0 +1,25 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+// The one place where tests resolve sibling packages from source, so `pnpm test` needs no build.
+const pkg = (p: string) => fileURLToPath(new URL(`./packages/${p}`, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@fastrag\/bench-core$/, replacement: pkg("bench-core/src/index.ts") },
+      { find: /^@fastrag\/bench-datasets$/, replacement: pkg("bench-datasets/src/index.ts") },
+      { find: /^@fastrag\/bench-compare$/, replacement: pkg("bench-compare/src/index.ts") },
+      { find: /^@fastrag\/bench-metrics$/, replacement: pkg("bench-metrics/src/index.ts") },
+      {
+        find: /^@fastrag\/bench-metrics\/(retrieval|generation|operational)$/,
+        replacement: pkg("bench-metrics/src/$1.ts"),
+      },
+    ],
+  },
+  test: {
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 30_000,
+    typecheck: { enabled: true, include: ["src/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
+  },
+});
