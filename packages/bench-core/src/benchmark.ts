@@ -247,8 +247,6 @@ export class Benchmark<M extends Metadata = Metadata> {
     };
 
     const limit = pLimit(this.maxConcurrent);
-    const onAbort = () => limit.clearQueue();
-    signal?.addEventListener("abort", onAbort, { once: true });
     const ctx: SampleContext<M> = {
       target,
       kind,
@@ -262,6 +260,8 @@ export class Benchmark<M extends Metadata = Metadata> {
         await Promise.all(
           todo.map((i) =>
             limit(async () => {
+              // After an abort, queued samples drain at once without running (clearQueue would
+              // leave their promises pending forever).
               if (signal?.aborted) return;
               const outcome = await runSample(ctx, this.samples[i] as EvalSample<M>);
               if (outcome === CANCELLED) return;
@@ -276,7 +276,6 @@ export class Benchmark<M extends Metadata = Metadata> {
         );
       }
     } finally {
-      signal?.removeEventListener("abort", onAbort);
       await journal?.close();
     }
 

@@ -1,0 +1,390 @@
+import { describe, expect, it } from "vitest";
+import { Benchmark } from "./benchmark.js";
+import { ConfigurationError, RunAbortedError } from "./errors.js";
+import type { EvalSample, Metric, MetricInput, QueryEngine, Retriever } from "./types.js";
+
+function dataset(n: number, withRelevant = true): EvalSample[] {
+  return Array.from({ length: n }, (_, i) => ({
+    id: `q${i}`,
+    question: `question ${i}`,
+    expectedAnswers: [`answer ${i}`],
+    relevantIds: withRelevant ? [`doc-${i}`] : [],
+  }));
+}
+
+/** Hit if the sample's first relevant id is among the retrieved ids. */
+const hit: Metric = {
+  name: "hit",
+  higherIsBetter: true,
+  needsRelevantIds: true,
+  needsAnswer: false,
+  score: ({ sample, retrieved }) =>
+    sample.relevantIds.length === 0 ? null : retrieved.some((c) => c.id === sample.relevantIds[0]) ? 1 : 0,
+};
+
+const exact: Metric = {
+  name: "exact",
+  higherIsBetter: true,
+  needsRelevantIds: false,
+  needsAnswer: true,
+  score: ({ sample, answer }) => (answer === sample.expectedAnswers[0] ? 1 : 0),
+};
+
+const latency: Metric = {
+  name: "latency_ms",
+  higherIsBetter: false,
+  needsRelevantIds: false,
+  needsAnswer: false,
+  score: ({ latencyMs }) => latencyMs,
+};
+
+const perfectEngine: QueryEngine = {
+  async query(question, { sample }) {
+    return { answer: sample.expectedAnswers[0] as string, chunks: [{ id: sample.relevantIds[0] ?? "x", uri: `u:${question}` }] };
+  },
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("new Benchmark", () => {
+  it("rejects duplicate metric names", () => {
+    expect(() => new Benchmark({ dataset: dataset(2), metrics: [hit, { ...hit }] })).toThrow(
+      /two metrics are named "hit"/,
+    );
+  });
+
+  it("rejects an empty metric list, a bad maxConcurrent and an empty dataset", () => {
+    expect(() => new Benchmark({ dataset: dataset(2), metrics: [] })).toThrow(ConfigurationError);
+    for (const bad of [0, -1, 1.5, Number.NaN, "4" as unknown as number]) {
+      expect(() => new Benchmark({ dataset: dataset(2), metrics: [hit], maxConcurrent: bad })).toThrow(
+        /maxConcurrent must be a positive integer/,
+      );
+    }
+    expect(() => new Benchmark({ dataset: [], metrics: [hit] })).toThrow(/no samples/);
+  });
+
+  it("rejects metrics the dataset cannot satisfy", () => {
+    expect(() => new Benchmark({ dataset: dataset(3, false), metrics: [hit] })).toThrow(
+      /needs relevant ids and no sample has any/,
+    );
+    // One generation metric makes the dataset scorable.
+    expect(() => new Benchmark({ dataset: dataset(3, false), metrics: [hit, exact] })).not.toThrow();
+  });
+
+  it("accepts a dataset object with samples and rejects malformed samples", () => {
+    expect(new Benchmark({ dataset: { samples: dataset(2) }, metrics: [hit] }).samples).toHaveLength(2);
+    const bad = [{ question: 42, expectedAnswers: [], relevantIds: [] }] as unknown as EvalSample[];
+    expect(() => new Benchmark({ dataset: bad, metrics: [exact] })).toThrow(/sample 0: question must be a string/);
+  });
+});
+
+describe("Benchmark.run", () => {
+  it("scores every sample and records ids, uris and latency", async () => {
+    const result = await new Benchmark({ dataset: dataset(5), metrics: [hit, exact, latency] }).run(
+      perfectEngine,
+      { name: "perfect" },
+    );
+    expect(result.name).toBe("perfect");
+    expect(result.status).toEqual({ successful: 5, errored: 0, incomplete: 0 });
+    expect(result.summary.hit?.mean).toBe(1);
+    expect(result.summary.exact?.mean).toBe(1);
+    expect(result.higherIsBetter).toEqual({ hit: true, exact: true, latency_ms: false });
+    const first = result.samples[0];
+    expect(first).toMatchObject({
+      sampleId: "q0",
+      question: "question 0",
+      status: "successful",
+      answer: "answer 0",
+      retrievedIds: ["doc-0"],
+      retrievedUris: ["u:question 0"],
+      error: null,
+    });
+    expect(first?.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(first?.scores.latency_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it("refuses an unusable target before any sample runs", async () => {
+    const b = new Benchmark({ dataset: dataset(2), metrics: [hit] });
+    for (const bad of [null, {}, { query: "no" }, () => []]) {
+      await expect(b.run(bad as unknown as Retriever, { name: "x" })).rejects.toThrow(ConfigurationError);
+    }
+  });
+
+  it("refuses a bare Retriever when a metric needs an answer, before calling it", async () => {
+    let calls = 0;
+    const retriever: Retriever = {
+      async retrieve() {
+        calls++;
+        return [];
+      },
+    };
+    const b = new Benchmark({ dataset: dataset(2), metrics: [hit, exact] });
+    await expect(b.run(retriever, { name: "r" })).rejects.toThrow(/Retriever.*exact need an answer/);
+    expect(calls).toBe(0);
+  });
+
+  it("calls the target with the question, a signal and the sample", async () => {
+    const seen: unknown[] = [];
+    const retriever: Retriever = {
+      async retrieve(query, options) {
+        seen.push([query, options.sample.id, options.signal instanceof AbortSignal]);
+        return [];
+      },
+    };
+    await new Benchmark({ dataset: dataset(2), metrics: [hit], maxConcurrent: 1 }).run(retriever, { name: "r" });
+    expect(seen).toEqual([
+      ["question 0", "q0", true],
+      ["question 1", "q1", true],
+    ]);
+  });
+
+  it("marks a throwing, rejecting, non-Error-throwing or garbage-returning target errored, never zero", async () => {
+    const engine: QueryEngine = {
+      query(question) {
+        switch (question) {
+          case "question 0":
+            throw new Error("sync boom");
+          case "question 1":
+            return Promise.reject(new TypeError("async boom"));
+          case "question 2":
+            return Promise.reject({ code: 429 });
+          case "question 3":
+            return Promise.resolve(undefined as never);
+          case "question 4":
+            return Promise.resolve({ answer: 42 } as never);
+          case "question 5":
+            return Promise.resolve({ answer: "a", chunks: [{ id: 7 }] } as never);
+          case "question 6":
+            return Promise.resolve({ answer: "a", chunks: "doc-1" } as never);
+          default:
+            return perfectEngine.query(question, undefined as never);
+        }
+      },
+    };
+    const data = dataset(8);
+    const result = await new Benchmark({ dataset: data, metrics: [hit, exact] }).run(
+      { query: (q, o) => (q === "question 7" ? perfectEngine.query(q, o) : engine.query(q, o)) },
+      { name: "faulty" },
+    );
+    expect(result.status).toEqual({ successful: 1, errored: 7, incomplete: 0 });
+    const errors = result.samples.map((s) => s.error);
+    expect(errors[0]).toBe("sync boom");
+    expect(errors[1]).toBe("TypeError: async boom");
+    expect(errors[2]).toBe('non-Error thrown: {"code":429}');
+    expect(errors[3]).toMatch(/returned undefined/);
+    expect(errors[4]).toMatch(/answer the number 42, expected a string/);
+    expect(errors[5]).toMatch(/chunks\[0\]\.id is the number 7/);
+    expect(errors[6]).toMatch(/chunks is a string, expected an array/);
+    for (const s of result.samples.slice(0, 7)) {
+      expect(s.status).toBe("errored");
+      expect(s.scores).toEqual({ hit: null, exact: null });
+      expect(s.latencyMs).toBeNull();
+    }
+    // Errored samples are left out of the summary, not averaged in as zeros.
+    expect(result.summary.hit).toMatchObject({ count: 1, mean: 1 });
+  });
+
+  it("times out a hanging target, aborts its signal and frees the slot", async () => {
+    let abortedSignals = 0;
+    const engine: QueryEngine = {
+      query(question, { signal, sample }) {
+        if (question === "question 0") {
+          signal.addEventListener("abort", () => abortedSignals++);
+          return new Promise(() => {}); // hangs forever, ignoring the signal
+        }
+        return perfectEngine.query(question, { signal, sample });
+      },
+    };
+    const result = await new Benchmark({ dataset: dataset(3), metrics: [exact], maxConcurrent: 1 }).run(engine, {
+      name: "t",
+      timeoutMs: 30,
+    });
+    expect(result.samples[0]).toMatchObject({ status: "errored", error: "TimeoutError: timed out after 30 ms" });
+    expect(abortedSignals).toBe(1);
+    expect(result.status).toEqual({ successful: 2, errored: 1, incomplete: 0 });
+  });
+
+  it("marks a sample incomplete when a metric returns null, throws or returns NaN", async () => {
+    const flaky: Metric = {
+      name: "flaky",
+      higherIsBetter: true,
+      needsRelevantIds: false,
+      needsAnswer: false,
+      score: ({ sample }) => {
+        if (sample.id === "q0") return null;
+        if (sample.id === "q1") throw new Error("judge unreachable");
+        if (sample.id === "q2") return Number.NaN;
+        if (sample.id === "q3") return Promise.resolve(Number.POSITIVE_INFINITY);
+        return Promise.resolve(0.5);
+      },
+    };
+    const result = await new Benchmark({ dataset: dataset(5), metrics: [exact, flaky] }).run(perfectEngine, {
+      name: "m",
+    });
+    expect(result.samples.map((s) => s.status)).toEqual([
+      "incomplete",
+      "incomplete",
+      "incomplete",
+      "incomplete",
+      "successful",
+    ]);
+    expect(result.samples[0]?.error).toBeNull();
+    expect(result.samples[1]?.error).toBe("flaky: judge unreachable");
+    expect(result.samples[2]?.error).toMatch(/flaky: returned NaN/);
+    expect(result.samples[3]?.error).toMatch(/flaky: returned Infinity/);
+    for (const s of result.samples.slice(0, 4)) {
+      expect(s.scores.flaky).toBeNull();
+      expect(s.scores.exact).toBe(1);
+    }
+    expect(result.status).toEqual({ successful: 1, errored: 0, incomplete: 4 });
+    expect(result.summary.flaky).toMatchObject({ count: 1, mean: 0.5 });
+  });
+
+  it("returns results in dataset order under random latencies and never exceeds maxConcurrent", async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const engine: QueryEngine = {
+      async query(question, options) {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        await sleep(Math.random() * 8);
+        inFlight--;
+        return perfectEngine.query(question, options);
+      },
+    };
+    const progress: number[] = [];
+    const result = await new Benchmark({ dataset: dataset(60), metrics: [exact], maxConcurrent: 7 }).run(engine, {
+      name: "order",
+      onProgress: (p) => {
+        progress.push(p.done);
+        expect(p.total).toBe(60);
+      },
+    });
+    expect(result.samples.map((s) => s.sampleId)).toEqual(dataset(60).map((s) => s.id));
+    expect(peak).toBe(7);
+    expect(progress).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+  });
+
+  it("reports errored counts in progress and survives a throwing onProgress", async () => {
+    const last: { errored: number }[] = [];
+    const engine: QueryEngine = {
+      async query(q, o) {
+        if (q.endsWith("1")) throw new Error("x");
+        return perfectEngine.query(q, o);
+      },
+    };
+    const result = await new Benchmark({ dataset: dataset(3), metrics: [exact], maxConcurrent: 1 }).run(engine, {
+      name: "p",
+      onProgress: (p) => {
+        last.push({ errored: p.errored });
+        throw new Error("progress bar crashed");
+      },
+    });
+    expect(last.map((p) => p.errored)).toEqual([0, 1, 1]);
+    expect(result.status.successful).toBe(2);
+  });
+
+  it("stops scheduling on external abort, settles in-flight samples and keeps the finished ones", async () => {
+    const controller = new AbortController();
+    let started = 0;
+    const engine: QueryEngine = {
+      async query(q, o) {
+        started++;
+        if (q === "question 5") controller.abort(new Error("user pressed ^C"));
+        await sleep(5);
+        return perfectEngine.query(q, o);
+      },
+    };
+    const b = new Benchmark({ dataset: dataset(50), metrics: [exact], maxConcurrent: 2 });
+    const error = await b.run(engine, { name: "a", signal: controller.signal }).catch((e: unknown) => e);
+    expect(RunAbortedError.isInstance(error)).toBe(true);
+    const partial = (error as RunAbortedError<{ samples: { sampleId?: string; status: string }[] }>).partial;
+    expect(started).toBeLessThan(10);
+    // Samples cut short by the abort are not recorded as finished; every recorded one succeeded.
+    expect(partial.samples.length).toBeGreaterThanOrEqual(4);
+    expect(partial.samples.every((s) => s.status === "successful")).toBe(true);
+  });
+
+  it("retries only transient errors, with backoff, and records attempts", async () => {
+    const calls = new Map<string, number>();
+    const engine: QueryEngine = {
+      async query(q, o) {
+        const n = (calls.get(q) ?? 0) + 1;
+        calls.set(q, n);
+        if (q === "question 0" && n < 3) throw Object.assign(new Error("429 rate limited"), { status: 429 });
+        if (q === "question 1") throw Object.assign(new Error("400 bad request"), { status: 400 });
+        if (q === "question 2") throw Object.assign(new Error("503"), { status: 503 });
+        return perfectEngine.query(q, o);
+      },
+    };
+    const result = await new Benchmark({ dataset: dataset(3), metrics: [exact] }).run(engine, {
+      name: "retry",
+      retries: { attempts: 3, backoffMs: 1, retryOn: (e) => [429, 503].includes((e as { status: number }).status) },
+    });
+    expect(result.samples.map((s) => [s.status, s.attempts])).toEqual([
+      ["successful", 3],
+      ["errored", 1],
+      ["errored", 3],
+    ]);
+    expect(result.samples[2]?.error).toBe("503");
+  });
+
+  it("stops waiting in a backoff when the run is aborted", async () => {
+    const controller = new AbortController();
+    const engine: QueryEngine = {
+      async query() {
+        setTimeout(() => controller.abort(), 10);
+        throw new Error("transient");
+      },
+    };
+    const t0 = Date.now();
+    const error = await new Benchmark({ dataset: dataset(1), metrics: [exact] })
+      .run(engine, {
+        name: "b",
+        signal: controller.signal,
+        retries: { attempts: 5, backoffMs: 60_000, retryOn: () => true },
+      })
+      .catch((e: unknown) => e);
+    expect(RunAbortedError.isInstance(error)).toBe(true);
+    expect(Date.now() - t0).toBeLessThan(20_000);
+  });
+
+  it("runs a deterministic round-robin shard", async () => {
+    const b = new Benchmark({ dataset: dataset(10), metrics: [exact] });
+    const r = await b.run(perfectEngine, { name: "s", shard: { index: 1, count: 3 } });
+    expect(r.samples.map((s) => s.sampleId)).toEqual(["q1", "q4", "q7"]);
+    expect(r.shard).toEqual({ index: 1, count: 3 });
+    await expect(b.run(perfectEngine, { name: "s", shard: { index: 3, count: 3 } })).rejects.toThrow(
+      /0 ≤ index < count/,
+    );
+  });
+
+  it("validates run options", async () => {
+    const b = new Benchmark({ dataset: dataset(1), metrics: [exact] });
+    await expect(b.run(perfectEngine, { name: "" })).rejects.toThrow(/name must be a non-empty string/);
+    await expect(b.run(perfectEngine, { name: "x", timeoutMs: -5 })).rejects.toThrow(/timeoutMs/);
+    await expect(
+      b.run(perfectEngine, { name: "x", retries: { attempts: 0, retryOn: () => true } }),
+    ).rejects.toThrow(/retries.attempts/);
+  });
+
+  it("hands metrics the usage an engine reports", async () => {
+    const seen: MetricInput[] = [];
+    const spy: Metric = {
+      name: "spy",
+      higherIsBetter: true,
+      needsRelevantIds: false,
+      needsAnswer: true,
+      score: (input) => {
+        seen.push(input);
+        return 1;
+      },
+    };
+    await new Benchmark({ dataset: dataset(1), metrics: [spy] }).run(
+      { query: async () => ({ answer: "a", usage: { totalTokens: 12, cost: 0.5 } }) },
+      { name: "u" },
+    );
+    expect(seen[0]?.usage).toEqual({ totalTokens: 12, cost: 0.5 });
+    expect(seen[0]?.retrieved).toEqual([]);
+  });
+});

@@ -1,0 +1,195 @@
+import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { Benchmark } from "./benchmark.js";
+import { ConfigurationError } from "./errors.js";
+import { BenchmarkResult, RESULT_FORMAT } from "./results.js";
+import type { EvalSample, Metric, QueryEngine } from "./types.js";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "fastrag-results-"));
+});
+
+const samples: EvalSample[] = Array.from({ length: 6 }, (_, i) => ({
+  id: `q${i}`,
+  question: `question ${i} "quoted" ünïcode`,
+  expectedAnswers: [`a${i}`],
+  relevantIds: [`d${i}`],
+}));
+
+const exact: Metric = {
+  name: "exact_match",
+  higherIsBetter: true,
+  needsRelevantIds: false,
+  needsAnswer: true,
+  score: ({ sample, answer }) => (sample.id === "q2" ? null : answer === sample.expectedAnswers[0] ? 1 : 0),
+};
+const latency: Metric = {
+  name: "latency_ms",
+  higherIsBetter: false,
+  needsRelevantIds: false,
+  needsAnswer: false,
+  score: ({ latencyMs }) => latencyMs,
+};
+const engine: QueryEngine = {
+  async query(_q, { sample }) {
+    if (sample.id === "q4") throw new Error("boom");
+    return { answer: sample.id === "q1" ? "wrong" : (sample.expectedAnswers[0] as string), chunks: [{ id: "d0" }] };
+  },
+};
+
+async function sampleResult(): Promise<BenchmarkResult> {
+  return new Benchmark({ dataset: samples, metrics: [exact, latency] }).run(engine, { name: "run-a" });
+}
+
+describe("BenchmarkResult save/load", () => {
+  it("round-trips to an equal object in the snake_case format", async () => {
+    const result = await sampleResult();
+    const path = join(dir, "nested", "deeper", "a.json");
+    await result.save(path);
+    const raw = JSON.parse(await readFile(path, "utf8"));
+    expect(raw.format).toBe(RESULT_FORMAT);
+    expect(Object.keys(raw)).toEqual([
+      "format",
+      "name",
+      "created_at",
+      "duration_s",
+      "status",
+      "summary",
+      "higher_is_better",
+      "dataset",
+      "samples",
+    ]);
+    expect(raw.status).toEqual({ successful: 4, errored: 1, incomplete: 1 });
+    expect(raw.higher_is_better).toEqual({ exact_match: true, latency_ms: false });
+    expect(Object.keys(raw.samples[0])).toEqual([
+      "sample_id",
+      "question",
+      "status",
+      "scores",
+      "answer",
+      "retrieved_ids",
+      "retrieved_uris",
+      "latency_ms",
+      "error",
+    ]);
+    expect(raw.samples[4]).toMatchObject({ status: "errored", error: "boom", scores: { exact_match: null } });
+
+    const loaded = await BenchmarkResult.load(path);
+    expect(loaded).toEqual(result);
+    expect(loaded.createdAt).toBeInstanceOf(Date);
+    expect(loaded.summary.exact_match).toMatchObject({ count: 4, mean: 0.75 });
+  });
+
+  it("leaves no temporary file behind", async () => {
+    const result = await sampleResult();
+    const sub = join(dir, "clean");
+    await result.save(join(sub, "r.json"));
+    await result.save(join(sub, "r.json"));
+    expect(await readdir(sub)).toEqual(["r.json"]);
+  });
+
+  it("round-trips arbitrary sample records", async () => {
+    const sampleArb = fc.record({
+      sampleId: fc.option(fc.string(), { nil: undefined }),
+      question: fc.string(),
+      status: fc.constantFrom("successful" as const, "incomplete" as const, "errored" as const),
+      scores: fc.dictionary(fc.constantFrom("m1", "m2"), fc.option(fc.double({ noNaN: true, noDefaultInfinity: true }))),
+      answer: fc.option(fc.string()),
+      retrievedIds: fc.array(fc.string()),
+      retrievedUris: fc.array(fc.option(fc.string())),
+      latencyMs: fc.option(fc.double({ min: 0, max: 1e6, noNaN: true })),
+      error: fc.option(fc.string()),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(sampleArb, { maxLength: 20 }), async (raw) => {
+        const recs = raw.map(({ sampleId, ...rest }) => (sampleId === undefined ? rest : { sampleId, ...rest }));
+        const r = new BenchmarkResult({
+          name: "p",
+          createdAt: new Date(0),
+          durationS: 1,
+          samples: recs,
+          higherIsBetter: { m1: true, m2: false },
+        });
+        const path = join(dir, "prop.json");
+        await r.save(path);
+        const back = await BenchmarkResult.load(path);
+        expect(back.toJSON()).toEqual(JSON.parse(JSON.stringify(r.toJSON())));
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  const corrupt: [string, string, RegExp][] = [
+    ["empty.json", "", /not valid JSON \(the file is empty\)/],
+    ["trunc.json", "", /not valid JSON, perhaps truncated/],
+    ["array.json", "[1, 2]", /top level: expected an object, found an array/],
+    ["dataset.json", '{"samples": [{"question": "q"}]}', /format: expected a string/],
+    ["other.json", '{"name": "x"}', /not a fastrag bench result.*"name"/],
+    ["future.json", '{"format": "fastrag-bench-result/2", "samples": []}', /not supported by this version/],
+    ["alien.json", '{"format": "promptfoo/3", "samples": []}', /format is "promptfoo\/3"/],
+  ];
+  it.each(corrupt)("rejects %s with a ConfigurationError naming the file", async (file, content, pattern) => {
+    const path = join(dir, file);
+    if (file === "trunc.json") {
+      const full = JSON.stringify((await sampleResult()).toJSON());
+      await writeFile(path, full.slice(0, Math.floor(full.length / 2)));
+    } else {
+      await writeFile(path, content);
+    }
+    const error = await BenchmarkResult.load(path).catch((e: unknown) => e);
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain(path);
+    expect((error as Error).message).toMatch(pattern);
+  });
+
+  it("names the offending field of a malformed sample", async () => {
+    const good = (await sampleResult()).toJSON();
+    const bad = { ...good, samples: [...good.samples] };
+    bad.samples[3] = { ...good.samples[3], scores: { exact_match: "1" } } as never;
+    const path = join(dir, "badfield.json");
+    await writeFile(path, JSON.stringify(bad));
+    await expect(BenchmarkResult.load(path)).rejects.toThrow(
+      /samples\[3\]\.scores\["exact_match"\]: expected a finite number or null, found the string "1"/,
+    );
+    await expect(BenchmarkResult.load(join(dir, "missing.json"))).rejects.toThrow(/no such file/);
+  });
+});
+
+describe("BenchmarkResult.merge", () => {
+  const bench = () => new Benchmark({ dataset: samples, metrics: [exact, latency] });
+
+  it("joins shards into the whole run in dataset order with recomputed summaries", async () => {
+    const shards = await Promise.all([2, 0, 1].map((index) => bench().run(engine, { name: "m", shard: { index, count: 3 } })));
+    const merged = BenchmarkResult.merge(shards);
+    const whole = await bench().run(engine, { name: "m" });
+    expect(merged.samples.map((s) => s.sampleId)).toEqual(samples.map((s) => s.id));
+    expect(merged.status).toEqual(whole.status);
+    expect(merged.summary.exact_match).toEqual(whole.summary.exact_match);
+    expect(merged.shard).toBeUndefined();
+  });
+
+  it("refuses overlapping, incomplete or mismatched shards, saying which", async () => {
+    const s0 = await bench().run(engine, { name: "m", shard: { index: 0, count: 2 } });
+    const s1 = await bench().run(engine, { name: "m", shard: { index: 1, count: 2 } });
+    expect(() => BenchmarkResult.merge([s0, s0, s1])).toThrow(/shard 1\/2 appears twice/);
+    expect(() => BenchmarkResult.merge([s0])).toThrow(/missing shard\(s\) 2\/2/);
+    const other = await bench().run(engine, { name: "other", shard: { index: 1, count: 2 } });
+    expect(() => BenchmarkResult.merge([s0, other])).toThrow(/different runs/);
+    const fewer = await new Benchmark({ dataset: samples, metrics: [exact] }).run(engine, {
+      name: "m",
+      shard: { index: 1, count: 2 },
+    });
+    expect(() => BenchmarkResult.merge([s0, fewer])).toThrow(/different metrics/);
+    const otherData = await new Benchmark({ dataset: samples.slice(0, 5), metrics: [exact, latency] }).run(engine, {
+      name: "m",
+      shard: { index: 1, count: 2 },
+    });
+    expect(() => BenchmarkResult.merge([s0, otherData])).toThrow(/different datasets/);
+    const whole = await bench().run(engine, { name: "m" });
+    expect(() => BenchmarkResult.merge([whole])).toThrow(/not a shard/);
+  });
+});

@@ -1,0 +1,79 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { percentile, summarize } from "./summary.js";
+
+describe("summarize", () => {
+  it("matches hand-computed statistics", () => {
+    // values 1..10: mean 5.5, population variance 8.25
+    const s = summarize([3, 1, 2, 10, 4, 5, 9, 6, 8, 7]);
+    expect(s.count).toBe(10);
+    expect(s.mean).toBe(5.5);
+    expect(s.std).toBeCloseTo(Math.sqrt(8.25), 12);
+    expect(s.min).toBe(1);
+    expect(s.max).toBe(10);
+    // numpy.percentile(range(1, 11), [50, 90, 95, 99]) = 5.5, 9.1, 9.55, 9.91
+    expect(s.p50).toBeCloseTo(5.5, 12);
+    expect(s.p90).toBeCloseTo(9.1, 12);
+    expect(s.p95).toBeCloseTo(9.55, 12);
+    expect(s.p99).toBeCloseTo(9.91, 12);
+  });
+
+  it("leaves nulls out rather than counting them as zero", () => {
+    const s = summarize([null, 1, null, 3]);
+    expect(s.count).toBe(2);
+    expect(s.mean).toBe(2);
+    expect(s.min).toBe(1);
+  });
+
+  it("gives count 0 and null statistics when there is no score", () => {
+    expect(summarize([])).toEqual({
+      count: 0,
+      mean: null,
+      std: null,
+      min: null,
+      p50: null,
+      p90: null,
+      p95: null,
+      p99: null,
+      max: null,
+    });
+    expect(summarize([null, null]).mean).toBeNull();
+  });
+
+  it("summarizes a single value", () => {
+    expect(summarize([0.25])).toMatchObject({ count: 1, mean: 0.25, std: 0, p50: 0.25, p99: 0.25 });
+  });
+
+  it("keeps order statistics monotone and the mean within [min, max]", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.double({ min: -1e9, max: 1e9, noNaN: true }), fc.constant(null)), {
+          minLength: 1,
+        }),
+        (values) => {
+          const s = summarize(values);
+          if (s.count === 0) return;
+          const { min, p50, p90, p95, p99, max, mean, std } = s as Record<string, number>;
+          expect(min).toBeLessThanOrEqual(p50 as number);
+          expect(p50).toBeLessThanOrEqual(p90 as number);
+          expect(p90).toBeLessThanOrEqual(p95 as number);
+          expect(p95).toBeLessThanOrEqual(p99 as number);
+          expect(p99).toBeLessThanOrEqual(max as number);
+          expect(mean).toBeGreaterThanOrEqual(min as number);
+          expect(mean).toBeLessThanOrEqual(max as number);
+          expect(std).toBeGreaterThanOrEqual(0);
+        },
+      ),
+    );
+  });
+});
+
+describe("percentile", () => {
+  it("interpolates linearly between closest ranks", () => {
+    // numpy.percentile([10, 20, 30, 40], 25) = 17.5
+    expect(percentile([10, 20, 30, 40], 25)).toBe(17.5);
+    expect(percentile([10, 20, 30, 40], 0)).toBe(10);
+    expect(percentile([10, 20, 30, 40], 100)).toBe(40);
+    expect(percentile([], 50)).toBeNull();
+  });
+});
