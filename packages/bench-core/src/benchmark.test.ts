@@ -19,7 +19,11 @@ const hit: Metric = {
   needsRelevantIds: true,
   needsAnswer: false,
   score: ({ sample, retrieved }) =>
-    sample.relevantIds.length === 0 ? null : retrieved.some((c) => c.id === sample.relevantIds[0]) ? 1 : 0,
+    sample.relevantIds.length === 0
+      ? null
+      : retrieved.some((c) => c.id === sample.relevantIds[0])
+        ? 1
+        : 0,
 };
 
 const exact: Metric = {
@@ -40,7 +44,10 @@ const latency: Metric = {
 
 const perfectEngine: QueryEngine = {
   async query(question, { sample }) {
-    return { answer: sample.expectedAnswers[0] as string, chunks: [{ id: sample.relevantIds[0] ?? "x", uri: `u:${question}` }] };
+    return {
+      answer: sample.expectedAnswers[0] as string,
+      chunks: [{ id: sample.relevantIds[0] ?? "x", uri: `u:${question}` }],
+    };
   },
 };
 
@@ -56,9 +63,9 @@ describe("new Benchmark", () => {
   it("rejects an empty metric list, a bad maxConcurrent and an empty dataset", () => {
     expect(() => new Benchmark({ dataset: dataset(2), metrics: [] })).toThrow(ConfigurationError);
     for (const bad of [0, -1, 1.5, Number.NaN, "4" as unknown as number]) {
-      expect(() => new Benchmark({ dataset: dataset(2), metrics: [hit], maxConcurrent: bad })).toThrow(
-        /maxConcurrent must be a positive integer/,
-      );
+      expect(
+        () => new Benchmark({ dataset: dataset(2), metrics: [hit], maxConcurrent: bad }),
+      ).toThrow(/maxConcurrent must be a positive integer/);
     }
     expect(() => new Benchmark({ dataset: [], metrics: [hit] })).toThrow(/no samples/);
   });
@@ -68,13 +75,19 @@ describe("new Benchmark", () => {
       /needs relevant ids and no sample has any/,
     );
     // One generation metric makes the dataset scorable.
-    expect(() => new Benchmark({ dataset: dataset(3, false), metrics: [hit, exact] })).not.toThrow();
+    expect(
+      () => new Benchmark({ dataset: dataset(3, false), metrics: [hit, exact] }),
+    ).not.toThrow();
   });
 
   it("accepts a dataset object with samples and rejects malformed samples", () => {
-    expect(new Benchmark({ dataset: { samples: dataset(2) }, metrics: [hit] }).samples).toHaveLength(2);
+    expect(
+      new Benchmark({ dataset: { samples: dataset(2) }, metrics: [hit] }).samples,
+    ).toHaveLength(2);
     const bad = [{ question: 42, expectedAnswers: [], relevantIds: [] }] as unknown as EvalSample[];
-    expect(() => new Benchmark({ dataset: bad, metrics: [exact] })).toThrow(/sample 0: question must be a string/);
+    expect(() => new Benchmark({ dataset: bad, metrics: [exact] })).toThrow(
+      /sample 0: question must be a string/,
+    );
   });
 });
 
@@ -106,7 +119,9 @@ describe("Benchmark.run", () => {
   it("refuses an unusable target before any sample runs", async () => {
     const b = new Benchmark({ dataset: dataset(2), metrics: [hit] });
     for (const bad of [null, {}, { query: "no" }, () => []]) {
-      await expect(b.run(bad as unknown as Retriever, { name: "x" })).rejects.toThrow(ConfigurationError);
+      await expect(b.run(bad as unknown as Retriever, { name: "x" })).rejects.toThrow(
+        ConfigurationError,
+      );
     }
   });
 
@@ -119,7 +134,9 @@ describe("Benchmark.run", () => {
       },
     };
     const b = new Benchmark({ dataset: dataset(2), metrics: [hit, exact] });
-    await expect(b.run(retriever, { name: "r" })).rejects.toThrow(/Retriever.*exact need an answer/);
+    await expect(b.run(retriever, { name: "r" })).rejects.toThrow(
+      /Retriever.*exact need an answer/,
+    );
     expect(calls).toBe(0);
   });
 
@@ -131,7 +148,9 @@ describe("Benchmark.run", () => {
         return [];
       },
     };
-    await new Benchmark({ dataset: dataset(2), metrics: [hit], maxConcurrent: 1 }).run(retriever, { name: "r" });
+    await new Benchmark({ dataset: dataset(2), metrics: [hit], maxConcurrent: 1 }).run(retriever, {
+      name: "r",
+    });
     expect(seen).toEqual([
       ["question 0", "q0", true],
       ["question 1", "q1", true],
@@ -195,11 +214,18 @@ describe("Benchmark.run", () => {
         return perfectEngine.query(question, { signal, sample });
       },
     };
-    const result = await new Benchmark({ dataset: dataset(3), metrics: [exact], maxConcurrent: 1 }).run(engine, {
+    const result = await new Benchmark({
+      dataset: dataset(3),
+      metrics: [exact],
+      maxConcurrent: 1,
+    }).run(engine, {
       name: "t",
       timeoutMs: 30,
     });
-    expect(result.samples[0]).toMatchObject({ status: "errored", error: "TimeoutError: timed out after 30 ms" });
+    expect(result.samples[0]).toMatchObject({
+      status: "errored",
+      error: "TimeoutError: timed out after 30 ms",
+    });
     expect(abortedSignals).toBe(1);
     expect(result.status).toEqual({ successful: 2, errored: 1, incomplete: 0 });
   });
@@ -218,9 +244,12 @@ describe("Benchmark.run", () => {
         return Promise.resolve(0.5);
       },
     };
-    const result = await new Benchmark({ dataset: dataset(5), metrics: [exact, flaky] }).run(perfectEngine, {
-      name: "m",
-    });
+    const result = await new Benchmark({ dataset: dataset(5), metrics: [exact, flaky] }).run(
+      perfectEngine,
+      {
+        name: "m",
+      },
+    );
     expect(result.samples.map((s) => s.status)).toEqual([
       "incomplete",
       "incomplete",
@@ -253,7 +282,11 @@ describe("Benchmark.run", () => {
       },
     };
     const progress: number[] = [];
-    const result = await new Benchmark({ dataset: dataset(60), metrics: [exact], maxConcurrent: 7 }).run(engine, {
+    const result = await new Benchmark({
+      dataset: dataset(60),
+      metrics: [exact],
+      maxConcurrent: 7,
+    }).run(engine, {
       name: "order",
       onProgress: (p) => {
         progress.push(p.done);
@@ -273,7 +306,11 @@ describe("Benchmark.run", () => {
         return perfectEngine.query(q, o);
       },
     };
-    const result = await new Benchmark({ dataset: dataset(3), metrics: [exact], maxConcurrent: 1 }).run(engine, {
+    const result = await new Benchmark({
+      dataset: dataset(3),
+      metrics: [exact],
+      maxConcurrent: 1,
+    }).run(engine, {
       name: "p",
       onProgress: (p) => {
         last.push({ errored: p.errored });
@@ -296,9 +333,12 @@ describe("Benchmark.run", () => {
       },
     };
     const b = new Benchmark({ dataset: dataset(50), metrics: [exact], maxConcurrent: 2 });
-    const error = await b.run(engine, { name: "a", signal: controller.signal }).catch((e: unknown) => e);
+    const error = await b
+      .run(engine, { name: "a", signal: controller.signal })
+      .catch((e: unknown) => e);
     expect(RunAbortedError.isInstance(error)).toBe(true);
-    const partial = (error as RunAbortedError<{ samples: { sampleId?: string; status: string }[] }>).partial;
+    const partial = (error as RunAbortedError<{ samples: { sampleId?: string; status: string }[] }>)
+      .partial;
     expect(started).toBeLessThan(10);
     // Samples cut short by the abort are not recorded as finished; every recorded one succeeded.
     expect(partial.samples.length).toBeGreaterThanOrEqual(4);
@@ -311,7 +351,8 @@ describe("Benchmark.run", () => {
       async query(q, o) {
         const n = (calls.get(q) ?? 0) + 1;
         calls.set(q, n);
-        if (q === "question 0" && n < 3) throw Object.assign(new Error("429 rate limited"), { status: 429 });
+        if (q === "question 0" && n < 3)
+          throw Object.assign(new Error("429 rate limited"), { status: 429 });
         if (q === "question 1") throw Object.assign(new Error("400 bad request"), { status: 400 });
         if (q === "question 2") throw Object.assign(new Error("503"), { status: 503 });
         return perfectEngine.query(q, o);
@@ -319,7 +360,11 @@ describe("Benchmark.run", () => {
     };
     const result = await new Benchmark({ dataset: dataset(3), metrics: [exact] }).run(engine, {
       name: "retry",
-      retries: { attempts: 3, backoffMs: 1, retryOn: (e) => [429, 503].includes((e as { status: number }).status) },
+      retries: {
+        attempts: 3,
+        backoffMs: 1,
+        retryOn: (e) => [429, 503].includes((e as { status: number }).status),
+      },
     });
     expect(result.samples.map((s) => [s.status, s.attempts])).toEqual([
       ["successful", 3],
@@ -354,14 +399,16 @@ describe("Benchmark.run", () => {
     const r = await b.run(perfectEngine, { name: "s", shard: { index: 1, count: 3 } });
     expect(r.samples.map((s) => s.sampleId)).toEqual(["q1", "q4", "q7"]);
     expect(r.shard).toEqual({ index: 1, count: 3 });
-    await expect(b.run(perfectEngine, { name: "s", shard: { index: 3, count: 3 } })).rejects.toThrow(
-      /0 ≤ index < count/,
-    );
+    await expect(
+      b.run(perfectEngine, { name: "s", shard: { index: 3, count: 3 } }),
+    ).rejects.toThrow(/0 ≤ index < count/);
   });
 
   it("validates run options", async () => {
     const b = new Benchmark({ dataset: dataset(1), metrics: [exact] });
-    await expect(b.run(perfectEngine, { name: "" })).rejects.toThrow(/name must be a non-empty string/);
+    await expect(b.run(perfectEngine, { name: "" })).rejects.toThrow(
+      /name must be a non-empty string/,
+    );
     await expect(b.run(perfectEngine, { name: "x", timeoutMs: -5 })).rejects.toThrow(/timeoutMs/);
     await expect(
       b.run(perfectEngine, { name: "x", retries: { attempts: 0, retryOn: () => true } }),

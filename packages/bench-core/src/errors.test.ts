@@ -13,7 +13,9 @@ describe("error family", () => {
     // A copy from another install: a different class carrying the same global brand.
     const foreign = new Error("from another copy");
     Object.defineProperty(foreign, Symbol.for("fastrag.bench.error"), { value: true });
-    Object.defineProperty(foreign, Symbol.for("fastrag.bench.error.configuration"), { value: true });
+    Object.defineProperty(foreign, Symbol.for("fastrag.bench.error.configuration"), {
+      value: true,
+    });
     expect(ConfigurationError.isInstance(foreign)).toBe(true);
     expect(foreign instanceof ConfigurationError).toBe(false);
   });

@@ -25,7 +25,8 @@ const exact: Metric = {
   higherIsBetter: true,
   needsRelevantIds: false,
   needsAnswer: true,
-  score: ({ sample, answer }) => (sample.id === "q2" ? null : answer === sample.expectedAnswers[0] ? 1 : 0),
+  score: ({ sample, answer }) =>
+    sample.id === "q2" ? null : answer === sample.expectedAnswers[0] ? 1 : 0,
 };
 const latency: Metric = {
   name: "latency_ms",
@@ -37,12 +38,17 @@ const latency: Metric = {
 const engine: QueryEngine = {
   async query(_q, { sample }) {
     if (sample.id === "q4") throw new Error("boom");
-    return { answer: sample.id === "q1" ? "wrong" : (sample.expectedAnswers[0] as string), chunks: [{ id: "d0" }] };
+    return {
+      answer: sample.id === "q1" ? "wrong" : (sample.expectedAnswers[0] as string),
+      chunks: [{ id: "d0" }],
+    };
   },
 };
 
 async function sampleResult(): Promise<BenchmarkResult> {
-  return new Benchmark({ dataset: samples, metrics: [exact, latency] }).run(engine, { name: "run-a" });
+  return new Benchmark({ dataset: samples, metrics: [exact, latency] }).run(engine, {
+    name: "run-a",
+  });
 }
 
 describe("BenchmarkResult save/load", () => {
@@ -76,7 +82,11 @@ describe("BenchmarkResult save/load", () => {
       "latency_ms",
       "error",
     ]);
-    expect(raw.samples[4]).toMatchObject({ status: "errored", error: "boom", scores: { exact_match: null } });
+    expect(raw.samples[4]).toMatchObject({
+      status: "errored",
+      error: "boom",
+      scores: { exact_match: null },
+    });
 
     const loaded = await BenchmarkResult.load(path);
     expect(loaded).toEqual(result);
@@ -97,7 +107,10 @@ describe("BenchmarkResult save/load", () => {
       sampleId: fc.option(fc.string(), { nil: undefined }),
       question: fc.string(),
       status: fc.constantFrom("successful" as const, "incomplete" as const, "errored" as const),
-      scores: fc.dictionary(fc.constantFrom("m1", "m2"), fc.option(fc.double({ noNaN: true, noDefaultInfinity: true }))),
+      scores: fc.dictionary(
+        fc.constantFrom("m1", "m2"),
+        fc.option(fc.double({ noNaN: true, noDefaultInfinity: true })),
+      ),
       answer: fc.option(fc.string()),
       retrievedIds: fc.array(fc.string()),
       retrievedUris: fc.array(fc.option(fc.string())),
@@ -106,7 +119,9 @@ describe("BenchmarkResult save/load", () => {
     });
     await fc.assert(
       fc.asyncProperty(fc.array(sampleArb, { maxLength: 20 }), async (raw) => {
-        const recs = raw.map(({ sampleId, ...rest }) => (sampleId === undefined ? rest : { sampleId, ...rest }));
+        const recs = raw.map(({ sampleId, ...rest }) =>
+          sampleId === undefined ? rest : { sampleId, ...rest },
+        );
         const r = new BenchmarkResult({
           name: "p",
           createdAt: new Date(0),
@@ -129,22 +144,29 @@ describe("BenchmarkResult save/load", () => {
     ["array.json", "[1, 2]", /top level: expected an object, found an array/],
     ["dataset.json", '{"samples": [{"question": "q"}]}', /format: expected a string/],
     ["other.json", '{"name": "x"}', /not a fastrag bench result.*"name"/],
-    ["future.json", '{"format": "fastrag-bench-result/2", "samples": []}', /not supported by this version/],
+    [
+      "future.json",
+      '{"format": "fastrag-bench-result/2", "samples": []}',
+      /not supported by this version/,
+    ],
     ["alien.json", '{"format": "promptfoo/3", "samples": []}', /format is "promptfoo\/3"/],
   ];
-  it.each(corrupt)("rejects %s with a ConfigurationError naming the file", async (file, content, pattern) => {
-    const path = join(dir, file);
-    if (file === "trunc.json") {
-      const full = JSON.stringify((await sampleResult()).toJSON());
-      await writeFile(path, full.slice(0, Math.floor(full.length / 2)));
-    } else {
-      await writeFile(path, content);
-    }
-    const error = await BenchmarkResult.load(path).catch((e: unknown) => e);
-    expect(ConfigurationError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toContain(path);
-    expect((error as Error).message).toMatch(pattern);
-  });
+  it.each(corrupt)(
+    "rejects %s with a ConfigurationError naming the file",
+    async (file, content, pattern) => {
+      const path = join(dir, file);
+      if (file === "trunc.json") {
+        const full = JSON.stringify((await sampleResult()).toJSON());
+        await writeFile(path, full.slice(0, Math.floor(full.length / 2)));
+      } else {
+        await writeFile(path, content);
+      }
+      const error = await BenchmarkResult.load(path).catch((e: unknown) => e);
+      expect(ConfigurationError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toContain(path);
+      expect((error as Error).message).toMatch(pattern);
+    },
+  );
 
   it("names the offending field of a malformed sample", async () => {
     const good = (await sampleResult()).toJSON();
@@ -163,7 +185,9 @@ describe("BenchmarkResult.merge", () => {
   const bench = () => new Benchmark({ dataset: samples, metrics: [exact, latency] });
 
   it("joins shards into the whole run in dataset order with recomputed summaries", async () => {
-    const shards = await Promise.all([2, 0, 1].map((index) => bench().run(engine, { name: "m", shard: { index, count: 3 } })));
+    const shards = await Promise.all(
+      [2, 0, 1].map((index) => bench().run(engine, { name: "m", shard: { index, count: 3 } })),
+    );
     const merged = BenchmarkResult.merge(shards);
     const whole = await bench().run(engine, { name: "m" });
     expect(merged.samples.map((s) => s.sampleId)).toEqual(samples.map((s) => s.id));
@@ -184,7 +208,10 @@ describe("BenchmarkResult.merge", () => {
       shard: { index: 1, count: 2 },
     });
     expect(() => BenchmarkResult.merge([s0, fewer])).toThrow(/different metrics/);
-    const otherData = await new Benchmark({ dataset: samples.slice(0, 5), metrics: [exact, latency] }).run(engine, {
+    const otherData = await new Benchmark({
+      dataset: samples.slice(0, 5),
+      metrics: [exact, latency],
+    }).run(engine, {
       name: "m",
       shard: { index: 1, count: 2 },
     });

@@ -1,4 +1,5 @@
-import { type FileHandle, mkdir, open, readFile, truncate } from "node:fs/promises";
+import { closeSync, openSync, writeSync } from "node:fs";
+import { mkdir, readFile, truncate } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ConfigurationError } from "../errors.js";
 import { parseSampleJson, sampleToJson } from "../results.js";
@@ -149,10 +150,14 @@ function parseEntry(
   return [index, parseSampleJson(e.sample, path, `line ${lineNo}`)];
 }
 
-/** Appends finished samples to a journal, one line each, in the order they finish. */
+/**
+ * Appends finished samples to a journal, one line each, in the order they finish.
+ *
+ * Each line is written synchronously when its sample finishes: once a sample counts as finished,
+ * its line is in the operating system's hands, so a SIGKILL the next instant cannot lose it.
+ */
 export class JournalWriter {
-  private handle: FileHandle | undefined;
-  private chain: Promise<void> = Promise.resolve();
+  private fd: number | undefined;
   private failure: unknown;
 
   private constructor(private readonly path: string) {}
@@ -165,39 +170,45 @@ export class JournalWriter {
   ): Promise<JournalWriter> {
     const writer = new JournalWriter(path);
     await mkdir(dirname(path), { recursive: true });
-    if (recovered.exists && recovered.validBytes > 0) await truncate(path, recovered.validBytes);
-    writer.handle = await open(path, recovered.exists && recovered.validBytes > 0 ? "a" : "w");
-    if (!(recovered.exists && recovered.validBytes > 0)) {
-      const line = JSON.stringify({
-        journal: JOURNAL_FORMAT,
-        name: header.name,
-        dataset_fingerprint: header.fingerprint,
-        dataset_size: header.size,
-        metrics: header.metrics,
-        shard: header.shard,
-      });
-      await writer.handle.write(`${line}\n`);
+    const resume = recovered.exists && recovered.validBytes > 0;
+    if (resume) await truncate(path, recovered.validBytes);
+    try {
+      writer.fd = openSync(path, resume ? "a" : "w");
+      if (!resume) {
+        const line = JSON.stringify({
+          journal: JOURNAL_FORMAT,
+          name: header.name,
+          dataset_fingerprint: header.fingerprint,
+          dataset_size: header.size,
+          metrics: header.metrics,
+          shard: header.shard,
+        });
+        writeSync(writer.fd, `${line}\n`);
+      }
+    } catch (error) {
+      throw new ConfigurationError(
+        `${path}: cannot write the checkpoint journal: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
     }
     return writer;
   }
 
   append(index: number, sample: SampleResult): void {
-    const line = `${JSON.stringify({ index, sample: sampleToJson(sample) })}\n`;
-    this.chain = this.chain.then(async () => {
-      if (this.failure !== undefined || this.handle === undefined) return;
-      try {
-        await this.handle.write(line);
-      } catch (error) {
-        this.failure = error;
-      }
-    });
+    if (this.failure !== undefined || this.fd === undefined) return;
+    try {
+      writeSync(this.fd, `${JSON.stringify({ index, sample: sampleToJson(sample) })}\n`);
+    } catch (error) {
+      this.failure = error;
+    }
   }
 
-  /** Waits for every append, closes the file, and rethrows the first write failure. */
+  /** Closes the file, and rethrows the first write failure. */
   async close(): Promise<void> {
-    await this.chain;
-    await this.handle?.close();
-    this.handle = undefined;
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
     if (this.failure !== undefined) {
       throw new ConfigurationError(
         `${this.path}: could not write the checkpoint journal: ${(this.failure as Error).message}`,

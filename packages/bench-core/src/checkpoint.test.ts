@@ -1,0 +1,227 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { appendFile, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { Benchmark } from "./benchmark.js";
+import { ConfigurationError, RunAbortedError } from "./errors.js";
+import { BenchmarkResult } from "./results.js";
+import type { EvalSample, Metric, QueryEngine } from "./types.js";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "fastrag-journal-"));
+});
+
+const samples: EvalSample[] = Array.from({ length: 20 }, (_, i) => ({
+  id: `q${i}`,
+  question: `question ${i}`,
+  expectedAnswers: [`answer ${i}`],
+  relevantIds: [],
+}));
+const exact: Metric = {
+  name: "exact",
+  higherIsBetter: true,
+  needsRelevantIds: false,
+  needsAnswer: true,
+  score: ({ sample, answer }) => (answer === sample.expectedAnswers[0] ? 1 : 0),
+};
+
+function countingEngine(
+  calls: Map<string, number>,
+  fail: (id: string) => boolean = () => false,
+): QueryEngine {
+  return {
+    async query(_q, { sample }) {
+      const id = sample.id as string;
+      calls.set(id, (calls.get(id) ?? 0) + 1);
+      if (fail(id)) throw new Error(`failed ${id}`);
+      return { answer: sample.expectedAnswers[0] as string };
+    },
+  };
+}
+
+const strip = (r: BenchmarkResult) => r.samples.map(({ latencyMs: _l, ...rest }) => rest);
+
+describe("checkpoint journal", () => {
+  it("skips finished samples on resume and ends equal to an uninterrupted run", async () => {
+    const journal = join(dir, "resume.jsonl");
+    const calls = new Map<string, number>();
+    const controller = new AbortController();
+    const engine = countingEngine(calls);
+    const aborting: QueryEngine = {
+      async query(q, o) {
+        if (o.sample.id === "q8") controller.abort();
+        return engine.query(q, o);
+      },
+    };
+    const b = new Benchmark({ dataset: samples, metrics: [exact], maxConcurrent: 1 });
+    const aborted = await b
+      .run(aborting, { name: "r", checkpoint: journal, signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(RunAbortedError.isInstance(aborted)).toBe(true);
+    const lines = (await readFile(journal, "utf8")).trim().split("\n");
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      journal: "fastrag-bench-journal/1",
+      name: "r",
+      metrics: ["exact"],
+    });
+    // q0..q7 finished; q8 was in flight when the run aborted, so it is not journaled.
+    expect(lines).toHaveLength(1 + 8);
+
+    const resumed = await b.run(engine, { name: "r", checkpoint: journal });
+    // Only q8, cut short in flight, runs twice.
+    for (const s of samples) expect(calls.get(s.id as string)).toBe(s.id === "q8" ? 2 : 1);
+    const clean = await b.run(countingEngine(new Map()), { name: "r" });
+    expect(strip(resumed)).toEqual(strip(clean));
+    expect(resumed.status).toEqual(clean.status);
+  });
+
+  it("re-runs errored samples only when asked", async () => {
+    const journal = join(dir, "errored.jsonl");
+    const calls = new Map<string, number>();
+    const b = new Benchmark({ dataset: samples, metrics: [exact] });
+    const first = await b.run(
+      countingEngine(calls, (id) => id === "q3"),
+      { name: "e", checkpoint: journal },
+    );
+    expect(first.status.errored).toBe(1);
+    const again = await b.run(countingEngine(calls), { name: "e", checkpoint: journal });
+    expect(again.status.errored).toBe(1);
+    expect(calls.get("q3")).toBe(1);
+    const retried = await b.run(countingEngine(calls), {
+      name: "e",
+      checkpoint: journal,
+      retryErrored: true,
+    });
+    expect(retried.status).toEqual({ successful: 20, errored: 0, incomplete: 0 });
+    expect(calls.get("q3")).toBe(2);
+    expect(calls.get("q4")).toBe(1);
+    // The journal now ends with the recovered line, and a later resume keeps it.
+    const last = await b.run(countingEngine(calls), { name: "e", checkpoint: journal });
+    expect(last.status.errored).toBe(0);
+  });
+
+  it("refuses a journal of another run, dataset or metric set", async () => {
+    const journal = join(dir, "mismatch.jsonl");
+    const b = new Benchmark({ dataset: samples, metrics: [exact] });
+    await b.run(countingEngine(new Map()), { name: "m", checkpoint: journal });
+    await expect(
+      b.run(countingEngine(new Map()), { name: "other", checkpoint: journal }),
+    ).rejects.toThrow(/belongs to another run: run name is "m"/);
+    const other = new Benchmark({ dataset: samples.slice(1), metrics: [exact] });
+    await expect(
+      other.run(countingEngine(new Map()), { name: "m", checkpoint: journal }),
+    ).rejects.toThrow(/dataset differs/);
+    const moreMetrics = new Benchmark({
+      dataset: samples,
+      metrics: [exact, { ...exact, name: "exact2" }],
+    });
+    await expect(
+      moreMetrics.run(countingEngine(new Map()), { name: "m", checkpoint: journal }),
+    ).rejects.toThrow(/metrics differ/);
+    const notJournal = join(dir, "not-journal.jsonl");
+    await writeFile(notJournal, '{"samples": []}\n');
+    await expect(
+      b.run(countingEngine(new Map()), { name: "m", checkpoint: notJournal }),
+    ).rejects.toThrow(ConfigurationError);
+  });
+
+  it("drops a torn last line and re-runs that sample", async () => {
+    const journal = join(dir, "torn.jsonl");
+    const b = new Benchmark({ dataset: samples, metrics: [exact], maxConcurrent: 1 });
+    await b.run(countingEngine(new Map()), { name: "t", checkpoint: journal });
+    const text = await readFile(journal, "utf8");
+    const lines = text.trim().split("\n");
+    // Keep the header and 5 samples, then half of the 6th line, as a kill mid-write leaves it.
+    const torn = `${lines.slice(0, 6).join("\n")}\n${(lines[6] as string).slice(0, 25)}`;
+    await writeFile(journal, torn);
+    const calls = new Map<string, number>();
+    const resumed = await b.run(countingEngine(calls), { name: "t", checkpoint: journal });
+    expect(resumed.samples).toHaveLength(20);
+    expect(calls.size).toBe(15);
+    expect(calls.has("q5")).toBe(true);
+    // The torn bytes were cut: every journal line parses.
+    for (const line of (await readFile(journal, "utf8")).trim().split("\n"))
+      expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  it("treats a broken line in the middle as corruption, naming the line", async () => {
+    const journal = join(dir, "corrupt.jsonl");
+    const b = new Benchmark({ dataset: samples, metrics: [exact] });
+    await b.run(countingEngine(new Map()), { name: "c", checkpoint: journal });
+    const lines = (await readFile(journal, "utf8")).split("\n");
+    lines[3] = "{not json";
+    await writeFile(journal, lines.join("\n"));
+    await expect(
+      b.run(countingEngine(new Map()), { name: "c", checkpoint: journal }),
+    ).rejects.toThrow(/corrupt\.jsonl:4: checkpoint journal line is not valid JSON/);
+  });
+
+  it("starts afresh from a journal holding only a torn header", async () => {
+    const journal = join(dir, "torn-header.jsonl");
+    await writeFile(journal, '{"journal":"fastrag-bench-jour');
+    const b = new Benchmark({ dataset: samples, metrics: [exact] });
+    const r = await b.run(countingEngine(new Map()), { name: "h", checkpoint: journal });
+    expect(r.samples).toHaveLength(20);
+    await appendFile(journal, "");
+    expect(JSON.parse((await readFile(journal, "utf8")).split("\n")[0] as string).name).toBe("h");
+  });
+});
+
+const fixture = fileURLToPath(new URL("./__fixtures__/kill-run.mjs", import.meta.url));
+const built = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+
+function startChild(args: string[]): ChildProcess {
+  return spawn(process.execPath, [fixture, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+}
+
+describe.runIf(existsSync(built))("SIGKILL acceptance (needs the built package)", () => {
+  it("loses no finished sample and runs none twice across three kills", async () => {
+    const n = 2000;
+    const journal = join(dir, "kill.jsonl");
+    const calls = join(dir, "kill-calls.txt");
+    const out = join(dir, "kill-result.json");
+    await writeFile(calls, "");
+    for (let kill = 0; kill < 3; kill++) {
+      const child = startChild([journal, calls, out, String(n)]);
+      const done = exited(child);
+      // Wait until the run has visibly progressed, then kill at a random point.
+      const target = ((kill + 1) * n) / 5 + Math.floor(Math.random() * (n / 10));
+      for (;;) {
+        const count = (await readFile(calls, "utf8").catch(() => "")).split("\n").length;
+        if (count >= target) break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      child.kill("SIGKILL");
+      expect(await done).toBeNull();
+      expect(existsSync(out)).toBe(false);
+    }
+    const child = startChild([journal, calls, out, String(n)]);
+    expect(await exited(child)).toBe(0);
+    const resumed = await BenchmarkResult.load(out);
+
+    const counts = new Map<string, number>();
+    for (const id of (await readFile(calls, "utf8")).split("\n"))
+      if (id) counts.set(id, (counts.get(id) ?? 0) + 1);
+    expect(counts.size).toBe(n);
+    const twice = [...counts.values()].filter((c) => c > 1);
+    // Only samples in flight at a kill (at most maxConcurrent = 8 per kill) may run twice.
+    expect(twice.length).toBeLessThanOrEqual(3 * 8);
+    expect(Math.max(...counts.values())).toBeLessThanOrEqual(2);
+
+    const cleanOut = join(dir, "clean-result.json");
+    const clean = startChild(["-", join(dir, "clean-calls.txt"), cleanOut, String(n)]);
+    expect(await exited(clean)).toBe(0);
+    const reference = await BenchmarkResult.load(cleanOut);
+    expect(strip(resumed)).toEqual(strip(reference));
+    expect(resumed.status).toEqual(reference.status);
+    expect(resumed.summary.exact).toEqual(reference.summary.exact);
+  }, 120_000);
+});
