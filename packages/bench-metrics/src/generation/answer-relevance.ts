@@ -1,0 +1,80 @@
+import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { functionOption, metricName, optionsObject } from "../internal/options.js";
+import {
+  callSignal,
+  type JudgeFunction,
+  type JudgeMetricOptions,
+  parseJudgeScore,
+} from "./judge.js";
+
+/** What the {@link AnswerRelevance} prompt is built from. */
+export interface AnswerRelevancePromptParts {
+  readonly question: string;
+  readonly answer: string;
+}
+
+/**
+ * The built-in prompt of {@link AnswerRelevance}.
+ *
+ * It asks the judge whether the answer addresses the question — not whether it is true — from 0
+ * (off-topic or evasive) to 1 (directly and completely answers it), and to reply with one JSON
+ * object `{"score": <0..1>, "reason": "<one sentence>"}` and nothing else.
+ */
+export function answerRelevancePrompt(parts: AnswerRelevancePromptParts): string {
+  return `You judge whether an answer addresses the question it was given.
+
+<question>
+${parts.question}
+</question>
+
+<answer>
+${parts.answer}
+</answer>
+
+Does the answer address the question? Do not judge whether it is true, only whether it
+responds to what was asked. Score 1 if it answers the question directly and completely,
+0 if it is off-topic, evasive or a refusal, and a value in between if it is partial or
+padded with unrelated material.
+
+Reply with exactly one JSON object and nothing else:
+{"score": <a number from 0 to 1>, "reason": "<one sentence>"}`;
+}
+
+/**
+ * `answer_relevance`: an LLM judge's grade, in [0, 1], of how well the answer addresses the
+ * question, true or not (see {@link answerRelevancePrompt}). It needs no expected answer.
+ *
+ * The reply must be one JSON object with a numeric `score` from 0 to 1 (optionally inside a
+ * ```json fence); anything else throws a `MetricUnavailableError`: `null` and the reason, never 0.
+ */
+export class AnswerRelevance implements Metric {
+  readonly name: string;
+  readonly higherIsBetter: boolean = true;
+  readonly needsRelevantIds: boolean = false;
+  readonly needsAnswer: boolean = true;
+  private readonly judge: JudgeFunction;
+  private readonly prompt: (parts: AnswerRelevancePromptParts) => string;
+
+  /** @throws {ConfigurationError} when `judge` (or a given `prompt`) is not a function. */
+  constructor(options: JudgeMetricOptions<AnswerRelevancePromptParts>) {
+    const o = optionsObject("AnswerRelevance", options, true) as Partial<
+      JudgeMetricOptions<AnswerRelevancePromptParts>
+    >;
+    this.judge = functionOption("AnswerRelevance", "judge", o.judge);
+    this.prompt =
+      o.prompt === undefined
+        ? answerRelevancePrompt
+        : functionOption("AnswerRelevance", "prompt", o.prompt);
+    this.name = metricName("AnswerRelevance", o.name, "answer_relevance");
+  }
+
+  /**
+   * @throws {MetricUnavailableError} for an unparsable judge reply.
+   * @throws whatever the judge throws (the runner records it as the reason).
+   */
+  async score(input: MetricInput): Promise<number | null> {
+    if (input.answer === null) return null;
+    const prompt = this.prompt({ question: input.sample.question, answer: input.answer });
+    return parseJudgeScore(await this.judge(prompt, { signal: callSignal(input.signal) }));
+  }
+}

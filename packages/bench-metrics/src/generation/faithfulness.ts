@@ -1,0 +1,120 @@
+import { type Metric, type MetricInput, MetricUnavailableError } from "@fastrag/bench-core";
+import { describe, functionOption, metricName, optionsObject } from "../internal/options.js";
+import {
+  callSignal,
+  type JudgeFunction,
+  type JudgeMetricOptions,
+  numbered,
+  parseJudgeObject,
+} from "./judge.js";
+
+/** What the {@link Faithfulness} prompt is built from. */
+export interface FaithfulnessPromptParts {
+  readonly question: string;
+  readonly answer: string;
+  /** The text of each retrieved chunk that has one, in rank order. */
+  readonly contexts: readonly string[];
+}
+
+/**
+ * The built-in prompt of {@link Faithfulness}.
+ *
+ * It asks the judge to split the answer into its factual claims and to say, for each, whether
+ * the retrieved passages support it, replying with one JSON object
+ * `{"claims": [{"claim": "<text>", "supported": true | false}, …]}` and nothing else.
+ */
+export function faithfulnessPrompt(parts: FaithfulnessPromptParts): string {
+  return `You check whether an answer is supported by the passages it was written from.
+
+<question>
+${parts.question}
+</question>
+
+<passages>
+${numbered(parts.contexts)}
+</passages>
+
+<answer>
+${parts.answer}
+</answer>
+
+Split the answer into its individual factual claims. For each claim, decide whether the
+passages state or directly imply it. Use only the passages, not your own knowledge. A
+claim the passages do not mention is not supported.
+
+Reply with exactly one JSON object and nothing else:
+{"claims": [{"claim": "<the claim>", "supported": true or false}]}`;
+}
+
+/**
+ * `faithfulness`: the share of the answer's claims that the retrieved text supports, in [0, 1],
+ * according to an LLM judge (see {@link faithfulnessPrompt}). It measures grounding, not
+ * truth: an answer true to the world but absent from the passages is unfaithful.
+ *
+ * The reply must be one JSON object with a `claims` array of `{claim: string, supported:
+ * boolean}` (optionally inside a ```json fence). The score is supported / total claims.
+ * Throws a `MetricUnavailableError` (the sample records `null` and the reason, never 0) when the
+ * reply is unparsable, when it lists no claim, or when no retrieved chunk carries `text`.
+ */
+export class Faithfulness implements Metric {
+  readonly name: string;
+  readonly higherIsBetter: boolean = true;
+  readonly needsRelevantIds: boolean = false;
+  readonly needsAnswer: boolean = true;
+  private readonly judge: JudgeFunction;
+  private readonly prompt: (parts: FaithfulnessPromptParts) => string;
+
+  /** @throws {ConfigurationError} when `judge` (or a given `prompt`) is not a function. */
+  constructor(options: JudgeMetricOptions<FaithfulnessPromptParts>) {
+    const o = optionsObject("Faithfulness", options, true) as Partial<
+      JudgeMetricOptions<FaithfulnessPromptParts>
+    >;
+    this.judge = functionOption("Faithfulness", "judge", o.judge);
+    this.prompt =
+      o.prompt === undefined
+        ? faithfulnessPrompt
+        : functionOption("Faithfulness", "prompt", o.prompt);
+    this.name = metricName("Faithfulness", o.name, "faithfulness");
+  }
+
+  /**
+   * @throws {MetricUnavailableError} for an unparsable reply, no claims, or no retrieved text.
+   * @throws whatever the judge throws (the runner records it as the reason).
+   */
+  async score(input: MetricInput): Promise<number | null> {
+    if (input.answer === null) return null;
+    const contexts: string[] = [];
+    for (const chunk of input.retrieved) {
+      if (typeof chunk.text === "string" && chunk.text.trim() !== "") contexts.push(chunk.text);
+    }
+    if (contexts.length === 0) {
+      throw new MetricUnavailableError(
+        `no retrieved chunk carries text (${input.retrieved.length} retrieved): faithfulness needs the passages`,
+      );
+    }
+    const prompt = this.prompt({ question: input.sample.question, answer: input.answer, contexts });
+    const reply = parseJudgeObject(await this.judge(prompt, { signal: callSignal(input.signal) }));
+    const claims = reply.claims;
+    if (!Array.isArray(claims)) {
+      throw new MetricUnavailableError(
+        `unparsable judge reply: expected "claims" to be an array, found ${describe(claims)}`,
+      );
+    }
+    if (claims.length === 0) {
+      throw new MetricUnavailableError("the judge found no claim in the answer");
+    }
+    let supported = 0;
+    for (let i = 0; i < claims.length; i++) {
+      const c: unknown = claims[i];
+      const verdict =
+        typeof c === "object" && c !== null ? (c as Record<string, unknown>).supported : undefined;
+      if (typeof verdict !== "boolean") {
+        throw new MetricUnavailableError(
+          `unparsable judge reply: expected claims[${i}].supported to be true or false, found ${describe(verdict)}`,
+        );
+      }
+      if (verdict) supported++;
+    }
+    return supported / claims.length;
+  }
+}

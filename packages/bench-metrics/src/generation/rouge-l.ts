@@ -1,0 +1,66 @@
+import { ConfigurationError, type Metric, type MetricInput } from "@fastrag/bench-core";
+import { rougeLF, rougeTokens } from "../internal/lcs.js";
+import { describe, metricName, optionsObject } from "../internal/options.js";
+import type { GenerationMetricOptions } from "./options.js";
+
+/** Options of {@link RougeL}. */
+export interface RougeLOptions extends GenerationMetricOptions {
+  /**
+   * Weight of recall against precision in the F-measure. Default 1 (the F1 that Google's
+   * `rouge-score` reports as `fmeasure`); the original ROUGE papers' β = 1.2 weighs recall more.
+   */
+  readonly beta?: number;
+}
+
+/**
+ * `rouge_l`: ROUGE-L, the longest-common-subsequence F-measure between the answer and the best
+ * expected answer, in [0, 1].
+ *
+ * - Tokenization: lowercase, then split on every character that is not a letter or a digit (any
+ *   script); no stemming, no stop words. On ASCII text this is `rouge-score`'s default tokenizer.
+ * - With LCS the length of the longest common token subsequence: P = LCS / answer tokens,
+ *   R = LCS / expected tokens, F = (1 + β²)·P·R / (R + β²·P), β = 1 by default.
+ * - Expected answers without tokens are dropped unless all are; then the question has no
+ *   answer, and an answer without tokens scores 1, any other 0.
+ *
+ * `null` when the sample has no expected answers.
+ */
+export class RougeL implements Metric {
+  readonly name: string;
+  readonly higherIsBetter: boolean = true;
+  readonly needsRelevantIds: boolean = false;
+  readonly needsAnswer: boolean = true;
+  readonly beta: number;
+
+  /** @throws {ConfigurationError} for a bad `name` or a `beta` that is not a positive number. */
+  constructor(options?: RougeLOptions) {
+    const o = optionsObject("RougeL", options, false) as RougeLOptions;
+    const beta: unknown = o.beta ?? 1;
+    if (typeof beta !== "number" || !Number.isFinite(beta) || beta <= 0) {
+      throw new ConfigurationError(
+        `RougeL: option beta must be a positive number, found ${describe(beta)}`,
+      );
+    }
+    this.beta = beta;
+    this.name = metricName("RougeL", o.name, "rouge_l");
+  }
+
+  score(input: MetricInput): number | null {
+    if (input.answer === null) return null;
+    const expected = input.sample.expectedAnswers;
+    if (expected.length === 0) return null;
+    const candidate = rougeTokens(input.answer);
+    let best = 0;
+    let anyGold = false;
+    for (const e of expected) {
+      const reference = rougeTokens(e);
+      if (reference.length === 0) continue;
+      anyGold = true;
+      if (candidate.length === 0) continue;
+      const f = rougeLF(reference, candidate, this.beta);
+      if (f > best) best = f;
+    }
+    if (!anyGold) return candidate.length === 0 ? 1 : 0;
+    return best;
+  }
+}

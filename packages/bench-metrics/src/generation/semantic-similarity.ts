@@ -1,0 +1,120 @@
+import { type Metric, type MetricInput, MetricUnavailableError } from "@fastrag/bench-core";
+import { describe, functionOption, metricName, optionsObject } from "../internal/options.js";
+import { callSignal, type ModelCallOptions } from "./judge.js";
+
+/**
+ * A caller-supplied embedding model: texts in, one vector per text out, in the same order. No
+ * client ships with this package.
+ *
+ * @example
+ * ```ts
+ * const embed: EmbedFunction = async (texts, { signal }) => {
+ *   const r = await openai.embeddings.create({ model: "text-embedding-3-small", input: [...texts] }, { signal });
+ *   return r.data.map((d) => d.embedding);
+ * };
+ * ```
+ */
+export type EmbedFunction = (
+  texts: readonly string[],
+  options: ModelCallOptions,
+) => Promise<readonly ArrayLike<number>[]> | readonly ArrayLike<number>[];
+
+/** Options of {@link SemanticSimilarity}. */
+export interface SemanticSimilarityOptions {
+  readonly embed: EmbedFunction;
+  /** Overrides the metric's name (the key in results). */
+  readonly name?: string;
+}
+
+/**
+ * `semantic_similarity`: cosine similarity between the embedding of the answer and that of the
+ * closest expected answer, in [0, 1].
+ *
+ * One `embed` call per sample embeds `[answer, ...expectedAnswers]`. A negative cosine (opposite
+ * directions, rare for text embeddings) is reported as 0 so that every quality score stays in
+ * [0, 1]. Expected answers that are empty or whitespace are left out; `null` when none remains
+ * (e.g. an unanswerable SQuAD question, whose "no answer" has no meaning to embed).
+ */
+export class SemanticSimilarity implements Metric {
+  readonly name: string;
+  readonly higherIsBetter: boolean = true;
+  readonly needsRelevantIds: boolean = false;
+  readonly needsAnswer: boolean = true;
+  private readonly embed: EmbedFunction;
+
+  /** @throws {ConfigurationError} when `embed` is not a function. */
+  constructor(options: SemanticSimilarityOptions) {
+    const o = optionsObject(
+      "SemanticSimilarity",
+      options,
+      true,
+    ) as Partial<SemanticSimilarityOptions>;
+    this.embed = functionOption("SemanticSimilarity", "embed", o.embed);
+    this.name = metricName("SemanticSimilarity", o.name, "semantic_similarity");
+  }
+
+  /**
+   * @throws {MetricUnavailableError} when `embed` returns the wrong number of vectors, vectors of
+   * different lengths, non-finite numbers or a zero vector.
+   * @throws whatever `embed` throws (the runner records it as the reason).
+   */
+  async score(input: MetricInput): Promise<number | null> {
+    if (input.answer === null) return null;
+    const texts: string[] = [input.answer];
+    for (const e of input.sample.expectedAnswers) if (e.trim() !== "") texts.push(e);
+    if (texts.length === 1) return null;
+    const vectors: unknown = await this.embed(texts, { signal: callSignal(input.signal) });
+    if (!Array.isArray(vectors) || vectors.length !== texts.length) {
+      throw new MetricUnavailableError(
+        `embed returned ${Array.isArray(vectors) ? `${vectors.length} vectors` : describe(vectors)} for ${texts.length} texts, expected one vector per text`,
+      );
+    }
+    const answer = checkVector(vectors[0], 0, undefined);
+    let best = 0;
+    for (let i = 1; i < vectors.length; i++) {
+      const other = checkVector(vectors[i], i, answer.length);
+      let dot = 0;
+      for (let d = 0; d < answer.length; d++) dot += (answer[d] as number) * (other[d] as number);
+      const cos = dot / (norm(answer) * norm(other));
+      if (cos > best) best = cos;
+    }
+    return Math.min(best, 1);
+  }
+}
+
+function checkVector(v: unknown, index: number, dims: number | undefined): ArrayLike<number> {
+  const length = (v as ArrayLike<number> | null)?.length;
+  if (typeof v !== "object" || v === null || typeof length !== "number" || length === 0) {
+    throw new MetricUnavailableError(
+      `embed returned ${describe(v)} for text ${index}, expected a non-empty vector of numbers`,
+    );
+  }
+  const vector = v as ArrayLike<number>;
+  if (dims !== undefined && length !== dims) {
+    throw new MetricUnavailableError(
+      `embed returned vectors of different lengths (${dims} and ${length})`,
+    );
+  }
+  let sq = 0;
+  for (let d = 0; d < length; d++) {
+    const x = vector[d];
+    if (typeof x !== "number" || !Number.isFinite(x)) {
+      throw new MetricUnavailableError(
+        `embed returned ${describe(x)} at position ${d} of vector ${index}, expected a finite number`,
+      );
+    }
+    sq += x * x;
+  }
+  if (sq === 0) {
+    throw new MetricUnavailableError(
+      `embed returned a zero vector for text ${index}: its cosine is undefined`,
+    );
+  }
+  return vector;
+}
+
+function norm(v: ArrayLike<number>): number {
+  let sq = 0;
+  for (let d = 0; d < v.length; d++) sq += (v[d] as number) * (v[d] as number);
+  return Math.sqrt(sq);
+}

@@ -1,0 +1,136 @@
+/**
+ * Pure retrieval kernels: numbers from a ranking and its judgments, nothing else.
+ *
+ * Every kernel takes a ranking that is already de-duplicated (see `rankingIds`) and judgments
+ * with at least one relevant id (the metric classes return `null` before calling a kernel
+ * otherwise). They are flat loops over arrays with Set/Map look-ups, so that 10^5 samples cost
+ * milliseconds; `bench/metrics.mjs` measures them.
+ *
+ * The definitions are trec_eval's (P, recall, success, recip_rank, map, map_cut, ndcg_cut,
+ * Rprec); the trec_eval parity test checks them against its printed numbers.
+ */
+
+/** Binary and graded judgments of one sample, prepared once and shared by every metric. */
+export interface Judgments {
+  /** Ids that count as relevant for binary measures. Its size is R. */
+  readonly relevant: ReadonlySet<string>;
+  /** Positive gains for nDCG: id → grade (> 0). Ids absent here have gain 0. */
+  readonly gains: ReadonlyMap<string, number>;
+  /** Every positive gain, sorted descending: the ideal ranking's gains. */
+  readonly idealGains: readonly number[];
+}
+
+/** Relevant ids among the first `k` ranks. */
+export function hitsAt(
+  ranked: readonly string[],
+  relevant: ReadonlySet<string>,
+  k: number,
+): number {
+  const n = Math.min(ranked.length, k);
+  let hits = 0;
+  for (let i = 0; i < n; i++) if (relevant.has(ranked[i] as string)) hits++;
+  return hits;
+}
+
+/** trec_eval `recall_k`: relevant in the top k, divided by R. */
+export function recallAt(
+  ranked: readonly string[],
+  relevant: ReadonlySet<string>,
+  k: number,
+): number {
+  return hitsAt(ranked, relevant, k) / relevant.size;
+}
+
+/** trec_eval `P_k`: relevant in the top k, divided by k even when fewer were retrieved. */
+export function precisionAt(
+  ranked: readonly string[],
+  relevant: ReadonlySet<string>,
+  k: number,
+): number {
+  return hitsAt(ranked, relevant, k) / k;
+}
+
+/** trec_eval `success_k`: 1 when any relevant id is in the top k, else 0. */
+export function hitRateAt(
+  ranked: readonly string[],
+  relevant: ReadonlySet<string>,
+  k: number,
+): number {
+  const n = Math.min(ranked.length, k);
+  for (let i = 0; i < n; i++) if (relevant.has(ranked[i] as string)) return 1;
+  return 0;
+}
+
+/** trec_eval `recip_rank`, cut at `k` (`Infinity` for none): 1 / rank of the first relevant id. */
+export function reciprocalRank(
+  ranked: readonly string[],
+  relevant: ReadonlySet<string>,
+  k: number,
+): number {
+  const n = Math.min(ranked.length, k);
+  for (let i = 0; i < n; i++) if (relevant.has(ranked[i] as string)) return 1 / (i + 1);
+  return 0;
+}
+
+/**
+ * trec_eval `map` / `map_cut_k`: the sum, over relevant ranks i ≤ k, of precision at i, divided
+ * by R (relevant ids never retrieved contribute 0).
+ */
+export function averagePrecision(
+  ranked: readonly string[],
+  relevant: ReadonlySet<string>,
+  k: number,
+): number {
+  const n = Math.min(ranked.length, k);
+  let hits = 0;
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    if (relevant.has(ranked[i] as string)) {
+      hits++;
+      sum += hits / (i + 1);
+    }
+  }
+  return sum / relevant.size;
+}
+
+/** trec_eval `Rprec`: relevant in the top R, divided by R. */
+export function rPrecision(ranked: readonly string[], relevant: ReadonlySet<string>): number {
+  return hitsAt(ranked, relevant, relevant.size) / relevant.size;
+}
+
+// log2(i + 2) for ranks 1..DISCOUNT_CACHE, computed once: the nDCG inner loop then only divides.
+const DISCOUNT_CACHE = 1024;
+const DISCOUNTS: Float64Array = /* @__PURE__ */ makeDiscounts(DISCOUNT_CACHE);
+
+function makeDiscounts(n: number): Float64Array {
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = Math.log2(i + 2);
+  return out;
+}
+
+function discount(i: number): number {
+  return i < DISCOUNT_CACHE ? (DISCOUNTS[i] as number) : Math.log2(i + 2);
+}
+
+/**
+ * trec_eval `ndcg_cut_k`: DCG = Σ_{rank r ≤ k} gain_r / log2(r + 1), divided by the DCG of the
+ * ideal ranking (every positive gain sorted descending, cut at k). 0 when the ideal DCG is 0.
+ */
+export function ndcgAt(
+  ranked: readonly string[],
+  gains: ReadonlyMap<string, number>,
+  idealGains: readonly number[],
+  k: number,
+): number {
+  const m = Math.min(idealGains.length, k);
+  let ideal = 0;
+  for (let i = 0; i < m; i++) ideal += (idealGains[i] as number) / discount(i);
+  if (ideal <= 0) return 0;
+  const n = Math.min(ranked.length, k);
+  let dcg = 0;
+  for (let i = 0; i < n; i++) {
+    const gain = gains.get(ranked[i] as string);
+    if (gain !== undefined) dcg += gain / discount(i);
+  }
+  return dcg / ideal;
+}

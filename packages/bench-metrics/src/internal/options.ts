@@ -1,0 +1,73 @@
+import { ConfigurationError } from "@fastrag/bench-core";
+import type { MatchLevel } from "./judgments.js";
+
+/** Reads an options argument that may be omitted; anything but an object is misuse. */
+export function optionsObject(metric: string, options: unknown, required: boolean): object {
+  if (options === undefined && !required) return {};
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new ConfigurationError(
+      `${metric}: expected an options object, found ${describe(options)}`,
+    );
+  }
+  return options;
+}
+
+/** A cutoff: a positive safe integer. */
+export function cutoff(metric: string, k: unknown): number {
+  if (typeof k !== "number" || !Number.isSafeInteger(k) || k < 1) {
+    throw new ConfigurationError(
+      `${metric}: option k must be a positive integer, found ${describe(k)}`,
+    );
+  }
+  return k;
+}
+
+/** The match level, `"chunk"` by default. */
+export function matchLevel(metric: string, level: unknown): MatchLevel {
+  if (level === undefined || level === "chunk") return "chunk";
+  if (level === "document") return "document";
+  throw new ConfigurationError(
+    `${metric}: option level must be "chunk" or "document", found ${describe(level)}`,
+  );
+}
+
+/** A caller's name for the metric, or the default one. */
+export function metricName(metric: string, name: unknown, fallback: string): string {
+  if (name === undefined) return fallback;
+  if (typeof name !== "string" || name.trim() === "") {
+    throw new ConfigurationError(
+      `${metric}: option name must be a non-empty string, found ${describe(name)}`,
+    );
+  }
+  return name;
+}
+
+/** A required function option (judge, embed). */
+export function functionOption<F>(metric: string, option: string, value: unknown): F {
+  if (typeof value !== "function") {
+    throw new ConfigurationError(
+      `${metric}: option ${option} must be a function, found ${describe(value)}`,
+    );
+  }
+  return value as F;
+}
+
+/** A short, safe description of a value for error messages. */
+export function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
+    case "number":
+    case "boolean":
+    case "bigint":
+      return String(value);
+    case "undefined":
+      return "undefined";
+    case "function":
+      return "a function";
+    default:
+      return `a ${typeof value}`;
+  }
+}

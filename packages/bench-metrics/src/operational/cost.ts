@@ -1,0 +1,32 @@
+import { type Metric, type MetricInput, MetricUnavailableError } from "@fastrag/bench-core";
+import { describe, metricName, optionsObject } from "../internal/options.js";
+import type { OperationalMetricOptions } from "./latency.js";
+
+/**
+ * `cost`: the cost a query engine reports for one question (`usage.cost`, in the caller's unit,
+ * e.g. USD; lower is better). `null` when the engine reports none, never 0.
+ */
+export class Cost implements Metric {
+  readonly name: string;
+  readonly higherIsBetter: boolean = false;
+  readonly needsRelevantIds: boolean = false;
+  readonly needsAnswer: boolean = false;
+
+  /** @throws {ConfigurationError} for a bad `name`. */
+  constructor(options?: OperationalMetricOptions) {
+    const o = optionsObject("Cost", options, false) as OperationalMetricOptions;
+    this.name = metricName("Cost", o.name, "cost");
+  }
+
+  /** @throws {MetricUnavailableError} when `usage.cost` is not a non-negative number. */
+  score(input: MetricInput): number | null {
+    const cost: unknown = input.usage?.cost;
+    if (cost === undefined || cost === null) return null;
+    if (typeof cost !== "number" || !Number.isFinite(cost) || cost < 0) {
+      throw new MetricUnavailableError(
+        `usage.cost must be a non-negative number, found ${describe(cost)}`,
+      );
+    }
+    return cost;
+  }
+}

@@ -1,0 +1,34 @@
+import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { metricName, optionsObject } from "../internal/options.js";
+
+/** Options of the operational metrics. */
+export interface OperationalMetricOptions {
+  /** Overrides the metric's name (the key in results). */
+  readonly name?: string;
+}
+
+/**
+ * `latency_ms`: the time of the pipeline call, as the runner measured it (lower is better).
+ *
+ * @example
+ * ```ts
+ * const result = await new Benchmark({ dataset, metrics: [new Latency()] }).run(engine, { name: "a" });
+ * result.summary.latency_ms?.p95;
+ * ```
+ */
+export class Latency implements Metric {
+  readonly name: string;
+  readonly higherIsBetter: boolean = false;
+  readonly needsRelevantIds: boolean = false;
+  readonly needsAnswer: boolean = false;
+
+  /** @throws {ConfigurationError} for a bad `name`. */
+  constructor(options?: OperationalMetricOptions) {
+    const o = optionsObject("Latency", options, false) as OperationalMetricOptions;
+    this.name = metricName("Latency", o.name, "latency_ms");
+  }
+
+  score(input: MetricInput): number | null {
+    return input.latencyMs;
+  }
+}

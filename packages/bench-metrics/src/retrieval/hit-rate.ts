@@ -1,0 +1,34 @@
+import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { judgmentsOf, type MatchLevel, rankingIds } from "../internal/judgments.js";
+import { hitRateAt } from "../internal/kernels.js";
+import { cutoff, matchLevel, metricName, optionsObject } from "../internal/options.js";
+import type { CutoffOptions } from "./options.js";
+
+/**
+ * `hit_rate@k`: 1 when any relevant id is in the top k, else 0 (trec_eval `success_k`).
+ *
+ * `null` for a sample without relevant ids.
+ */
+export class HitRate implements Metric {
+  readonly name: string;
+  readonly higherIsBetter: boolean = true;
+  readonly needsRelevantIds: boolean = true;
+  readonly needsAnswer: boolean = false;
+  readonly k: number;
+  readonly level: MatchLevel;
+
+  /** @throws {ConfigurationError} when `k` is not a positive integer or `level` is unknown. */
+  constructor(options: CutoffOptions) {
+    const o = optionsObject("HitRate", options, true) as Partial<CutoffOptions>;
+    this.k = cutoff("HitRate", o.k);
+    this.level = matchLevel("HitRate", o.level);
+    this.name = metricName("HitRate", o.name, `hit_rate@${this.k}`);
+  }
+
+  /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
+  score(input: MetricInput): number | null {
+    const j = judgmentsOf(input.sample);
+    if (j.relevant.size === 0) return null;
+    return hitRateAt(rankingIds(input.retrieved, this.level), j.relevant, this.k);
+  }
+}

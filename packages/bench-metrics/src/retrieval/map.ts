@@ -1,0 +1,39 @@
+import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { judgmentsOf, type MatchLevel, rankingIds } from "../internal/judgments.js";
+import { averagePrecision } from "../internal/kernels.js";
+import { cutoff, matchLevel, metricName, optionsObject } from "../internal/options.js";
+import type { OptionalCutoffOptions } from "./options.js";
+
+/**
+ * `map` (or `map@k`): average precision of one sample; its mean over samples is MAP. The sum,
+ * over the ranks i ≤ k that hold a relevant id, of precision at i, divided by the number of
+ * relevant ids R, so relevant ids never retrieved count as 0 (trec_eval `map`, `map_cut_k`).
+ *
+ * `null` for a sample without relevant ids.
+ */
+export class MAP implements Metric {
+  readonly name: string;
+  readonly higherIsBetter: boolean = true;
+  readonly needsRelevantIds: boolean = true;
+  readonly needsAnswer: boolean = false;
+  /** The cutoff, `undefined` for the whole ranking. */
+  readonly k: number | undefined;
+  readonly level: MatchLevel;
+  private readonly cut: number;
+
+  /** @throws {ConfigurationError} when `k` is given but not a positive integer, or `level` is unknown. */
+  constructor(options?: OptionalCutoffOptions) {
+    const o = optionsObject("MAP", options, false) as OptionalCutoffOptions;
+    this.k = o.k === undefined ? undefined : cutoff("MAP", o.k);
+    this.cut = this.k ?? Number.POSITIVE_INFINITY;
+    this.level = matchLevel("MAP", o.level);
+    this.name = metricName("MAP", o.name, this.k === undefined ? "map" : `map@${this.k}`);
+  }
+
+  /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
+  score(input: MetricInput): number | null {
+    const j = judgmentsOf(input.sample);
+    if (j.relevant.size === 0) return null;
+    return averagePrecision(rankingIds(input.retrieved, this.level), j.relevant, this.cut);
+  }
+}

@@ -1,0 +1,44 @@
+import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { judgmentsOf, type MatchLevel, rankingIds } from "../internal/judgments.js";
+import { reciprocalRank } from "../internal/kernels.js";
+import { cutoff, matchLevel, metricName, optionsObject } from "../internal/options.js";
+import type { OptionalCutoffOptions } from "./options.js";
+
+/**
+ * `mrr` (or `mrr@k` with a cutoff): 1 / rank of the first relevant id, 0 when none is retrieved
+ * (within k). Its mean over samples is the mean reciprocal rank (trec_eval `recip_rank`).
+ *
+ * `null` for a sample without relevant ids.
+ *
+ * @example
+ * ```ts
+ * new MRR();          // "mrr"
+ * new MRR({ k: 10 }); // "mrr@10"
+ * ```
+ */
+export class MRR implements Metric {
+  readonly name: string;
+  readonly higherIsBetter: boolean = true;
+  readonly needsRelevantIds: boolean = true;
+  readonly needsAnswer: boolean = false;
+  /** The cutoff, `undefined` for the whole ranking. */
+  readonly k: number | undefined;
+  readonly level: MatchLevel;
+  private readonly cut: number;
+
+  /** @throws {ConfigurationError} when `k` is given but not a positive integer, or `level` is unknown. */
+  constructor(options?: OptionalCutoffOptions) {
+    const o = optionsObject("MRR", options, false) as OptionalCutoffOptions;
+    this.k = o.k === undefined ? undefined : cutoff("MRR", o.k);
+    this.cut = this.k ?? Number.POSITIVE_INFINITY;
+    this.level = matchLevel("MRR", o.level);
+    this.name = metricName("MRR", o.name, this.k === undefined ? "mrr" : `mrr@${this.k}`);
+  }
+
+  /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
+  score(input: MetricInput): number | null {
+    const j = judgmentsOf(input.sample);
+    if (j.relevant.size === 0) return null;
+    return reciprocalRank(rankingIds(input.retrieved, this.level), j.relevant, this.cut);
+  }
+}

@@ -1,0 +1,41 @@
+import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { judgmentsOf, type MatchLevel, rankingIds } from "../internal/judgments.js";
+import { ndcgAt } from "../internal/kernels.js";
+import { cutoff, matchLevel, metricName, optionsObject } from "../internal/options.js";
+import type { CutoffOptions } from "./options.js";
+
+/**
+ * `ndcg@k`: normalized discounted cumulative gain (trec_eval `ndcg_cut_k`).
+ *
+ * DCG = Σ_{rank r ≤ k} gain_r / log2(r + 1). Gains are the grades of `sample.relevance` (grades
+ * ≤ 0 give none); without `relevance` every relevant id has gain 1. The ideal DCG ranks every
+ * positive grade of the sample in descending order, cut at k, whether retrieved or not. The score
+ * is DCG / ideal DCG.
+ *
+ * Gains come from every graded id, not only from `relevantIds`: a trec_eval `-l2` threshold
+ * changes the binary measures, not nDCG. `null` for a sample with neither a relevant id nor a
+ * positive grade; 0 when the ideal DCG is 0.
+ */
+export class NDCG implements Metric {
+  readonly name: string;
+  readonly higherIsBetter: boolean = true;
+  readonly needsRelevantIds: boolean = true;
+  readonly needsAnswer: boolean = false;
+  readonly k: number;
+  readonly level: MatchLevel;
+
+  /** @throws {ConfigurationError} when `k` is not a positive integer or `level` is unknown. */
+  constructor(options: CutoffOptions) {
+    const o = optionsObject("NDCG", options, true) as Partial<CutoffOptions>;
+    this.k = cutoff("NDCG", o.k);
+    this.level = matchLevel("NDCG", o.level);
+    this.name = metricName("NDCG", o.name, `ndcg@${this.k}`);
+  }
+
+  /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
+  score(input: MetricInput): number | null {
+    const j = judgmentsOf(input.sample);
+    if (j.relevant.size === 0 && j.idealGains.length === 0) return null;
+    return ndcgAt(rankingIds(input.retrieved, this.level), j.gains, j.idealGains, this.k);
+  }
+}

@@ -1,0 +1,35 @@
+import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { judgmentsOf, type MatchLevel, rankingIds } from "../internal/judgments.js";
+import { precisionAt } from "../internal/kernels.js";
+import { cutoff, matchLevel, metricName, optionsObject } from "../internal/options.js";
+import type { CutoffOptions } from "./options.js";
+
+/**
+ * `precision@k`: relevant ids in the top k, divided by k (trec_eval `P_k`). Missing ranks count
+ * as non-relevant: a target that returns 2 chunks, both relevant, has precision@5 = 0.4.
+ *
+ * `null` for a sample without relevant ids.
+ */
+export class Precision implements Metric {
+  readonly name: string;
+  readonly higherIsBetter: boolean = true;
+  readonly needsRelevantIds: boolean = true;
+  readonly needsAnswer: boolean = false;
+  readonly k: number;
+  readonly level: MatchLevel;
+
+  /** @throws {ConfigurationError} when `k` is not a positive integer or `level` is unknown. */
+  constructor(options: CutoffOptions) {
+    const o = optionsObject("Precision", options, true) as Partial<CutoffOptions>;
+    this.k = cutoff("Precision", o.k);
+    this.level = matchLevel("Precision", o.level);
+    this.name = metricName("Precision", o.name, `precision@${this.k}`);
+  }
+
+  /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
+  score(input: MetricInput): number | null {
+    const j = judgmentsOf(input.sample);
+    if (j.relevant.size === 0) return null;
+    return precisionAt(rankingIds(input.retrieved, this.level), j.relevant, this.k);
+  }
+}

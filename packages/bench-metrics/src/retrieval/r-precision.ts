@@ -1,0 +1,33 @@
+import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { judgmentsOf, type MatchLevel, rankingIds } from "../internal/judgments.js";
+import { rPrecision } from "../internal/kernels.js";
+import { matchLevel, metricName, optionsObject } from "../internal/options.js";
+import type { RetrievalMetricOptions } from "./options.js";
+
+/**
+ * `r_precision`: relevant ids in the top R, divided by R, where R is the number of relevant ids
+ * (trec_eval `Rprec`). It needs no cutoff: R adapts it to each sample.
+ *
+ * `null` for a sample without relevant ids.
+ */
+export class RPrecision implements Metric {
+  readonly name: string;
+  readonly higherIsBetter: boolean = true;
+  readonly needsRelevantIds: boolean = true;
+  readonly needsAnswer: boolean = false;
+  readonly level: MatchLevel;
+
+  /** @throws {ConfigurationError} when `level` is unknown. */
+  constructor(options?: RetrievalMetricOptions) {
+    const o = optionsObject("RPrecision", options, false) as RetrievalMetricOptions;
+    this.level = matchLevel("RPrecision", o.level);
+    this.name = metricName("RPrecision", o.name, "r_precision");
+  }
+
+  /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
+  score(input: MetricInput): number | null {
+    const j = judgmentsOf(input.sample);
+    if (j.relevant.size === 0) return null;
+    return rPrecision(rankingIds(input.retrieved, this.level), j.relevant);
+  }
+}

@@ -1,0 +1,39 @@
+import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { judgmentsOf, type MatchLevel, rankingIds } from "../internal/judgments.js";
+import { recallAt } from "../internal/kernels.js";
+import { cutoff, matchLevel, metricName, optionsObject } from "../internal/options.js";
+import type { CutoffOptions } from "./options.js";
+
+/**
+ * `recall@k`: the share of the relevant ids found in the top k (trec_eval `recall_k`).
+ *
+ * `null` for a sample without relevant ids.
+ *
+ * @example
+ * ```ts
+ * new Recall({ k: 5 }); // name "recall@5"
+ * ```
+ */
+export class Recall implements Metric {
+  readonly name: string;
+  readonly higherIsBetter: boolean = true;
+  readonly needsRelevantIds: boolean = true;
+  readonly needsAnswer: boolean = false;
+  readonly k: number;
+  readonly level: MatchLevel;
+
+  /** @throws {ConfigurationError} when `k` is not a positive integer or `level` is unknown. */
+  constructor(options: CutoffOptions) {
+    const o = optionsObject("Recall", options, true) as Partial<CutoffOptions>;
+    this.k = cutoff("Recall", o.k);
+    this.level = matchLevel("Recall", o.level);
+    this.name = metricName("Recall", o.name, `recall@${this.k}`);
+  }
+
+  /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
+  score(input: MetricInput): number | null {
+    const j = judgmentsOf(input.sample);
+    if (j.relevant.size === 0) return null;
+    return recallAt(rankingIds(input.retrieved, this.level), j.relevant, this.k);
+  }
+}
