@@ -26,7 +26,7 @@ const hit = {
     retrieved.some((c) => sample.relevantIds.includes(c.id)) ? 1 : 0,
 };
 const engine = {
-  async query(question, { sample }) {
+  async query(_question, { sample }) {
     appendFileSync(callsFile, `${sample.id}\n`);
     await new Promise((r) => setTimeout(r, Math.random() * 2));
     const i = Number(sample.id.slice(1));
