@@ -1,2 +1,17 @@
-/** Placeholder: filled by its issue. */
-export const PACKAGE = "@fastrag/bench-datasets";
+export {
+  COLUMN_ALIASES,
+  type ColumnMapping,
+  detectColumns,
+  NATIVE_FIELD_NAMES,
+  SAMPLE_FIELDS,
+  type SampleField,
+} from "./column-mapping.js";
+export type { TopicField } from "./internal/trec-text.js";
+export { Predictions } from "./predictions.js";
+export {
+  type LoadOptions,
+  QADataset,
+  type QADatasetInit,
+  type TrecDatasetOptions,
+} from "./qa-dataset.js";
+export { TrecRun } from "./trec-run.js";

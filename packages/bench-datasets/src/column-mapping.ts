@@ -1,0 +1,214 @@
+import { ConfigurationError } from "@fastrag/bench-core";
+
+/** A field of {@link EvalSample} that can be read from a column. */
+export type SampleField =
+  | "id"
+  | "question"
+  | "expectedAnswers"
+  | "relevantIds"
+  | "relevance"
+  | "metadata";
+
+/** Every {@link SampleField}, in the order messages list them. */
+export const SAMPLE_FIELDS: readonly SampleField[] = [
+  "id",
+  "question",
+  "expectedAnswers",
+  "relevantIds",
+  "relevance",
+  "metadata",
+];
+
+/**
+ * Overrides the auto-detection of single fields: field → column name.
+ *
+ * A string names the column to read (exact, case-sensitive). `null` means "do not read this field
+ * at all" (its alias columns then go to `metadata` like any other extra column), which is how to
+ * silence a `contexts` column that holds passage text. Fields left out are auto-detected from
+ * {@link COLUMN_ALIASES}.
+ *
+ * @example
+ * ```ts
+ * // RAGAS v1 files carry both `answer` (the model's) and `ground_truth` (the gold one).
+ * await QADataset.load("ragas.csv", { expectedAnswers: "ground_truth" });
+ * ```
+ */
+export type ColumnMapping = { readonly [F in SampleField]?: string | null };
+
+/**
+ * The column names each field is auto-detected from. Detection is exact and case-sensitive.
+ * When two aliases of one field are both present, loading fails with a `ConfigurationError`
+ * naming both: pass a {@link ColumnMapping} to choose.
+ *
+ * - `id`: `id`, `_id`, `qid`, `query_id`, `query-id`, `question_id`, `sample_id`
+ * - `question`: `question`, `query`, `user_input`, `input`
+ * - `expectedAnswers`: `expected_answers`, `expectedAnswers`, `expected_answer`, `answers`,
+ *   `answer`, `ground_truths`, `ground_truth`, `reference`, `gold_answers`
+ * - `relevantIds`: `relevant_ids`, `relevantIds`, `relevant_doc_ids`, `reference_context_ids`,
+ *   `contexts`, `reference_contexts`
+ * - `relevance`: `relevance`
+ * - `metadata`: `metadata`
+ *
+ * Columns that match no field are kept in the sample's `metadata` under their own names.
+ */
+export const COLUMN_ALIASES: Readonly<Record<SampleField, readonly string[]>> = {
+  id: ["id", "_id", "qid", "query_id", "query-id", "question_id", "sample_id"],
+  question: ["question", "query", "user_input", "input"],
+  expectedAnswers: [
+    "expected_answers",
+    "expectedAnswers",
+    "expected_answer",
+    "answers",
+    "answer",
+    "ground_truths",
+    "ground_truth",
+    "reference",
+    "gold_answers",
+  ],
+  relevantIds: [
+    "relevant_ids",
+    "relevantIds",
+    "relevant_doc_ids",
+    "reference_context_ids",
+    "contexts",
+    "reference_contexts",
+  ],
+  relevance: ["relevance"],
+  metadata: ["metadata"],
+};
+
+/** The snake_case name of each field in the native file format. */
+export const NATIVE_FIELD_NAMES: Readonly<Record<SampleField, string>> = {
+  id: "id",
+  question: "question",
+  expectedAnswers: "expected_answers",
+  relevantIds: "relevant_ids",
+  relevance: "relevance",
+  metadata: "metadata",
+};
+
+/**
+ * Checks a user-supplied mapping and returns it as field → column (`null` = disabled).
+ *
+ * @throws ConfigurationError for an unknown field or a column name that is not a non-empty string.
+ */
+export function normalizeColumnMapping(
+  mapping: ColumnMapping | undefined,
+): ReadonlyMap<SampleField, string | null> {
+  const result = new Map<SampleField, string | null>();
+  if (mapping === undefined || mapping === null) return result;
+  if (typeof mapping !== "object" || Array.isArray(mapping)) {
+    throw new ConfigurationError(
+      `column mapping: expected an object of field → column, found ${typeof mapping}`,
+    );
+  }
+  for (const key of Object.keys(mapping)) {
+    const field = (SAMPLE_FIELDS as readonly string[]).includes(key)
+      ? (key as SampleField)
+      : snakeToField(key);
+    if (field === undefined) {
+      throw new ConfigurationError(
+        `column mapping: unknown field "${key}"; expected one of ${SAMPLE_FIELDS.join(", ")}`,
+      );
+    }
+    const column = (mapping as Record<string, unknown>)[key];
+    if (column === undefined) continue;
+    if (column !== null && (typeof column !== "string" || column.length === 0)) {
+      throw new ConfigurationError(
+        `column mapping: field "${key}" must name a column (a non-empty string) or be null, found ${typeof column}`,
+      );
+    }
+    result.set(field, column);
+  }
+  return result;
+}
+
+function snakeToField(key: string): SampleField | undefined {
+  for (const field of SAMPLE_FIELDS) if (NATIVE_FIELD_NAMES[field] === key) return field;
+  return undefined;
+}
+
+/**
+ * Resolves which column feeds each field, given the column names of a file (a CSV header, a
+ * Parquet schema, the keys of a record).
+ *
+ * Returns field → column for every field found; fields with no column are absent. Explicitly
+ * mapped columns must exist.
+ *
+ * @throws ConfigurationError when two aliases of one field are present (naming both), when a
+ *   mapped column is missing, or when no question column is found (naming the columns found and
+ *   the aliases tried).
+ * @example
+ * ```ts
+ * detectColumns(["user_input", "reference", "response"]);
+ * // Map { "question" => "user_input", "expectedAnswers" => "reference" }
+ * ```
+ */
+export function detectColumns(
+  columns: readonly string[],
+  mapping?: ColumnMapping,
+  where = "dataset",
+): Map<SampleField, string> {
+  const explicit = normalizeColumnMapping(mapping);
+  const present = new Set(columns);
+  const resolved = new Map<SampleField, string>();
+  for (const field of SAMPLE_FIELDS) {
+    if (explicit.has(field)) {
+      const column = explicit.get(field);
+      if (column === null || column === undefined) continue;
+      if (!present.has(column)) {
+        throw new ConfigurationError(
+          `${where}: column "${column}" (mapped to ${field}) not found; columns found: ${listColumns(columns)}`,
+        );
+      }
+      resolved.set(field, column);
+      continue;
+    }
+    let found: string | undefined;
+    for (const alias of COLUMN_ALIASES[field]) {
+      if (!present.has(alias)) continue;
+      if (found !== undefined) throw aliasConflict(where, field, found, alias);
+      found = alias;
+    }
+    if (found !== undefined) resolved.set(field, found);
+  }
+  if (!resolved.has("question")) throw missingQuestion(where, columns, explicit.get("question"));
+  return resolved;
+}
+
+/** @internal */
+export function aliasConflict(
+  where: string,
+  field: SampleField,
+  first: string,
+  second: string,
+): ConfigurationError {
+  return new ConfigurationError(
+    `${where}: both "${first}" and "${second}" could be the ${field} column; ` +
+      `choose one with a column mapping, e.g. { ${field}: "${first}" }`,
+  );
+}
+
+/** @internal */
+export function missingQuestion(
+  where: string,
+  columns: readonly string[],
+  mapped?: string | null,
+): ConfigurationError {
+  const tried =
+    typeof mapped === "string"
+      ? `the mapped column "${mapped}"`
+      : `the aliases ${COLUMN_ALIASES.question.map((a) => `"${a}"`).join(", ")}`;
+  return new ConfigurationError(
+    `${where}: no question column; tried ${tried}; columns found: ${listColumns(columns)}. ` +
+      `Map one with { question: "<column>" }`,
+  );
+}
+
+function listColumns(columns: readonly string[]): string {
+  if (columns.length === 0) return "(none)";
+  const shown = columns.slice(0, 30).map((c) => JSON.stringify(c));
+  return columns.length > 30
+    ? `${shown.join(", ")}, … (${columns.length} in all)`
+    : shown.join(", ");
+}

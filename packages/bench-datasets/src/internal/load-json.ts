@@ -1,0 +1,47 @@
+import type { ColumnMapping } from "../column-mapping.js";
+import { readTextFile } from "./files.js";
+import { parseJson } from "./json-text.js";
+import { describeValue, inputError, isPlainRecord } from "./problems.js";
+import { type LoadedSamples, SampleBuilder } from "./sample-builder.js";
+import { isSquad, samplesFromSquad } from "./squad.js";
+
+/** Reads a `.json` dataset: native `{samples}`, a bare array of records, or SQuAD. */
+export async function loadJsonDataset(
+  path: string,
+  mapping: ColumnMapping | undefined,
+): Promise<LoadedSamples> {
+  const document = parseJson(await readTextFile(path), path);
+  return samplesFromDocument(document, mapping, path);
+}
+
+/**
+ * Samples from an already-parsed document (JSON or YAML): an array of records, `{samples: [...]}`,
+ * or SQuAD's `{data: [...]}`.
+ */
+export function samplesFromDocument(
+  document: unknown,
+  mapping: ColumnMapping | undefined,
+  source: string,
+): LoadedSamples {
+  let records: unknown[];
+  let arrayName = "";
+  if (Array.isArray(document)) {
+    records = document;
+  } else if (isPlainRecord(document) && Array.isArray(document.samples)) {
+    records = document.samples;
+    arrayName = "samples";
+  } else if (isSquad(document)) {
+    return samplesFromSquad(document, source);
+  } else {
+    throw inputError(
+      source,
+      `expected the native format {"samples": [...]}, a bare array of records, or SQuAD's {"data": [{"paragraphs": [...]}]}; found ${describeValue(document)}` +
+        (isPlainRecord(document)
+          ? ` with keys ${Object.keys(document).slice(0, 10).join(", ")}`
+          : ""),
+    );
+  }
+  const builder = new SampleBuilder(mapping, { source, unit: "record", arrayName });
+  for (let i = 0; i < records.length; i++) builder.addRecord(records[i], i + 1);
+  return builder.result();
+}

@@ -1,0 +1,57 @@
+import { ConfigurationError } from "@fastrag/bench-core";
+
+/** A short, bounded rendering of a found value for error messages. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (typeof value === "string") {
+    const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
+    return `the string ${JSON.stringify(shown)}`;
+  }
+  if (typeof value === "number" || typeof value === "boolean") return `${typeof value} ${value}`;
+  if (typeof value === "bigint") return `integer ${value}`;
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (value instanceof Uint8Array) return `${value.length} bytes of binary data`;
+  if (typeof value === "object") return "an object";
+  return typeof value;
+}
+
+/** Builds a ConfigurationError whose message starts with the place it is about. */
+export function inputError(where: string, message: string, cause?: unknown): ConfigurationError {
+  return new ConfigurationError(
+    `${where}: ${message}`,
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+/** The message of any thrown value. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Sets an own, enumerable data property. Unlike `object[key] = value`, a key such as
+ * `__proto__` stays plain data instead of replacing the object's prototype.
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else {
+    target[key] = value;
+  }
+}
+
+/** True for a non-null, non-array object. */
+export function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof Uint8Array)
+  );
+}

@@ -1,0 +1,446 @@
+import type { EvalSample, Metadata } from "@fastrag/bench-core";
+import {
+  aliasConflict,
+  COLUMN_ALIASES,
+  type ColumnMapping,
+  detectColumns,
+  missingQuestion,
+  normalizeColumnMapping,
+  SAMPLE_FIELDS,
+  type SampleField,
+} from "../column-mapping.js";
+import { describeValue, inputError, isPlainRecord, setOwn } from "./problems.js";
+
+const hasOwn = Object.hasOwn;
+
+/** What a loader produced: samples in file order and the warnings worth printing. */
+export interface LoadedSamples {
+  readonly samples: EvalSample[];
+  readonly warnings: string[];
+}
+
+export interface BuilderOptions {
+  /** The file (or other source) named in messages. */
+  readonly source: string;
+  /** Renders a record position for messages, e.g. `line 7` or `record 3`. */
+  readonly unit: "line" | "record" | "row";
+  /** CSV cells are strings: parse cells holding a JSON array/object where a list/object is expected. */
+  readonly cellsAreText?: boolean;
+  /** For `unit: "record"`: the array the records come from, shown as `record 3 (samples[2])`. */
+  readonly arrayName?: string;
+}
+
+/** How many samples the passage-text heuristic inspects. */
+const TEXT_PROBE_LIMIT = 200;
+
+/**
+ * Turns records (objects or table rows) into validated samples: column resolution, coercion,
+ * duplicate-id detection and the passage-text warning. One instance per loaded file.
+ */
+export class SampleBuilder {
+  readonly samples: EvalSample[] = [];
+  readonly warnings: string[] = [];
+  private readonly source: string;
+  private readonly unit: string;
+  private readonly cellsAreText: boolean;
+  private readonly arrayName: string | undefined;
+  private readonly explicit: ReadonlyMap<SampleField, string | null>;
+  private readonly mapping: ColumnMapping | undefined;
+  /** alias or mapped column → field; only for fields that may still be read. */
+  private readonly aliasRole = new Map<string, SampleField>();
+  private readonly columnOf = new Map<SampleField, string>();
+  private readonly idIndex = new Map<string, number>();
+  private firstRecordSeen = false;
+  private probed = 0;
+  private textLike = 0;
+  private header: readonly string[] | undefined;
+  private headerIndex: number[] = [];
+  private extraIndexes: number[] = [];
+
+  constructor(mapping: ColumnMapping | undefined, options: BuilderOptions) {
+    this.source = options.source;
+    this.unit = options.unit;
+    this.cellsAreText = options.cellsAreText === true;
+    this.arrayName = options.arrayName;
+    this.mapping = mapping;
+    this.explicit = normalizeColumnMapping(mapping);
+    for (const field of SAMPLE_FIELDS) {
+      if (this.explicit.has(field)) {
+        const column = this.explicit.get(field);
+        if (typeof column === "string") {
+          this.aliasRole.set(column, field);
+          this.columnOf.set(field, column);
+        }
+      } else {
+        for (const alias of COLUMN_ALIASES[field]) {
+          if (!this.aliasRole.has(alias)) this.aliasRole.set(alias, field);
+        }
+      }
+    }
+  }
+
+  private at(position: number, label?: string): string {
+    if (label !== undefined) return `${this.source}: ${label}`;
+    const array = this.arrayName === undefined ? "" : ` (${this.arrayName}[${position - 1}])`;
+    return `${this.source}: ${this.unit} ${position}${array}`;
+  }
+
+  /** Adds one object record. `position` is its line, record or row number (1-based). */
+  addRecord(record: unknown, position: number, label?: string): void {
+    if (!isPlainRecord(record)) {
+      throw inputError(
+        this.at(position, label),
+        `expected a record (an object of columns), found ${describeValue(record)}`,
+      );
+    }
+    if (!this.firstRecordSeen) {
+      this.firstRecordSeen = true;
+      detectColumns(Object.keys(record), this.mapping, this.at(position, label));
+    }
+    let extras: string[] | undefined;
+    for (const key in record) {
+      if (!hasOwn(record, key)) continue;
+      const field = this.aliasRole.get(key);
+      if (field === undefined) {
+        if (extras === undefined) extras = [key];
+        else extras.push(key);
+        continue;
+      }
+      const column = this.columnOf.get(field);
+      if (column === key) continue;
+      if (column === undefined) {
+        this.columnOf.set(field, key);
+      } else if (hasOwn(record, column)) {
+        throw aliasConflict(this.at(position, label), field, column, key);
+      } else {
+        throw inputError(
+          this.at(position, label),
+          `column "${key}" holds the ${field} here, but earlier records used "${column}"; ` +
+            `use one column name throughout, or map one with { ${field}: "${column}" }`,
+        );
+      }
+    }
+    const questionColumn = this.columnOf.get("question");
+    if (questionColumn === undefined || !hasOwn(record, questionColumn)) {
+      if (questionColumn === undefined) {
+        throw missingQuestion(
+          this.at(position, label),
+          Object.keys(record),
+          this.explicit.get("question"),
+        );
+      }
+      throw inputError(
+        this.at(position, label),
+        `column "${questionColumn}": expected a question (a non-empty string), found nothing`,
+      );
+    }
+    let metadata: Record<string, unknown> | undefined;
+    const metaColumn = this.columnOf.get("metadata");
+    if (metaColumn !== undefined) metadata = this.metadataOf(record[metaColumn], position, label);
+    if (extras !== undefined) {
+      metadata = copyRecord(metadata);
+      for (let i = 0; i < extras.length; i++) {
+        const key = extras[i]!;
+        if (!hasOwn(metadata, key)) setOwn(metadata, key, record[key]);
+      }
+    }
+    this.finish(
+      this.valueOf(record, "id"),
+      record[questionColumn],
+      this.valueOf(record, "expectedAnswers"),
+      this.valueOf(record, "relevantIds"),
+      this.valueOf(record, "relevance"),
+      metadata,
+      position,
+      label,
+    );
+  }
+
+  private valueOf(record: Record<string, unknown>, field: SampleField): unknown {
+    const column = this.columnOf.get(field);
+    return column === undefined ? undefined : record[column];
+  }
+
+  /** Declares the columns of a table before its rows are added with {@link addRow}. */
+  setHeader(header: readonly string[], position: number): void {
+    const where = this.at(position);
+    const seen = new Set<string>();
+    for (let i = 0; i < header.length; i++) {
+      const name = header[i]!;
+      if (seen.has(name)) throw inputError(where, `column "${name}" appears twice in the header`);
+      seen.add(name);
+    }
+    const resolved = detectColumns(header, this.mapping, where);
+    this.header = header;
+    this.headerIndex = [];
+    for (const field of SAMPLE_FIELDS) {
+      const column = resolved.get(field);
+      this.headerIndex.push(column === undefined ? -1 : header.indexOf(column));
+      if (column !== undefined) this.columnOf.set(field, column);
+    }
+    const used = new Set(resolved.values());
+    this.extraIndexes = [];
+    for (let i = 0; i < header.length; i++) if (!used.has(header[i]!)) this.extraIndexes.push(i);
+  }
+
+  /** Adds one table row; cells align with the header given to {@link setHeader}. */
+  addRow(cells: readonly unknown[], position: number): void {
+    const header = this.header;
+    if (header === undefined) throw new Error("setHeader must be called before addRow");
+    if (cells.length !== header.length) {
+      throw inputError(
+        this.at(position),
+        `expected ${header.length} cells (one per header column), found ${cells.length}`,
+      );
+    }
+    const index = this.headerIndex;
+    let metadata: Record<string, unknown> | undefined;
+    const metaAt = index[5]!;
+    if (metaAt >= 0) metadata = this.metadataOf(cells[metaAt], position);
+    const extras = this.extraIndexes;
+    if (extras.length > 0) {
+      metadata = copyRecord(metadata);
+      for (let i = 0; i < extras.length; i++) {
+        const at = extras[i]!;
+        const key = header[at]!;
+        if (!hasOwn(metadata, key)) setOwn(metadata, key, cells[at]);
+      }
+    }
+    const idAt = index[0]!;
+    const answersAt = index[2]!;
+    const idsAt = index[3]!;
+    const relevanceAt = index[4]!;
+    this.finish(
+      idAt >= 0 ? cells[idAt] : undefined,
+      cells[index[1]!],
+      answersAt >= 0 ? cells[answersAt] : undefined,
+      idsAt >= 0 ? cells[idsAt] : undefined,
+      relevanceAt >= 0 ? cells[relevanceAt] : undefined,
+      metadata,
+      position,
+    );
+  }
+
+  private metadataOf(
+    value: unknown,
+    position: number,
+    label?: string,
+  ): Record<string, unknown> | undefined {
+    if (value === undefined || value === null || value === "") return undefined;
+    let parsed: unknown = value;
+    if (typeof value === "string" && this.cellsAreText && value.trimStart().startsWith("{")) {
+      parsed = parseJsonCell(value);
+    }
+    if (!isPlainRecord(parsed)) {
+      throw inputError(
+        this.at(position, label),
+        `column "${this.columnOf.get("metadata")}": expected an object, found ${describeValue(value)}`,
+      );
+    }
+    return parsed;
+  }
+
+  private finish(
+    rawId: unknown,
+    rawQuestion: unknown,
+    rawAnswers: unknown,
+    rawIds: unknown,
+    rawRelevance: unknown,
+    metadata: Record<string, unknown> | undefined,
+    position: number,
+    label?: string,
+  ): void {
+    const id = this.idOf(rawId, position, label);
+    let question: string;
+    if (typeof rawQuestion === "string") question = rawQuestion;
+    else if (typeof rawQuestion === "number" && Number.isFinite(rawQuestion))
+      question = String(rawQuestion);
+    else question = "";
+    if (question.trim().length === 0) {
+      throw inputError(
+        this.at(position, label),
+        `column "${this.columnOf.get("question")}": expected a question (a non-empty string), found ${describeValue(rawQuestion)}`,
+      );
+    }
+    const expectedAnswers = this.listOf(rawAnswers, "expectedAnswers", position, label);
+    let relevantIds = this.listOf(rawIds, "relevantIds", position, label);
+    const relevance = this.relevanceOf(rawRelevance, position, label);
+    if (relevance !== undefined && relevantIds.length === 0) {
+      const derived: string[] = [];
+      for (const key in relevance) if ((relevance[key] as number) > 0) derived.push(key);
+      relevantIds = derived;
+    }
+    if (relevantIds.length > 0 && this.probed < TEXT_PROBE_LIMIT) {
+      this.probed++;
+      if (looksLikeText(relevantIds)) this.textLike++;
+    }
+    const sample: {
+      id?: string;
+      question: string;
+      expectedAnswers: readonly string[];
+      relevantIds: readonly string[];
+      relevance?: Readonly<Record<string, number>>;
+      metadata?: Metadata;
+    } = { question, expectedAnswers, relevantIds };
+    if (id !== undefined) {
+      const earlier = this.idIndex.get(id);
+      if (earlier !== undefined) {
+        throw inputError(
+          this.at(position, label),
+          `duplicate sample id ${JSON.stringify(id)} (also sample ${earlier + 1}); ids must be unique`,
+        );
+      }
+      this.idIndex.set(id, this.samples.length);
+      sample.id = id;
+    }
+    if (relevance !== undefined) sample.relevance = relevance;
+    if (metadata !== undefined) sample.metadata = metadata;
+    this.samples.push(sample);
+  }
+
+  private idOf(raw: unknown, position: number, label?: string): string | undefined {
+    if (raw === undefined || raw === null || raw === "") return undefined;
+    if (typeof raw === "string") return raw;
+    if (typeof raw === "number" && Number.isFinite(raw)) return String(raw);
+    if (typeof raw === "bigint") return String(raw);
+    throw inputError(
+      this.at(position, label),
+      `column "${this.columnOf.get("id")}": expected an id (a string or number), found ${describeValue(raw)}`,
+    );
+  }
+
+  private listOf(
+    raw: unknown,
+    field: "expectedAnswers" | "relevantIds",
+    position: number,
+    label?: string,
+  ): string[] {
+    if (raw === undefined || raw === null) return [];
+    let value: unknown = raw;
+    if (typeof raw === "string") {
+      if (this.cellsAreText) {
+        if (raw === "") return [];
+        if (raw.charCodeAt(0) === 91 /* [ */) {
+          const parsed = parseJsonCell(raw);
+          if (Array.isArray(parsed)) value = parsed;
+          else return [raw];
+        } else return [raw];
+      } else return [raw];
+    }
+    if (typeof value === "number" || typeof value === "bigint") return [String(value)];
+    // Hugging Face SQuAD exports: answers = { text: [...], answer_start: [...] }.
+    if (field === "expectedAnswers" && isPlainRecord(value) && hasOwn(value, "text")) {
+      value = value.text;
+      if (typeof value === "string") return [value];
+    }
+    if (!Array.isArray(value)) {
+      throw this.listError(field, raw, position, label);
+    }
+    const out: string[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      let item: unknown = value[i];
+      if (field === "expectedAnswers" && isPlainRecord(item) && typeof item.text === "string") {
+        item = item.text;
+      }
+      if (typeof item === "string") {
+        if (field === "relevantIds" && item.length === 0) {
+          throw inputError(
+            this.at(position, label),
+            `column "${this.columnOf.get(field)}": item ${i + 1} is an empty id`,
+          );
+        }
+        out[i] = item;
+      } else if ((typeof item === "number" && Number.isFinite(item)) || typeof item === "bigint") {
+        out[i] = String(item);
+      } else {
+        throw inputError(
+          this.at(position, label),
+          `column "${this.columnOf.get(field)}": item ${i + 1} should be a ${field === "relevantIds" ? "string id" : "string answer"}, found ${describeValue(item)}`,
+        );
+      }
+    }
+    return out;
+  }
+
+  private listError(field: SampleField, raw: unknown, position: number, label?: string) {
+    return inputError(
+      this.at(position, label),
+      `column "${this.columnOf.get(field)}": expected a string or a list of strings, found ${describeValue(raw)}`,
+    );
+  }
+
+  private relevanceOf(
+    raw: unknown,
+    position: number,
+    label?: string,
+  ): Record<string, number> | undefined {
+    if (raw === undefined || raw === null || raw === "") return undefined;
+    let value: unknown = raw;
+    if (typeof raw === "string" && this.cellsAreText) value = parseJsonCell(raw);
+    if (!isPlainRecord(value)) {
+      throw inputError(
+        this.at(position, label),
+        `column "${this.columnOf.get("relevance")}": expected an object of id → grade, found ${describeValue(raw)}`,
+      );
+    }
+    const out: Record<string, number> = {};
+    for (const key in value) {
+      if (!hasOwn(value, key)) continue;
+      const grade = value[key];
+      let number: number;
+      if (typeof grade === "number") number = grade;
+      else if (typeof grade === "bigint") number = Number(grade);
+      else if (typeof grade === "string" && grade.trim() !== "") number = Number(grade);
+      else number = Number.NaN;
+      if (!Number.isFinite(number)) {
+        throw inputError(
+          this.at(position, label),
+          `column "${this.columnOf.get("relevance")}": grade of ${JSON.stringify(key)} should be a number, found ${describeValue(grade)}`,
+        );
+      }
+      setOwn(out, key, number);
+    }
+    return out;
+  }
+
+  /** The samples, with the passage-text warning added when it applies. */
+  result(): LoadedSamples {
+    if (this.probed > 0 && this.textLike * 2 >= this.probed) {
+      const column = this.columnOf.get("relevantIds") ?? "relevant_ids";
+      this.warnings.push(
+        `${this.source}: column "${column}" (read as relevant_ids) holds passage text, not ids, in ${this.textLike} of the ${this.probed} samples checked. ` +
+          `Retrieval metrics (recall, precision, mrr, ndcg, …) match retrieved chunk ids against it and will score 0. ` +
+          `Map a column of chunk or document ids with { relevantIds: "<column>" }, or ignore it with { relevantIds: null }.`,
+      );
+    }
+    return { samples: this.samples, warnings: this.warnings };
+  }
+}
+
+function copyRecord(source: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (source === undefined) return out;
+  for (const key in source) if (hasOwn(source, key)) setOwn(out, key, source[key]);
+  return out;
+}
+
+/** JSON in a CSV cell; a cell that is not valid JSON stays as it is (it is plain text). */
+function parseJsonCell(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+const WHITESPACE = /\s/;
+
+/** A passage, not an id: ids do not contain spaces, passages are sentences. */
+function looksLikeText(ids: readonly string[]): boolean {
+  let text = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    if (id.length > 40 && WHITESPACE.test(id)) text++;
+  }
+  return text * 2 > ids.length;
+}

@@ -1,0 +1,250 @@
+import {
+  ConfigurationError,
+  type EvalSample,
+  type Metadata,
+  writeFileAtomic,
+} from "@fastrag/bench-core";
+import type { ColumnMapping } from "./column-mapping.js";
+import { isDirectory, readTextFile } from "./internal/files.js";
+import { loadJsonDataset } from "./internal/load-json.js";
+import { loadJsonlDataset } from "./internal/load-jsonl.js";
+import { describeValue, setOwn } from "./internal/problems.js";
+import { type LoadedSamples, SampleBuilder } from "./internal/sample-builder.js";
+import { parseQrels, parseTopics, type TopicField } from "./internal/trec-text.js";
+
+/** Options of {@link QADataset.load} beyond the column mapping. */
+export interface LoadOptions {
+  /** For a BEIR directory: which `qrels/<split>.tsv` to read. Default `"test"`. */
+  readonly split?: string;
+}
+
+/** Options of {@link QADataset.fromTrec}. */
+export interface TrecDatasetOptions {
+  /** Path of a TREC qrels file: `qid iter docno rel` per line. */
+  readonly qrels: string;
+  /**
+   * Path of the topics: SGML (`<top><num> Number: 301 <title> …`) or `qid<TAB>text` lines. When
+   * absent, each question is its query id.
+   */
+  readonly topics?: string;
+  /** Which part of an SGML topic becomes the question. Default `"title"`. */
+  readonly topicField?: TopicField;
+  /**
+   * The minimum grade that counts as relevant for binary measures (`relevantIds`), like
+   * `trec_eval -l`. By default any grade > 0 is relevant. `relevance` always keeps every judged
+   * grade, so graded measures (ndcg) are unaffected, as in trec_eval.
+   */
+  readonly relevanceLevel?: number;
+}
+
+/** What {@link QADataset} is built from besides its samples. */
+export interface QADatasetInit {
+  /** Problems worth telling the user about that did not stop loading. */
+  readonly warnings?: readonly string[];
+  /** Where the samples came from (a path or URL), for messages. */
+  readonly source?: string;
+}
+
+/** The native format's record (snake_case, as on disk). */
+interface NativeSample {
+  id?: string;
+  question: string;
+  expected_answers: readonly string[];
+  relevant_ids: readonly string[];
+  relevance?: Readonly<Record<string, number>>;
+  metadata: Metadata;
+}
+
+const SUPPORTED =
+  ".json (native, bare array or SQuAD), .jsonl, .csv, .yaml/.yml, .parquet, or a BEIR directory (queries.jsonl + qrels/<split>.tsv)";
+
+/**
+ * An evaluation set: questions with their gold answers and relevant ids, in file order.
+ *
+ * Load one with {@link QADataset.load} (by file suffix), {@link QADataset.fromTrec},
+ * {@link QADataset.fromHuggingFace} or {@link QADataset.fromRecords}; pass it to `Benchmark` as
+ * its `dataset`. Loading validates every record and never evaluates code from the file.
+ *
+ * @example
+ * ```ts
+ * const dataset = await QADataset.load("eval.jsonl");
+ * for (const warning of dataset.warnings) console.warn(warning);
+ * const benchmark = new Benchmark({ dataset, metrics: [new Recall({ k: 5 })] });
+ * ```
+ */
+export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSample<M>> {
+  /** The samples, in file order. */
+  readonly samples: readonly EvalSample<M>[];
+  /** Problems that did not stop loading (e.g. a relevant_ids column holding passage text). */
+  readonly warnings: readonly string[];
+  /** Where the samples came from, when known. */
+  readonly source: string | undefined;
+
+  /**
+   * Wraps samples that are already valid `EvalSample`s (they are not re-checked). To build a
+   * dataset from untrusted data, use {@link QADataset.fromRecords}.
+   */
+  constructor(samples: readonly EvalSample<M>[], init: QADatasetInit = {}) {
+    this.samples = samples;
+    this.warnings = init.warnings ?? [];
+    this.source = init.source;
+  }
+
+  /** Number of samples. */
+  get length(): number {
+    return this.samples.length;
+  }
+
+  [Symbol.iterator](): Iterator<EvalSample<M>> {
+    return this.samples[Symbol.iterator]();
+  }
+
+  /**
+   * Loads a dataset, choosing the reader by the path:
+   * - `.json`: the native `{"samples": [...]}`, a bare array of records, or SQuAD's nested
+   *   `data[].paragraphs[].qas[]` (each question a sample; `expected_answers` its answer texts or
+   *   `[""]` when impossible; `relevant_ids` its paragraph as `<title>#<index>`);
+   * - `.jsonl` (streamed line by line), `.csv` (papaparse; cells holding a JSON array are lists),
+   *   `.yaml`/`.yml`, `.parquet` (hyparquet);
+   * - a BEIR directory: `queries.jsonl` and `qrels/<split>.tsv` (`options.split`, default `test`).
+   *
+   * Columns are auto-detected from {@link COLUMN_ALIASES}; `columns` overrides single fields.
+   *
+   * @throws ConfigurationError for an unsupported suffix (listing those supported), a missing
+   *   file, or any malformed content; the message names the file, line/row and column.
+   */
+  static async load(
+    path: string,
+    columns?: ColumnMapping,
+    options: LoadOptions = {},
+  ): Promise<QADataset> {
+    if (typeof path !== "string" || path.length === 0) {
+      throw new ConfigurationError(
+        `QADataset.load: expected a file path, found ${describeValue(path)}`,
+      );
+    }
+    const lower = path.toLowerCase();
+    let loaded: LoadedSamples;
+    if (lower.endsWith(".jsonl")) loaded = await loadJsonlDataset(path, columns);
+    else if (lower.endsWith(".json")) loaded = await loadJsonDataset(path, columns);
+    else if (await isDirectory(path)) {
+      throw new ConfigurationError(
+        `${path}: BEIR directories are not supported yet (split ${options.split ?? "test"})`,
+      );
+    } else {
+      throw new ConfigurationError(`${path}: unsupported dataset format; expected ${SUPPORTED}`);
+    }
+    return new QADataset(loaded.samples, { warnings: loaded.warnings, source: path });
+  }
+
+  /**
+   * Builds a dataset from records already in memory (objects of columns), with the same column
+   * detection, coercion and checks as the file loaders. camelCase keys (`expectedAnswers`,
+   * `relevantIds`) are recognised too, so `EvalSample`-shaped objects load as they are.
+   *
+   * @throws ConfigurationError naming the record and column of the first bad value.
+   */
+  static fromRecords(
+    records: Iterable<unknown>,
+    columns?: ColumnMapping,
+    init: { readonly source?: string } = {},
+  ): QADataset {
+    const source = init.source ?? "records";
+    const builder = new SampleBuilder(columns, { source, unit: "record" });
+    let position = 0;
+    for (const record of records) builder.addRecord(record, ++position);
+    const { samples, warnings } = builder.result();
+    return new QADataset(samples, { warnings, source });
+  }
+
+  /**
+   * Builds a dataset from TREC qrels (and optionally topics). One sample per query in the qrels,
+   * in order of first appearance, including queries with no relevant document (trec_eval
+   * averages those in as 0). `id` is the query id; `question` is the topic text, or the query id
+   * without topics; `relevance` holds every judged grade (≤ 0 included: judged non-relevant);
+   * `relevantIds` the documents with grade > 0, or ≥ `relevanceLevel` when given.
+   *
+   * @throws ConfigurationError for a malformed qrels or topics line (naming line and column), or a
+   *   qrels query missing from the topics.
+   * @example
+   * ```ts
+   * const dataset = await QADataset.fromTrec({ qrels: "qrels.txt", topics: "topics.301-350" });
+   * ```
+   */
+  static async fromTrec(options: TrecDatasetOptions): Promise<QADataset> {
+    if (typeof options?.qrels !== "string") {
+      throw new ConfigurationError(
+        `QADataset.fromTrec: expected { qrels: "<path>" }, found ${describeValue(options?.qrels)}`,
+      );
+    }
+    const level = options.relevanceLevel;
+    if (level !== undefined && (typeof level !== "number" || !Number.isFinite(level))) {
+      throw new ConfigurationError(
+        `QADataset.fromTrec: relevanceLevel must be a number, found ${describeValue(level)}`,
+      );
+    }
+    const qrels = parseQrels(await readTextFile(options.qrels), options.qrels);
+    const topics =
+      options.topics === undefined
+        ? undefined
+        : parseTopics(await readTextFile(options.topics), options.topics, options.topicField);
+    const samples: EvalSample[] = [];
+    for (const [qid, judgments] of qrels) {
+      let question = qid;
+      if (topics !== undefined) {
+        const text = topics.get(qid);
+        if (text === undefined) {
+          throw new ConfigurationError(
+            `${options.topics}: no topic for query ${JSON.stringify(qid)}, which ${options.qrels} judges`,
+          );
+        }
+        question = text;
+      }
+      const relevance: Record<string, number> = {};
+      const relevantIds: string[] = [];
+      for (const [docno, grade] of judgments) {
+        setOwn(relevance, docno, grade);
+        if (level === undefined ? grade > 0 : grade >= level) relevantIds.push(docno);
+      }
+      samples.push({ id: qid, question, expectedAnswers: [], relevantIds, relevance });
+    }
+    return new QADataset(samples, { source: options.qrels });
+  }
+
+  /** The native file format's object (snake_case), as {@link QADataset.save} writes it. */
+  toJSON(): { samples: NativeSample[] } {
+    const samples: NativeSample[] = new Array(this.samples.length);
+    for (let i = 0; i < this.samples.length; i++) samples[i] = toNative(this.samples[i]!);
+    return { samples };
+  }
+
+  /**
+   * Writes the dataset in the native format, `{"samples": [...]}` with snake_case fields, one
+   * sample per line. The write is atomic (a temporary file, then a rename).
+   *
+   * @throws the underlying file-system error when the directory cannot be written.
+   */
+  async save(path: string): Promise<void> {
+    const samples = this.samples;
+    await writeFileAtomic(path, function* () {
+      yield '{"samples": [';
+      for (let i = 0; i < samples.length; i++) {
+        yield `${i === 0 ? "\n" : ",\n"}${JSON.stringify(toNative(samples[i]!))}`;
+      }
+      yield samples.length === 0 ? "]}\n" : "\n]}\n";
+    });
+  }
+}
+
+function toNative(sample: EvalSample): NativeSample {
+  const out: NativeSample = {
+    question: sample.question,
+    expected_answers: sample.expectedAnswers,
+    relevant_ids: sample.relevantIds,
+    metadata: sample.metadata ?? {},
+  };
+  if (sample.id !== undefined) out.id = sample.id;
+  if (sample.relevance !== undefined) out.relevance = sample.relevance;
+  // Key order as in DESIGN.md: id first.
+  return sample.id === undefined ? out : { id: sample.id, ...out };
+}

@@ -1,0 +1,50 @@
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { QADataset } from "./qa-dataset.js";
+
+const data = (name: string) =>
+  fileURLToPath(new URL(`../../../../shared/data/squad-v2-sample/${name}`, import.meta.url));
+
+describe("SQuAD nested JSON through QADataset.load", () => {
+  it("loads dev-v2.0.sample.json: 626 samples, 333 unanswerable, 87 paragraphs", async () => {
+    const dataset = await QADataset.load(data("dev-v2.0.sample.json"));
+    expect(dataset.length).toBe(626);
+    expect(
+      dataset.samples.filter((s) => s.expectedAnswers.length === 1 && s.expectedAnswers[0] === ""),
+    ).toHaveLength(333);
+    expect(new Set(dataset.samples.flatMap((s) => s.relevantIds)).size).toBe(87);
+    expect(dataset.warnings).toEqual([]);
+    expect(dataset.samples[0]).toEqual({
+      id: "56ddde6b9a695914005b9628",
+      question: "In what country is Normandy located?",
+      expectedAnswers: ["France"],
+      relevantIds: ["Normans#0"],
+      metadata: { title: "Normans", is_impossible: false },
+    });
+    const second = dataset.samples[1]!;
+    expect(second.expectedAnswers).toEqual([
+      "10th and 11th centuries",
+      "in the 10th and 11th centuries",
+    ]);
+    const last = dataset.samples[625]!;
+    expect(last.id).toBe("5ad572b15b96ef001a10af0a");
+    expect(last.relevantIds).toEqual(["Computational_complexity_theory#47"]);
+    expect(last.expectedAnswers).toEqual([""]);
+    expect(last.metadata).toEqual({
+      title: "Computational_complexity_theory",
+      is_impossible: true,
+    });
+  });
+
+  it("names the path of a malformed question", () => {
+    const doc = {
+      data: [
+        {
+          title: "T",
+          paragraphs: [{ context: "c", qas: [{ id: "x", question: "", answers: [] }] }],
+        },
+      ],
+    };
+    expect(() => QADataset.fromRecords([doc])).toThrow(/no question column/);
+  });
+});

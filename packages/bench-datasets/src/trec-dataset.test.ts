@@ -1,0 +1,105 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { QADataset } from "./qa-dataset.js";
+
+const data = (name: string) =>
+  fileURLToPath(new URL(`../../../../shared/data/trec_eval/${name}`, import.meta.url));
+
+async function tempFile(name: string, text: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "fromtrec-"));
+  const path = join(dir, name);
+  await writeFile(path, text);
+  return path;
+}
+
+describe("QADataset.fromTrec", () => {
+  it("reads qrels.test: 3 queries, every judgment kept, grade > 0 relevant", async () => {
+    const dataset = await QADataset.fromTrec({ qrels: data("qrels.test") });
+    expect(dataset.samples.map((s) => s.id)).toEqual(["301", "302", "303"]);
+    expect(dataset.samples.map((s) => s.question)).toEqual(["301", "302", "303"]);
+    // Counts from awk over the file: judgments 1708/1061/912, relevant 474/77/10 (561 = num_rel).
+    expect(dataset.samples.map((s) => Object.keys(s.relevance ?? {}).length)).toEqual([
+      1708, 1061, 912,
+    ]);
+    expect(dataset.samples.map((s) => s.relevantIds.length)).toEqual([474, 77, 10]);
+    const first = dataset.samples[0]!;
+    expect(first.relevance?.["CR93E-10279"]).toBe(0);
+    expect(first.relevance?.["CR93E-1282"]).toBe(1);
+    expect(first.relevantIds).toContain("CR93E-1282");
+    expect(first.relevantIds).not.toContain("CR93E-10279");
+    expect(first.expectedAnswers).toEqual([]);
+  });
+
+  it("keeps negative grades as judged non-relevant, and relevanceLevel acts like trec_eval -l", async () => {
+    const graded = await QADataset.fromTrec({ qrels: data("qrels.rel_level") });
+    const grades = graded.samples.flatMap((s) => Object.values(s.relevance ?? {}));
+    expect(grades.filter((g) => g === -1)).toHaveLength(304);
+    expect(grades).toHaveLength(3681);
+    for (const sample of graded.samples) {
+      for (const id of sample.relevantIds) expect(sample.relevance?.[id]).toBeGreaterThan(0);
+    }
+    const l2 = await QADataset.fromTrec({ qrels: data("qrels.rel_level"), relevanceLevel: 2 });
+    // awk '$4>=2' counts: 12, 77, 8
+    expect(l2.samples.map((s) => s.relevantIds.length)).toEqual([12, 77, 8]);
+    expect(Object.keys(l2.samples[0]!.relevance ?? {})).toHaveLength(1708);
+  });
+
+  it("keeps a query with no relevant document as a sample", async () => {
+    const qrels = await tempFile("qrels", "1 0 a 1\n2 0 b 0\n2 0 c -1\n");
+    const dataset = await QADataset.fromTrec({ qrels });
+    expect(dataset.length).toBe(2);
+    expect(dataset.samples[1]).toEqual({
+      id: "2",
+      question: "2",
+      expectedAnswers: [],
+      relevantIds: [],
+      relevance: { b: 0, c: -1 },
+    });
+  });
+
+  it("takes questions from SGML or tab-separated topics", async () => {
+    const qrels = await tempFile("qrels", "301 0 a 1\n302 0 b 2\n");
+    const sgml = await tempFile(
+      "topics",
+      "<top>\n<num> Number: 301\n<title> International Organized Crime\n\n<desc> Description:\nIdentify organizations.\n</top>\n" +
+        "<top>\n<num> Number: 302 \n<title> Poliomyelitis and Post-Polio\n<desc> Description:\nIs the disease under control?\n<narr> Narrative:\nRelevant documents...\n</top>\n",
+    );
+    const titles = await QADataset.fromTrec({ qrels, topics: sgml });
+    expect(titles.samples.map((s) => s.question)).toEqual([
+      "International Organized Crime",
+      "Poliomyelitis and Post-Polio",
+    ]);
+    const descriptions = await QADataset.fromTrec({
+      qrels,
+      topics: sgml,
+      topicField: "description",
+    });
+    expect(descriptions.samples[1]!.question).toBe("Is the disease under control?");
+    const tsv = await tempFile("queries.tsv", "301\tcrime abroad\n302\tpolio\n");
+    expect(
+      (await QADataset.fromTrec({ qrels, topics: tsv })).samples.map((s) => s.question),
+    ).toEqual(["crime abroad", "polio"]);
+    const partial = await tempFile("partial.tsv", "301\tcrime abroad\n");
+    await expect(QADataset.fromTrec({ qrels, topics: partial })).rejects.toThrow(
+      /no topic for query "302"/,
+    );
+  });
+
+  it("names line and column of malformed qrels", async () => {
+    const short = await tempFile("qrels", "1 0 a 1\n1 0 b\n");
+    await expect(QADataset.fromTrec({ qrels: short })).rejects.toThrow(
+      /qrels: line 2, column 4 \(rel\)/,
+    );
+    const word = await tempFile("qrels", "1 0 a yes\n");
+    await expect(QADataset.fromTrec({ qrels: word })).rejects.toThrow(
+      /line 1, column 4 \(rel\): expected a numeric grade, found "yes"/,
+    );
+    const twice = await tempFile("qrels", "1 0 a 1\n1 0 a 0\n");
+    await expect(QADataset.fromTrec({ qrels: twice })).rejects.toThrow(
+      /line 2, column 3 \(docno\).*twice/,
+    );
+  });
+});

@@ -1,0 +1,104 @@
+import type { RetrievedChunk, Retriever, TargetCallOptions } from "@fastrag/bench-core";
+import { readTextFile } from "./internal/files.js";
+import { parseRun, trecOrder } from "./internal/trec-text.js";
+
+const EMPTY: readonly RetrievedChunk[] = Object.freeze([]);
+
+/**
+ * A replay target: a {@link Retriever} that answers each query from a stored TREC run file, so
+ * a run produced elsewhere (Anserini, Pyserini, a vendor's export) can be scored without
+ * re-running its pipeline.
+ *
+ * Rankings are ordered as trec_eval orders them, not as the file lists them: by score
+ * descending, ties broken by docno descending in byte-wise (strcmp) order. The rank column is
+ * ignored, and so are any fields after the sixth.
+ *
+ * Each sample is answered by `sample.id` (the TREC query id), falling back to the question text
+ * when the sample has no id. A query the run does not contain gets an empty ranking, so its
+ * retrieval scores are 0, as with `trec_eval -c`; it is not marked errored, because "the system
+ * retrieved nothing" is a legitimate outcome of a stored run.
+ *
+ * @example
+ * ```ts
+ * const dataset = await QADataset.fromTrec({ qrels: "qrels.test" });
+ * const run = await TrecRun.load("results.test");
+ * const result = await new Benchmark({ dataset, metrics: [new NDCG({ k: 10 })] }).run(run, { name: "bm25" });
+ * ```
+ */
+export class TrecRun implements Retriever {
+  /** The file the run was read from. */
+  readonly source: string;
+  /** The run tag of the first line (the sixth column). */
+  readonly tag: string | undefined;
+  private readonly rankings: Map<string, readonly RetrievedChunk[]>;
+
+  private constructor(
+    source: string,
+    tag: string | undefined,
+    rankings: Map<string, readonly RetrievedChunk[]>,
+  ) {
+    this.source = source;
+    this.tag = tag;
+    this.rankings = rankings;
+  }
+
+  /**
+   * Reads a TREC run file (`qid Q0 docno rank score tag`, whitespace-separated).
+   *
+   * @throws ConfigurationError when the file is missing, a line has fewer than 6 fields, a score
+   *   is not a number, or a document is listed twice for one query; the message names the line
+   *   and column.
+   */
+  static async load(path: string): Promise<TrecRun> {
+    return TrecRun.parse(await readTextFile(path), path);
+  }
+
+  /**
+   * Parses the text of a TREC run. `source` names it in error messages.
+   *
+   * @throws ConfigurationError as {@link TrecRun.load}.
+   */
+  static parse(text: string, source = "TREC run"): TrecRun {
+    const { entries, tag } = parseRun(text, source);
+    const rankings = new Map<string, readonly RetrievedChunk[]>();
+    for (const [qid, query] of entries) {
+      const order = trecOrder(query);
+      const chunks: RetrievedChunk[] = new Array(order.length);
+      for (let i = 0; i < order.length; i++) {
+        const at = order[i]!;
+        chunks[i] = Object.freeze({ id: query.docnos[at]!, score: query.scores[at]! });
+      }
+      rankings.set(qid, Object.freeze(chunks));
+    }
+    return new TrecRun(source, tag, rankings);
+  }
+
+  /** The query ids the run answers, in order of first appearance in the file. */
+  queryIds(): string[] {
+    return [...this.rankings.keys()];
+  }
+
+  /** True when the run holds a ranking for `queryId`. */
+  has(queryId: string): boolean {
+    return this.rankings.has(queryId);
+  }
+
+  /** The ranking of one query in trec_eval's order; empty for a query the run lacks. */
+  ranking(queryId: string): readonly RetrievedChunk[] {
+    return this.rankings.get(queryId) ?? EMPTY;
+  }
+
+  /**
+   * The stored ranking of `options.sample.id` (else of `query`). Never throws for a missing
+   * query: it answers `[]`, scored 0 like `trec_eval -c`.
+   */
+  retrieve(
+    query: string,
+    options?: Partial<TargetCallOptions>,
+  ): Promise<readonly RetrievedChunk[]> {
+    const signal = options?.signal;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const id = options?.sample?.id ?? query;
+    return Promise.resolve(this.ranking(id));
+  }
+}
