@@ -1,0 +1,244 @@
+import {
+  Benchmark,
+  ConfigurationError,
+  type EvalSample,
+  type MetricInput,
+} from "@fastrag/bench-core";
+import { describe, expect, it } from "vitest";
+import {
+  AnswerCorrectness,
+  AnswerRelevance,
+  type EmbedFunction,
+  Faithfulness,
+  type JudgeFunction,
+  SemanticSimilarity,
+} from "./generation.js";
+
+const sample: EvalSample = {
+  id: "q1",
+  question: "Where is the Eiffel Tower?",
+  expectedAnswers: ["Paris", ""],
+  relevantIds: [],
+};
+
+function input(answer: string | null, texts: (string | undefined)[] = []): MetricInput {
+  return {
+    sample,
+    answer,
+    retrieved: texts.map((text, i) =>
+      text === undefined ? { id: `c${i}` } : { id: `c${i}`, text },
+    ),
+    latencyMs: 0,
+  };
+}
+
+/** A deterministic judge that replies with a fixed text and records the prompts it saw. */
+function fakeJudge(reply: string): JudgeFunction & { prompts: string[]; signals: AbortSignal[] } {
+  const prompts: string[] = [];
+  const signals: AbortSignal[] = [];
+  const judge = async (prompt: string, { signal }: { signal: AbortSignal }) => {
+    prompts.push(prompt);
+    signals.push(signal);
+    return reply;
+  };
+  return Object.assign(judge, { prompts, signals });
+}
+
+describe("AnswerCorrectness", () => {
+  it("returns the judge's score and prompts with question, references and answer", async () => {
+    const judge = fakeJudge('{"score": 0.8, "reason": "right city, no detail"}');
+    const m = new AnswerCorrectness({ judge });
+    expect(m.name).toBe("answer_correctness");
+    expect(await m.score(input("In Paris."))).toBe(0.8);
+    const prompt = judge.prompts[0] as string;
+    expect(prompt).toContain("Where is the Eiffel Tower?");
+    expect(prompt).toContain("[1] Paris");
+    expect(prompt).not.toContain("[2]"); // the empty "no answer" reference is left out
+    expect(prompt).toContain("In Paris.");
+    expect(prompt).toContain('{"score": <a number from 0 to 1>');
+    expect(judge.signals[0]?.aborted).toBe(false);
+  });
+
+  it("accepts one fenced JSON object", async () => {
+    const m = new AnswerCorrectness({ judge: fakeJudge('```json\n{"score": 1}\n```') });
+    expect(await m.score(input("Paris"))).toBe(1);
+  });
+
+  it("rejects unparsable replies with a reason, never 0", async () => {
+    const cases: [string, RegExp][] = [
+      ["Score: 0.8", /expected a single JSON object, found "Score: 0.8"/],
+      ['Sure! {"score": 0.8}', /expected a single JSON object/],
+      ['{"score": 0.8} {"score": 0.1}', /expected a single JSON object/],
+      ['[{"score": 0.8}]', /expected a JSON object/],
+      ['{"score": "0.8"}', /"score" to be a number from 0 to 1, found "0.8"/],
+      ['{"score": 1.5}', /found 1.5/],
+      ['{"reason": "ok"}', /found undefined/],
+    ];
+    for (const [reply, reason] of cases) {
+      const m = new AnswerCorrectness({ judge: fakeJudge(reply) });
+      await expect(m.score(input("Paris"))).rejects.toThrow(reason);
+    }
+  });
+
+  it("is null without a non-empty expected answer", async () => {
+    const judge = fakeJudge('{"score": 1}');
+    const m = new AnswerCorrectness({ judge });
+    const noGold = { ...input("x"), sample: { ...sample, expectedAnswers: [""] } };
+    expect(await m.score(noGold)).toBeNull();
+    expect(judge.prompts).toHaveLength(0);
+  });
+
+  it("takes a custom prompt and validates its options", async () => {
+    const judge = fakeJudge('{"score": 0.5}');
+    const m = new AnswerCorrectness({ judge, prompt: (p) => `Q=${p.question} A=${p.answer}` });
+    await m.score(input("x"));
+    expect(judge.prompts[0]).toBe("Q=Where is the Eiffel Tower? A=x");
+    expect(() => new AnswerCorrectness({} as never)).toThrow(ConfigurationError);
+    expect(() => new AnswerCorrectness({ judge: "gpt" } as never)).toThrow(
+      /option judge must be a function, found "gpt"/,
+    );
+  });
+});
+
+describe("AnswerRelevance", () => {
+  it("grades the answer against the question alone", async () => {
+    const judge = fakeJudge(' {"score": 0} ');
+    const m = new AnswerRelevance({ judge });
+    expect(m.name).toBe("answer_relevance");
+    expect(await m.score(input("I like trains."))).toBe(0);
+    expect(judge.prompts[0]).toContain("I like trains.");
+    expect(judge.prompts[0]).not.toContain("Paris");
+  });
+});
+
+describe("Faithfulness", () => {
+  it("is the share of supported claims", async () => {
+    const judge = fakeJudge(
+      JSON.stringify({
+        claims: [
+          { claim: "It is in Paris", supported: true },
+          { claim: "It is 330 m tall", supported: true },
+          { claim: "It is painted blue", supported: false },
+        ],
+      }),
+    );
+    const m = new Faithfulness({ judge });
+    expect(m.name).toBe("faithfulness");
+    const v = await m.score(
+      input("Paris; 330 m; blue", ["The tower is in Paris.", undefined, "It is 330 m tall."]),
+    );
+    expect(v).toBeCloseTo(2 / 3, 15);
+    expect(judge.prompts[0]).toContain("[1] The tower is in Paris.\n[2] It is 330 m tall.");
+  });
+
+  it("gives a reason when it cannot score", async () => {
+    const ok = fakeJudge('{"claims": []}');
+    await expect(new Faithfulness({ judge: ok }).score(input("x", ["t"]))).rejects.toThrow(
+      /no claim/,
+    );
+    await expect(new Faithfulness({ judge: ok }).score(input("x", [undefined]))).rejects.toThrow(
+      /no retrieved chunk carries text \(1 retrieved\)/,
+    );
+    const bad = fakeJudge('{"claims": [{"claim": "x", "supported": "yes"}]}');
+    await expect(new Faithfulness({ judge: bad }).score(input("x", ["t"]))).rejects.toThrow(
+      /claims\[0\]\.supported to be true or false, found "yes"/,
+    );
+    const notArray = fakeJudge('{"claims": "none"}');
+    await expect(new Faithfulness({ judge: notArray }).score(input("x", ["t"]))).rejects.toThrow(
+      /"claims" to be an array/,
+    );
+  });
+});
+
+describe("SemanticSimilarity", () => {
+  const table: Record<string, number[]> = {
+    Paris: [1, 0],
+    London: [0, 1],
+    "Paris, France": [1, 1],
+    opposite: [-1, 0],
+  };
+  const embed: EmbedFunction = async (texts) => texts.map((t) => table[t] ?? [0, 0]);
+
+  it("is the best cosine over expected answers", async () => {
+    const m = new SemanticSimilarity({ embed });
+    expect(m.name).toBe("semantic_similarity");
+    const s = { ...sample, expectedAnswers: ["London", "Paris, France", ""] };
+    const v = await m.score({ ...input("Paris"), sample: s });
+    expect(v).toBeCloseTo(Math.SQRT1_2, 15);
+    expect(await m.score(input("Paris"))).toBeCloseTo(1, 15);
+  });
+
+  it("reports a negative cosine as 0 and is null without a non-empty expected answer", async () => {
+    const m = new SemanticSimilarity({ embed });
+    expect(await m.score(input("opposite"))).toBe(0);
+    expect(
+      await m.score({ ...input("Paris"), sample: { ...sample, expectedAnswers: [" "] } }),
+    ).toBeNull();
+  });
+
+  it("gives a reason for malformed embeddings", async () => {
+    const cases: [EmbedFunction, RegExp][] = [
+      [async () => [[1, 0]], /returned 1 vectors for 2 texts/],
+      [async () => [[1, 0], [1]], /different lengths \(2 and 1\)/],
+      [
+        async () => [
+          [1, Number.NaN],
+          [1, 0],
+        ],
+        /NaN at position 1 of vector 0/,
+      ],
+      [
+        async () => [
+          [0, 0],
+          [1, 0],
+        ],
+        /zero vector for text 0/,
+      ],
+      [async () => "nope" as never, /returned "nope" for 2 texts/],
+    ];
+    for (const [bad, reason] of cases) {
+      await expect(new SemanticSimilarity({ embed: bad }).score(input("Paris"))).rejects.toThrow(
+        reason,
+      );
+    }
+  });
+
+  it("accepts typed arrays", async () => {
+    const m = new SemanticSimilarity({
+      embed: async () => [new Float32Array([3, 4]), new Float32Array([3, 4])],
+    });
+    expect(await m.score(input("Paris"))).toBeCloseTo(1, 6);
+  });
+});
+
+describe("judge metrics in the runner", () => {
+  it("record null and the reason for an unparsable reply, and pass the run's signal", async () => {
+    const seen: AbortSignal[] = [];
+    const judge: JudgeFunction = async (prompt, { signal }) => {
+      seen.push(signal);
+      return prompt.includes("good answer") ? '{"score": 0.9}' : "I think it is about 0.5";
+    };
+    const dataset = [
+      { id: "a", question: "q1", expectedAnswers: ["x"], relevantIds: [] },
+      { id: "b", question: "q2", expectedAnswers: ["x"], relevantIds: [] },
+    ];
+    const engine = {
+      query: async (_q: string, { sample: s }: { sample: EvalSample }) => ({
+        answer: s.id === "a" ? "good answer" : "bad answer",
+      }),
+    };
+    const controller = new AbortController();
+    const result = await new Benchmark({
+      dataset,
+      metrics: [new AnswerCorrectness({ judge })],
+    }).run(engine, { name: "judged", signal: controller.signal });
+    expect(result.samples[0]?.scores.answer_correctness).toBe(0.9);
+    expect(result.samples[0]?.status).toBe("successful");
+    expect(result.samples[1]?.scores.answer_correctness).toBeNull();
+    expect(result.samples[1]?.status).toBe("incomplete");
+    expect(result.samples[1]?.error).toMatch(
+      /^answer_correctness: (MetricUnavailableError: )?unparsable judge reply: expected a single JSON object, found "I think it is about 0.5"/,
+    );
+    expect(seen.every((s) => s === controller.signal)).toBe(true);
+  });
+});

@@ -1,0 +1,218 @@
+import {
+  Benchmark,
+  ConfigurationError,
+  type EvalSample,
+  type MetricInput,
+  type RetrievedChunk,
+} from "@fastrag/bench-core";
+import { describe, expect, it } from "vitest";
+import { HitRate, MAP, MRR, NDCG, Precision, Recall, RPrecision } from "./retrieval.js";
+
+function sample(relevantIds: string[], relevance?: Record<string, number>): EvalSample {
+  return {
+    question: "q",
+    expectedAnswers: [],
+    relevantIds,
+    ...(relevance === undefined ? {} : { relevance }),
+  };
+}
+
+function input(s: EvalSample, ids: string[]): MetricInput {
+  return { sample: s, answer: null, retrieved: ids.map((id) => ({ id })), latencyMs: 1 };
+}
+
+// Ranking d1..d5; relevant d2 (rank 2), d4 (rank 4) and d9 (never retrieved): R = 3.
+const s = sample(["d2", "d4", "d9"]);
+const run = input(s, ["d1", "d2", "d3", "d4", "d5"]);
+
+describe("retrieval metrics on a hand-computed ranking", () => {
+  it("recall@k is relevant-in-top-k over R", () => {
+    expect(new Recall({ k: 1 }).score(run)).toBe(0);
+    expect(new Recall({ k: 2 }).score(run)).toBeCloseTo(1 / 3, 15);
+    expect(new Recall({ k: 5 }).score(run)).toBeCloseTo(2 / 3, 15);
+    expect(new Recall({ k: 100 }).score(run)).toBeCloseTo(2 / 3, 15);
+  });
+
+  it("precision@k divides by k even when fewer were retrieved", () => {
+    expect(new Precision({ k: 2 }).score(run)).toBe(0.5);
+    expect(new Precision({ k: 5 }).score(run)).toBe(0.4);
+    expect(new Precision({ k: 10 }).score(run)).toBe(0.2);
+  });
+
+  it("hit_rate@k is 1 once a relevant id is in the top k", () => {
+    expect(new HitRate({ k: 1 }).score(run)).toBe(0);
+    expect(new HitRate({ k: 2 }).score(run)).toBe(1);
+  });
+
+  it("mrr is 1 / rank of the first relevant id, 0 beyond the cutoff", () => {
+    expect(new MRR().score(run)).toBe(0.5);
+    expect(new MRR({ k: 1 }).score(run)).toBe(0);
+    expect(new MRR({ k: 2 }).score(run)).toBe(0.5);
+  });
+
+  it("map averages precision at relevant ranks over R, map@k cuts first", () => {
+    // (1/2 + 2/4) / 3
+    expect(new MAP().score(run)).toBeCloseTo(1 / 3, 15);
+    // only rank 2 is within k = 3: (1/2) / 3
+    expect(new MAP({ k: 3 }).score(run)).toBeCloseTo(1 / 6, 15);
+  });
+
+  it("r_precision looks at the top R", () => {
+    expect(new RPrecision().score(run)).toBeCloseTo(1 / 3, 15);
+  });
+
+  it("ndcg@k with binary gains", () => {
+    const dcg = 1 / Math.log2(3) + 1 / Math.log2(5);
+    const ideal = 1 + 1 / Math.log2(3) + 1 / Math.log2(4);
+    expect(new NDCG({ k: 5 }).score(run)).toBeCloseTo(dcg / ideal, 15);
+    // k = 1: nothing relevant at rank 1.
+    expect(new NDCG({ k: 1 }).score(run)).toBe(0);
+  });
+
+  it("ndcg@k with graded relevance: gains from grades, ideal from every positive grade", () => {
+    const graded = sample(["d2", "d4", "d9"], { d1: -1, d2: 3, d4: 1, d5: 0, d9: 2 });
+    const score = new NDCG({ k: 5 }).score(input(graded, ["d1", "d2", "d3", "d4", "d5"]));
+    const dcg = 3 / Math.log2(3) + 1 / Math.log2(5);
+    const ideal = 3 + 2 / Math.log2(3) + 1 / Math.log2(4);
+    expect(score).toBeCloseTo(dcg / ideal, 15);
+  });
+
+  it("binary measures follow relevantIds while ndcg gains follow every grade", () => {
+    // As trec_eval -l2: relevantIds holds grade >= 2 only, d4 (grade 1) still gains in ndcg.
+    const graded = sample(["d2"], { d2: 2, d4: 1 });
+    const r = input(graded, ["d4", "d2"]);
+    expect(new MRR().score(r)).toBe(0.5);
+    expect(new Precision({ k: 1 }).score(r)).toBe(0);
+    const dcg = 1 + 2 / Math.log2(3);
+    const ideal = 2 + 1 / Math.log2(3);
+    expect(new NDCG({ k: 2 }).score(r)).toBeCloseTo(dcg / ideal, 15);
+  });
+
+  it("a relevant id that relevance does not grade has gain 1", () => {
+    const graded = sample(["a", "b"], { a: 3 });
+    const score = new NDCG({ k: 2 }).score(input(graded, ["b", "a"]));
+    expect(score).toBeCloseTo((1 + 3 / Math.log2(3)) / (3 + 1 / Math.log2(3)), 15);
+  });
+});
+
+describe("edge cases", () => {
+  const all = [
+    new Recall({ k: 3 }),
+    new Precision({ k: 3 }),
+    new HitRate({ k: 3 }),
+    new MRR(),
+    new MAP(),
+    new NDCG({ k: 3 }),
+    new RPrecision(),
+  ];
+
+  it("a sample without relevant ids scores null, not 0", () => {
+    for (const m of all) expect(m.score(input(sample([]), ["a", "b"]))).toBeNull();
+    // Judged but nothing relevant (every grade <= 0): null too.
+    for (const m of all) expect(m.score(input(sample([], { a: 0, b: -1 }), ["a"]))).toBeNull();
+  });
+
+  it("an empty ranking scores 0", () => {
+    for (const m of all) expect(m.score(input(s, []))).toBe(0);
+  });
+
+  it("duplicates count once, at their first rank, and later ids move up", () => {
+    const dup = input(sample(["a", "b"]), ["x", "a", "a", "a", "b"]);
+    // Deduplicated ranking: x, a, b.
+    expect(new Precision({ k: 3 }).score(dup)).toBeCloseTo(2 / 3, 15);
+    expect(new Recall({ k: 2 }).score(dup)).toBe(0.5);
+    expect(new MAP().score(dup)).toBeCloseTo((1 / 2 + 2 / 3) / 2, 15);
+    expect(new MRR().score(input(sample(["a"]), ["a", "a"]))).toBe(1);
+  });
+
+  it("document level matches documentId and keeps each document's first rank", () => {
+    const chunks: RetrievedChunk[] = [
+      { id: "c1", documentId: "A" },
+      { id: "c2", documentId: "A" },
+      { id: "c3", documentId: "B" },
+      { id: "c4", documentId: "C" },
+    ];
+    const doc: MetricInput = {
+      sample: sample(["B", "C"]),
+      answer: null,
+      retrieved: chunks,
+      latencyMs: 0,
+    };
+    expect(new MRR({ level: "document" }).score(doc)).toBe(0.5);
+    expect(new Recall({ k: 3, level: "document" }).score(doc)).toBe(1);
+    expect(new Precision({ k: 3, level: "document" }).score(doc)).toBeCloseTo(2 / 3, 15);
+    // At chunk level the same ids are not relevant at all.
+    expect(new Recall({ k: 3 }).score(doc)).toBe(0);
+  });
+
+  it("document level without a documentId throws a reason, not a TypeError", () => {
+    const doc: MetricInput = {
+      sample: sample(["B"]),
+      answer: null,
+      retrieved: [{ id: "c1", documentId: "A" }, { id: "c2" }],
+      latencyMs: 0,
+    };
+    expect(() => new MRR({ level: "document" }).score(doc)).toThrow(
+      /chunk at rank 2 \(id "c2"\) has none/,
+    );
+  });
+});
+
+describe("names and options", () => {
+  it("uses the names of DESIGN §3", () => {
+    expect(new Recall({ k: 5 }).name).toBe("recall@5");
+    expect(new Precision({ k: 5 }).name).toBe("precision@5");
+    expect(new HitRate({ k: 5 }).name).toBe("hit_rate@5");
+    expect(new MRR().name).toBe("mrr");
+    expect(new MRR({ k: 10 }).name).toBe("mrr@10");
+    expect(new MAP().name).toBe("map");
+    expect(new MAP({ k: 100 }).name).toBe("map@100");
+    expect(new NDCG({ k: 10 }).name).toBe("ndcg@10");
+    expect(new RPrecision().name).toBe("r_precision");
+    expect(new Recall({ k: 5, level: "document", name: "doc_recall@5" }).name).toBe("doc_recall@5");
+  });
+
+  it("declares direction and needs", () => {
+    const m = new NDCG({ k: 3 });
+    expect([m.higherIsBetter, m.needsRelevantIds, m.needsAnswer]).toEqual([true, true, false]);
+  });
+
+  it("rejects a k that is not a positive integer with a ConfigurationError", () => {
+    for (const k of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "5", null]) {
+      const make = () => new Recall({ k } as unknown as { k: number });
+      expect(make).toThrow(ConfigurationError);
+      expect(make).toThrow(/option k must be a positive integer/);
+    }
+    expect(() => new NDCG({} as unknown as { k: number })).toThrow(/found undefined/);
+    expect(() => new MRR({ k: 0 })).toThrow(ConfigurationError);
+    expect(() => new Precision(undefined as unknown as { k: number })).toThrow(
+      /expected an options object/,
+    );
+  });
+
+  it("rejects an unknown level and an empty name", () => {
+    expect(() => new MAP({ level: "passage" as "chunk" })).toThrow(
+      /level must be "chunk" or "document", found "passage"/,
+    );
+    expect(() => new RPrecision({ name: "" })).toThrow(ConfigurationError);
+  });
+});
+
+describe("through the Benchmark runner", () => {
+  it("records null for unjudged samples and keeps the sample incomplete", async () => {
+    const dataset = [
+      { id: "q1", question: "one", expectedAnswers: [], relevantIds: ["a"] },
+      { id: "q2", question: "two", expectedAnswers: [], relevantIds: [] },
+    ];
+    const retriever = {
+      retrieve: async () => [{ id: "b" }, { id: "a" }],
+    };
+    const result = await new Benchmark({
+      dataset,
+      metrics: [new MRR(), new Recall({ k: 1 })],
+    }).run(retriever, { name: "r" });
+    expect(result.samples[0]?.scores).toEqual({ mrr: 0.5, "recall@1": 0 });
+    expect(result.samples[1]?.scores).toEqual({ mrr: null, "recall@1": null });
+    expect(result.samples[1]?.status).toBe("incomplete");
+  });
+});
