@@ -1,6 +1,7 @@
 import { ConfigurationError, RunAbortedError } from "./errors.js";
 import { fingerprintSamples } from "./internal/fingerprint.js";
 import { type JournalHeader, JournalWriter, readJournal } from "./internal/journal.js";
+import { setOwn } from "./internal/validate.js";
 import { BenchmarkResult, type ShardSpec } from "./results.js";
 import type {
   EvalSample,
@@ -288,7 +289,7 @@ export class Benchmark<M extends Metadata = Metadata> {
       if (s !== undefined) samples.push(s);
     }
     const higherIsBetter: Record<string, boolean> = {};
-    for (const m of this.metrics) higherIsBetter[m.name] = m.higherIsBetter;
+    for (const m of this.metrics) setOwn(higherIsBetter, m.name, m.higherIsBetter);
     const result = new BenchmarkResult({
       name,
       createdAt: new Date(started),
@@ -349,7 +350,7 @@ async function runSample<M extends Metadata>(
   const scores: Record<string, number | null> = {};
   let result: { -readonly [K in keyof SampleResult]: SampleResult[K] };
   if (output === undefined) {
-    for (let m = 0; m < metrics.length; m++) scores[(metrics[m] as Metric<M>).name] = null;
+    for (let m = 0; m < metrics.length; m++) setOwn(scores, (metrics[m] as Metric<M>).name, null);
     result = {
       question: sample.question,
       status: "errored",
@@ -387,7 +388,7 @@ async function runSample<M extends Metadata>(
         problem = errorMessage(error);
         value = null;
       }
-      scores[metric.name] = value as number | null;
+      setOwn(scores, metric.name, value as number | null);
       if (value === null) status = "incomplete";
       if (problem !== undefined)
         errors = `${errors === null ? "" : `${errors}; `}${metric.name}: ${problem}`;

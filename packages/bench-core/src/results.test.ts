@@ -220,3 +220,31 @@ describe("BenchmarkResult.merge", () => {
     expect(() => BenchmarkResult.merge([whole])).toThrow(/not a shard/);
   });
 });
+
+describe("prototype safety", () => {
+  it("keeps __proto__, constructor and prototype keys as plain data", async () => {
+    const text = `{"format": "${RESULT_FORMAT}", "name": "p", "created_at": "2026-01-01T00:00:00Z", "duration_s": 1,
+      "status": {"successful": 1, "errored": 0, "incomplete": 0},
+      "summary": {"__proto__": {"count": 1, "mean": 1, "std": 0, "min": 1, "p50": 1, "p90": 1, "p95": 1, "p99": 1, "max": 1}},
+      "higher_is_better": {"__proto__": true, "constructor": false, "prototype": true},
+      "samples": [{"question": "q", "status": "successful", "scores": {"__proto__": 1, "constructor": 0.5, "prototype": 0},
+        "answer": null, "retrieved_ids": [], "retrieved_uris": [], "latency_ms": 1, "error": null}]}`;
+    const r = BenchmarkResult.parse(text, "proto.json");
+    const scores = r.samples[0]?.scores as Record<string, number>;
+    expect(Object.getPrototypeOf(scores)).toBe(Object.prototype);
+    expect(Object.keys(scores)).toEqual(["__proto__", "constructor", "prototype"]);
+    expect(Object.getOwnPropertyDescriptor(scores, "__proto__")?.value).toBe(1);
+    expect(r.metrics).toEqual(["__proto__", "constructor", "prototype"]);
+    expect(Object.getOwnPropertyDescriptor(r.summary, "__proto__")?.value.mean).toBe(1);
+    expect(({} as Record<string, unknown>).count).toBeUndefined();
+    // And it survives a save/load round trip as data.
+    const path = join(dir, "proto.json");
+    await r.save(path);
+    const back = await BenchmarkResult.load(path);
+    expect(Object.keys(back.samples[0]?.scores ?? {})).toEqual([
+      "__proto__",
+      "constructor",
+      "prototype",
+    ]);
+  });
+});

@@ -12,6 +12,7 @@ import {
   expectObject,
   expectString,
   expectStringOrNull,
+  setOwn,
 } from "./internal/validate.js";
 import { summarize } from "./summary.js";
 import type {
@@ -313,7 +314,7 @@ export function summarizeSamples(
   for (const m of metrics) {
     for (let i = 0; i < samples.length; i++)
       column[i] = (samples[i] as SampleResult).scores[m] ?? null;
-    summary[m] = summarize(column);
+    setOwn(summary, m, summarize(column));
   }
   return summary;
 }
@@ -427,12 +428,12 @@ function parseHeader(data: unknown, source: string): Omit<BenchmarkResultInit, "
   const hib = expectObject(obj.higher_is_better, source, "higher_is_better");
   const higherIsBetter: Record<string, boolean> = {};
   for (const key of Object.keys(hib)) {
-    higherIsBetter[key] = expectBoolean(hib[key], source, `higher_is_better["${key}"]`);
+    setOwn(higherIsBetter, key, expectBoolean(hib[key], source, `higher_is_better["${key}"]`));
   }
   const summaryObj = expectObject(obj.summary, source, "summary");
   const summary: Record<string, DistributionSummary> = {};
   for (const key of Object.keys(summaryObj)) {
-    summary[key] = parseSummary(summaryObj[key], source, `summary["${key}"]`);
+    setOwn(summary, key, parseSummary(summaryObj[key], source, `summary["${key}"]`));
     if (!(key in higherIsBetter)) {
       throw new ConfigurationError(
         `${source}: summary has metric "${key}" but higher_is_better does not say its direction`,
@@ -497,15 +498,33 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
   }
   const scoresObj = expectObject(o.scores ?? {}, source, `${where}.scores`);
   const scores: Record<string, number | null> = {};
-  for (const key of Object.keys(scoresObj)) {
-    scores[key] = expectFiniteOrNull(scoresObj[key], source, `${where}.scores["${key}"]`);
+  for (const key in scoresObj) {
+    if (!Object.hasOwn(scoresObj, key)) continue;
+    const v = scoresObj[key];
+    setOwn(
+      scores,
+      key,
+      v === null || (typeof v === "number" && Number.isFinite(v))
+        ? v
+        : expectFiniteOrNull(v, source, `${where}.scores["${key}"]`),
+    );
   }
   const ids = expectArray(o.retrieved_ids ?? [], source, `${where}.retrieved_ids`);
-  const retrievedIds = ids.map((id, i) => expectString(id, source, `${where}.retrieved_ids[${i}]`));
+  const retrievedIds: string[] = new Array(ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    retrievedIds[i] =
+      typeof id === "string" ? id : expectString(id, source, `${where}.retrieved_ids[${i}]`);
+  }
   const uris = expectArray(o.retrieved_uris ?? [], source, `${where}.retrieved_uris`);
-  const retrievedUris = uris.map((u, i) =>
-    expectStringOrNull(u, source, `${where}.retrieved_uris[${i}]`),
-  );
+  const retrievedUris: (string | null)[] = new Array(uris.length);
+  for (let i = 0; i < uris.length; i++) {
+    const u = uris[i];
+    retrievedUris[i] =
+      u === null || typeof u === "string"
+        ? u
+        : expectStringOrNull(u, source, `${where}.retrieved_uris[${i}]`);
+  }
   const sample: {
     -readonly [K in keyof SampleResult]: SampleResult[K];
   } = {

@@ -62,3 +62,20 @@ export function expectNonNegativeInt(value: unknown, source: string, where: stri
   }
   return value;
 }
+
+/**
+ * Sets an own data property, even for the key `__proto__`: plain assignment would replace the
+ * object's prototype instead of storing data.
+ */
+export function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else {
+    target[key] = value;
+  }
+}
