@@ -1,2 +1,37 @@
-/** Placeholder: filled by its issue. */
-export const PACKAGE = "@fastrag/bench-compare";
+export { type BootstrapOptions, bootstrapCi, type ConfidenceInterval } from "./bootstrap-ci.js";
+export { type CheckFailure, check, type Threshold, type Thresholds } from "./check.js";
+export {
+  Comparison,
+  type ComparisonBootstrapOptions,
+  type PairedTestOptions,
+  type RunInterval,
+  type SignificanceOptions,
+} from "./comparison.js";
+export { type DiffOptions, diff, type SampleChange, type SampleDiff } from "./diff.js";
+export { type PairedTTestResult, pairedTTest } from "./paired-t-test.js";
+export {
+  type PairedScores,
+  type PairingKey,
+  pairedScores,
+  pairSamples,
+  type SamplePairing,
+} from "./pairing.js";
+export {
+  DEFAULT_PERMUTATIONS,
+  type RandomizationOptions,
+  type RandomizationResult,
+  randomizationTest,
+} from "./randomization-test.js";
+export { csvField, renderCsv } from "./render-csv.js";
+export { COMPARISON_FORMAT, renderJson } from "./render-json.js";
+export { escapeCell, MISSING, renderMarkdown } from "./render-markdown.js";
+export type { PairedComparison, SignificanceTest, TestOptions } from "./significance.js";
+export type {
+  ComparisonTable,
+  RunRef,
+  TableCell,
+  TableColumn,
+  TableOptions,
+  TableRow,
+  TableSignificance,
+} from "./table.js";

@@ -1,0 +1,123 @@
+import { type BenchmarkResult, ConfigurationError, type SummaryStat } from "@fastrag/bench-core";
+import { formatNumber } from "./internal/format.js";
+import { describe, expectStat } from "./internal/validate.js";
+
+/** A bound on one statistic of one metric. At least one of `min` and `max`. */
+export interface Threshold {
+  /** Default `"mean"`. */
+  readonly stat?: SummaryStat;
+  /** Fails when the value is below it. */
+  readonly min?: number;
+  /** Fails when the value is above it. */
+  readonly max?: number;
+}
+
+/** metric name → bound, e.g. `{ "recall@5": { min: 0.8 }, latency_ms: { stat: "p95", max: 1200 } }`. */
+export type Thresholds = Readonly<Record<string, Threshold>>;
+
+/** One failed bound. */
+export interface CheckFailure {
+  readonly metric: string;
+  readonly stat: SummaryStat;
+  /** The value found; `null` when the run lacks the metric or has no scores for it. */
+  readonly value: number | null;
+  /** The bound that failed (for `missing`, the min if any, else the max). */
+  readonly bound: number;
+  /** `min`: below the minimum; `max`: above the maximum; `missing`: no value to check. */
+  readonly kind: "min" | "max" | "missing";
+  /** A one-line explanation for logs and CI output. */
+  readonly message: string;
+}
+
+/**
+ * Checks a result against thresholds, for CI gates. Returns every failure (an empty list means
+ * pass), never only the first. A metric the result lacks, or whose statistic is `null` (no
+ * scores), is a failure: a gate that cannot be evaluated must not pass.
+ *
+ * @throws {ConfigurationError} when a threshold is malformed: no `min` or `max`, a non-finite
+ * bound, `min > max`, or an unknown `stat`.
+ * @example
+ * ```ts
+ * const failures = check(result, {
+ *   "recall@5": { min: 0.8 },
+ *   latency_ms: { stat: "p95", max: 1200 },
+ * });
+ * if (failures.length > 0) process.exitCode = 1;
+ * ```
+ */
+export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFailure[] {
+  if (thresholds === null || typeof thresholds !== "object" || Array.isArray(thresholds)) {
+    throw new ConfigurationError(
+      `check: expected thresholds as { metric: { min?, max?, stat? } }, found ${describe(thresholds)}`,
+    );
+  }
+  const failures: CheckFailure[] = [];
+  for (const [metric, t] of Object.entries(thresholds)) {
+    const where = `check: threshold "${metric}"`;
+    if (t === null || typeof t !== "object") {
+      throw new ConfigurationError(
+        `${where}: expected { min?, max?, stat? }, found ${describe(t)}`,
+      );
+    }
+    const stat = expectStat(t.stat ?? "mean", `${where}: stat`);
+    const min = bound(t.min, `${where}: min`);
+    const max = bound(t.max, `${where}: max`);
+    if (min === undefined && max === undefined) {
+      throw new ConfigurationError(`${where}: expected a min or a max, found neither`);
+    }
+    if (min !== undefined && max !== undefined && min > max) {
+      throw new ConfigurationError(`${where}: min ${min} is above max ${max}; nothing could pass`);
+    }
+    const summary = result.summary[metric];
+    const value = summary === undefined ? null : summary[stat];
+    const label = stat === "mean" ? metric : `${metric} ${stat}`;
+    if (value === null) {
+      const why =
+        summary === undefined
+          ? `run "${result.name}" has no metric "${metric}"`
+          : `run "${result.name}" has no scores for "${metric}"`;
+      failures.push({
+        metric,
+        stat,
+        value: null,
+        bound: (min ?? max) as number,
+        kind: "missing",
+        message: `${label}: ${why}, so the threshold cannot pass`,
+      });
+      continue;
+    }
+    if (min !== undefined && value < min) {
+      failures.push({
+        metric,
+        stat,
+        value,
+        bound: min,
+        kind: "min",
+        message: `${label} = ${show(value)} is below the minimum ${show(min)}`,
+      });
+    }
+    if (max !== undefined && value > max) {
+      failures.push({
+        metric,
+        stat,
+        value,
+        bound: max,
+        kind: "max",
+        message: `${label} = ${show(value)} is above the maximum ${show(max)}`,
+      });
+    }
+  }
+  return failures;
+}
+
+function bound(v: unknown, where: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== "number" || !Number.isFinite(v)) {
+    throw new ConfigurationError(`${where}: expected a finite number, found ${describe(v)}`);
+  }
+  return v;
+}
+
+function show(v: number): string {
+  return Math.abs(v) >= 1000 || Number.isInteger(v) ? String(v) : formatNumber(v, 4);
+}

@@ -1,0 +1,537 @@
+import { stat as statFile } from "node:fs/promises";
+import { isAbsolute, resolve as resolvePath } from "node:path";
+import {
+  BenchmarkResult,
+  ConfigurationError,
+  type SummaryStat,
+  writeFileAtomic,
+} from "@fastrag/bench-core";
+import { globby } from "globby";
+import { type BootstrapOptions, bootstrapCi, type ConfidenceInterval } from "./bootstrap-ci.js";
+import { type DiffOptions, diff, type SampleDiff } from "./diff.js";
+import { decimalsFor } from "./internal/format.js";
+import { runLabel } from "./internal/labels.js";
+import { describe, expectStat } from "./internal/validate.js";
+import { pairSamples, type SamplePairing } from "./pairing.js";
+import { renderCsv } from "./render-csv.js";
+import { renderJson } from "./render-json.js";
+import { renderMarkdown } from "./render-markdown.js";
+import {
+  type PairedComparison,
+  resolveTestOptions,
+  type TestOptions,
+  testPair,
+} from "./significance.js";
+import type {
+  ComparisonTable,
+  RunRef,
+  TableCell,
+  TableColumn,
+  TableOptions,
+  TableRow,
+  TableSignificance,
+} from "./table.js";
+
+/** Options of {@link Comparison.significance}. */
+export interface SignificanceOptions extends TestOptions {
+  /** The run every other run is tested against. Default: the first run. */
+  readonly baseline?: RunRef;
+  /** Metrics to test. Default: every metric, in {@link Comparison.metrics} order. */
+  readonly metrics?: readonly string[];
+}
+
+/** Options of {@link Comparison.pairedTest}. */
+export interface PairedTestOptions extends TestOptions {
+  readonly metric: string;
+}
+
+/** A bootstrap CI of one run's mean of one metric. */
+export interface RunInterval {
+  readonly run: string;
+  readonly index: number;
+  readonly label: string;
+  readonly metric: string;
+  /** `null` when the run lacks the metric or has no scores for it. */
+  readonly interval: ConfidenceInterval | null;
+}
+
+/** Options of {@link Comparison.bootstrapCi}. */
+export interface ComparisonBootstrapOptions extends BootstrapOptions {
+  /** Metrics to cover. Default: every metric. */
+  readonly metrics?: readonly string[];
+}
+
+/** Results are read this many at a time by {@link Comparison.load}: parallel I/O, bounded memory. */
+const LOAD_CONCURRENCY = 4;
+
+/**
+ * Any number of benchmark results side by side: tables (markdown, CSV, JSON), the best run of a
+ * metric, paired significance tests against a baseline, bootstrap CIs and per-sample diffs.
+ *
+ * Runs are labelled a, b, c… (then aa, ab…) in their order here: the order given to `of`, or
+ * path order for `load`.
+ *
+ * @example
+ * ```ts
+ * const comparison = await Comparison.load("results/*.json");
+ * console.log(comparison.toMarkdown({ baseline: "bm25", test: "randomization" }));
+ * console.log(comparison.best("ndcg@5").name);
+ * ```
+ */
+export class Comparison {
+  /** The results compared, in order. */
+  readonly results: readonly BenchmarkResult[];
+  /** The file of each result when loaded with {@link Comparison.load}. */
+  readonly paths: readonly string[] | undefined;
+  readonly #direction: ReadonlyMap<string, boolean>;
+  readonly #pairings = new Map<string, SamplePairing>();
+
+  private constructor(results: readonly BenchmarkResult[], paths?: readonly string[]) {
+    if (results.length === 0) {
+      throw new ConfigurationError(
+        "Comparison: expected at least one result, found none (an empty comparison would answer nothing)",
+      );
+    }
+    const direction = new Map<string, boolean>();
+    const owner = new Map<string, string>();
+    for (let i = 0; i < results.length; i++) {
+      const r = results[i];
+      if (!isResult(r)) {
+        throw new ConfigurationError(
+          `Comparison: results[${i}]: expected a BenchmarkResult, found ${describe(r)}`,
+        );
+      }
+      for (const [metric, higher] of Object.entries(r.higherIsBetter)) {
+        const known = direction.get(metric);
+        if (known === undefined) {
+          direction.set(metric, higher);
+          owner.set(metric, r.name);
+        } else if (known !== higher) {
+          throw new ConfigurationError(
+            `Comparison: runs disagree on the direction of "${metric}": "${owner.get(metric)}" says ${known ? "higher" : "lower"} is better, "${r.name}" says ${higher ? "higher" : "lower"}`,
+          );
+        }
+      }
+    }
+    this.results = results;
+    this.paths = paths;
+    this.#direction = direction;
+  }
+
+  /**
+   * A comparison of results already in memory, in the order given.
+   *
+   * @throws {ConfigurationError} when there are no results, an entry is not a result, or two runs
+   * disagree on whether a metric is better higher or lower.
+   */
+  static of(results: Iterable<BenchmarkResult>): Comparison {
+    if (results === null || typeof results !== "object" || !(Symbol.iterator in results)) {
+      throw new ConfigurationError(
+        `Comparison.of: expected an array of results, found ${describe(results)}`,
+      );
+    }
+    return new Comparison([...results]);
+  }
+
+  /**
+   * Loads every result file matching the glob patterns (globby syntax, relative to the working
+   * directory, or absolute), sorted by path. A pattern that names an existing file is taken
+   * literally, so file names with glob characters (`run[1].json`) work.
+   *
+   * @throws {ConfigurationError} when no pattern is given, a pattern matches nothing (naming it:
+   * an empty comparison is a silent wrong answer), or a file is not a readable result.
+   */
+  static async load(...patterns: string[]): Promise<Comparison> {
+    if (patterns.length === 0) {
+      throw new ConfigurationError(
+        "Comparison.load: expected at least one glob pattern, found none",
+      );
+    }
+    const files = new Set<string>();
+    for (const pattern of patterns) {
+      if (typeof pattern !== "string" || pattern === "") {
+        throw new ConfigurationError(
+          `Comparison.load: expected a glob pattern, found ${describe(pattern)}`,
+        );
+      }
+      let matched: string[];
+      if (await isFile(pattern)) matched = [pattern];
+      else matched = await globby(pattern, { absolute: isAbsolute(pattern), onlyFiles: true });
+      if (matched.length === 0) {
+        throw new ConfigurationError(
+          `Comparison.load: pattern "${pattern}" matched no file (working directory ${process.cwd()})`,
+        );
+      }
+      for (const file of matched) files.add(file);
+    }
+    const paths = [...files].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+    // Two spellings of one file (a relative and an absolute pattern) load once.
+    const unique: string[] = [];
+    const seen = new Set<string>();
+    for (const p of paths) {
+      const abs = resolvePath(p);
+      if (seen.has(abs)) continue;
+      seen.add(abs);
+      unique.push(p);
+    }
+    const results: BenchmarkResult[] = new Array(unique.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < unique.length) {
+        const i = next++;
+        results[i] = await BenchmarkResult.load(unique[i] as string);
+      }
+    };
+    const workers: Promise<void>[] = [];
+    for (let w = 0; w < Math.min(LOAD_CONCURRENCY, unique.length); w++) workers.push(worker());
+    await Promise.all(workers);
+    return new Comparison(results, unique);
+  }
+
+  /** Every metric name across the results, in first-seen order. */
+  metrics(): string[] {
+    return [...this.#direction.keys()];
+  }
+
+  /** Whether a higher value of `metric` is better, as the results say. */
+  higherIsBetter(metric: string): boolean {
+    const d = this.#direction.get(metric);
+    if (d === undefined) throw this.#unknownMetric(metric, "higherIsBetter");
+    return d;
+  }
+
+  /** The label (a, b, c…) of a run. @throws {ConfigurationError} for an unknown run. */
+  label(run: RunRef): string {
+    return runLabel(this.#indexOf(run, "label"));
+  }
+
+  /**
+   * The run with the best `stat` of `metric`, in the metric's own direction (`higher_is_better`
+   * from the results: the highest recall, the lowest latency). Runs without the metric or without
+   * scores for it are passed over; ties go to the earlier run.
+   *
+   * @throws {ConfigurationError} for an unknown metric or statistic, or when no run has a value.
+   */
+  best(metric: string, stat: SummaryStat = "mean"): BenchmarkResult {
+    const s = expectStat(stat, "best");
+    const higher = this.#direction.get(metric);
+    if (higher === undefined) throw this.#unknownMetric(metric, "best");
+    let best: BenchmarkResult | undefined;
+    let bestValue = 0;
+    for (const r of this.results) {
+      const v = r.summary[metric]?.[s];
+      if (typeof v !== "number") continue;
+      if (best === undefined || (higher ? v > bestValue : v < bestValue)) {
+        best = r;
+        bestValue = v;
+      }
+    }
+    if (best === undefined) {
+      throw new ConfigurationError(
+        `best: no run has a ${s} for "${metric}" (every run lacks it or has no scores)`,
+      );
+    }
+    return best;
+  }
+
+  /**
+   * The renderer-neutral table behind `toMarkdown`, `toCsv` and `toJson`: columns, rows, cells
+   * with their significance marks. Other renderers (an HTML report) start from it.
+   *
+   * @throws {ConfigurationError} for an unknown statistic, an unknown baseline, significance
+   * asked with a statistic other than the mean, or runs over different datasets.
+   */
+  table(options: TableOptions = {}): ComparisonTable {
+    if (options === null || typeof options !== "object") {
+      throw new ConfigurationError(`table: expected options, found ${describe(options)}`);
+    }
+    const stat = expectStat(options.stat ?? "mean", "table");
+    const testName = options.test ?? (options.baseline !== undefined ? "randomization" : "none");
+    const metrics = this.metrics();
+    const values: (number | null | undefined)[][] = this.results.map((r) =>
+      metrics.map((m) => {
+        const s = r.summary[m];
+        if (s === undefined) return m in r.higherIsBetter ? null : undefined;
+        return s[stat];
+      }),
+    );
+    const columns: TableColumn[] = metrics.map((metric, j) => ({
+      metric,
+      header: stat === "mean" ? metric : `${metric} ${stat}`,
+      higherIsBetter: this.#direction.get(metric) as boolean,
+      decimals: decimalsFor(
+        values.map((row) => row[j]),
+        stat,
+      ),
+    }));
+    const beats: string[][][] = this.results.map(() => metrics.map(() => []));
+    const tests: (PairedComparison | undefined)[][] = this.results.map(() =>
+      metrics.map(() => undefined),
+    );
+    let significance: TableSignificance | null = null;
+    if (testName !== "none") {
+      if (stat !== "mean") {
+        throw new ConfigurationError(
+          `table: significance marks need stat "mean" (the tests compare per-sample scores), found stat "${stat}"; use test: "none"`,
+        );
+      }
+      const resolved = resolveTestOptions({ ...options, test: testName }, "table");
+      const baselineIndex = this.#indexOf(options.baseline ?? 0, "table: baseline");
+      const comparisons = this.#testAgainst(baselineIndex, metrics, resolved);
+      for (const c of comparisons) {
+        const j = metrics.indexOf(c.metric);
+        (tests[c.index] as (PairedComparison | undefined)[])[j] = c;
+        if (c.better === "run") cellMarks(beats, c.index, j).push(c.baselineLabel);
+        else if (c.better === "baseline") cellMarks(beats, baselineIndex, j).push(c.label);
+      }
+      const base = this.results[baselineIndex] as BenchmarkResult;
+      significance = {
+        test: resolved.test,
+        alpha: resolved.alpha,
+        permutations: resolved.permutations,
+        seed: resolved.seed,
+        baselineIndex,
+        baselineLabel: runLabel(baselineIndex),
+        baseline: base.name,
+        comparisons,
+      };
+    }
+    const rows: TableRow[] = this.results.map((r, i) => ({
+      index: i,
+      label: runLabel(i),
+      name: r.name,
+      isBaseline: significance?.baselineIndex === i,
+      cells: metrics.map((_, j): TableCell => {
+        const test = tests[i]?.[j];
+        const cell = { value: values[i]?.[j], beats: beats[i]?.[j] as string[] };
+        return test === undefined ? cell : { ...cell, test };
+      }),
+    }));
+    return { stat, columns, rows, significance };
+  }
+
+  /**
+   * The comparison as a markdown table: one row per run, one column per metric, `—` where a run
+   * lacks a metric (or has no scores for it). Scores in [0, 1] print with 4 decimals; other
+   * magnitudes (latency) with fewer as they grow. When `stat` is not the mean, every header
+   * carries it (`latency_ms p95`).
+   *
+   * With a `baseline` (or a `test`), every other run is tested against the baseline on every
+   * metric, and marks follow ranx: runs are labelled a, b, c… in a first column, a superscript
+   * letter on a score names each run it beats significantly, and a legend under the table gives
+   * the test, alpha and labels. A run's cell can only carry the baseline's letter; the baseline's
+   * cell carries the letter of every run it beats. There is no multiple-comparison correction.
+   *
+   * @throws {ConfigurationError} as {@link Comparison.table}.
+   * @example
+   * ```ts
+   * comparison.toMarkdown();        // means
+   * comparison.toMarkdown("p95");   // headers read "latency_ms p95"
+   * comparison.toMarkdown({ baseline: "bm25", test: "t-test", alpha: 0.01 });
+   * ```
+   */
+  toMarkdown(options: SummaryStat | TableOptions = "mean"): string {
+    return renderMarkdown(this.table(typeof options === "string" ? { stat: options } : options));
+  }
+
+  /**
+   * The table as CSV (RFC 4180), safe to open in a spreadsheet: text cells that could run as a
+   * formula are neutralized, numbers stay numbers. See {@link renderCsv}.
+   *
+   * @throws {ConfigurationError} as {@link Comparison.table}.
+   */
+  toCsv(options: SummaryStat | TableOptions = "mean"): string {
+    return renderCsv(this.table(typeof options === "string" ? { stat: options } : options));
+  }
+
+  /**
+   * The table as JSON text (`format: "fastrag-bench-comparison/1"`), with file paths when the
+   * results were loaded from files. See {@link renderJson}.
+   *
+   * @throws {ConfigurationError} as {@link Comparison.table}.
+   */
+  toJson(options: SummaryStat | TableOptions = "mean"): string {
+    return renderJson(
+      this.table(typeof options === "string" ? { stat: options } : options),
+      this.paths,
+    );
+  }
+
+  /**
+   * Writes the markdown table (the means, unless `options` say otherwise) to `path`, atomically:
+   * a temporary file, then a rename.
+   *
+   * @throws {ConfigurationError} as {@link Comparison.table}.
+   */
+  async save(path: string, options: SummaryStat | TableOptions = "mean"): Promise<void> {
+    const text = this.toMarkdown(options);
+    await writeFileAtomic(path, () => [text]);
+  }
+
+  /**
+   * Paired tests of every run against a baseline, per metric: p-value, effect (mean difference
+   * `run − baseline` over the pairs), pairs used and pairs left out (errored or null scores).
+   * Runs must cover the same dataset (see {@link pairSamples}).
+   *
+   * @throws {ConfigurationError} for an unknown baseline or metric, bad options, or runs over
+   * different datasets.
+   */
+  significance(options: SignificanceOptions = {}): PairedComparison[] {
+    const resolved = resolveTestOptions(options, "significance");
+    const baselineIndex = this.#indexOf(options.baseline ?? 0, "significance: baseline");
+    const metrics = options.metrics ?? this.metrics();
+    for (const m of metrics) {
+      if (!this.#direction.has(m)) throw this.#unknownMetric(m, "significance");
+    }
+    return this.#testAgainst(baselineIndex, metrics, resolved);
+  }
+
+  /**
+   * One paired test of `run` against `baseline` on one metric.
+   *
+   * @throws {ConfigurationError} for an unknown run or metric, bad options, or runs over
+   * different datasets.
+   * @example
+   * ```ts
+   * const { p, meanDiff } = comparison.pairedTest("dense", "bm25", { metric: "recall@5" });
+   * ```
+   */
+  pairedTest(run: RunRef, baseline: RunRef, options: PairedTestOptions): PairedComparison {
+    const resolved = resolveTestOptions(options, "pairedTest");
+    const i = this.#indexOf(run, "pairedTest: run");
+    const b = this.#indexOf(baseline, "pairedTest: baseline");
+    const higher = this.#direction.get(options.metric);
+    if (higher === undefined) throw this.#unknownMetric(options.metric, "pairedTest");
+    return testPair(this.results, i, b, options.metric, higher, this.#pairing(i, b), resolved);
+  }
+
+  /**
+   * A seeded percentile-bootstrap CI of each run's mean, per metric, over its non-null scores.
+   *
+   * @throws {ConfigurationError} for an unknown metric or bad options.
+   */
+  bootstrapCi(options: ComparisonBootstrapOptions = {}): RunInterval[] {
+    const metrics = options.metrics ?? this.metrics();
+    const out: RunInterval[] = [];
+    for (const metric of metrics) {
+      if (!this.#direction.has(metric)) throw this.#unknownMetric(metric, "bootstrapCi");
+      for (let i = 0; i < this.results.length; i++) {
+        const r = this.results[i] as BenchmarkResult;
+        const scores: number[] = [];
+        for (const s of r.samples) {
+          const v = s.scores[metric];
+          if (typeof v === "number") scores.push(v);
+        }
+        out.push({
+          run: r.name,
+          index: i,
+          label: runLabel(i),
+          metric,
+          interval: scores.length === 0 ? null : bootstrapCi(scores, options),
+        });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Per-sample diff of two runs of this comparison. See {@link diff}.
+   *
+   * @throws {ConfigurationError} as {@link diff}, or for an unknown run.
+   */
+  diff(baseline: RunRef, candidate: RunRef, options: DiffOptions): SampleDiff {
+    const b = this.#indexOf(baseline, "diff: baseline");
+    const c = this.#indexOf(candidate, "diff: candidate");
+    return diff(this.results[b] as BenchmarkResult, this.results[c] as BenchmarkResult, options);
+  }
+
+  #testAgainst(
+    baselineIndex: number,
+    metrics: readonly string[],
+    resolved: ReturnType<typeof resolveTestOptions>,
+  ): PairedComparison[] {
+    const out: PairedComparison[] = [];
+    for (let i = 0; i < this.results.length; i++) {
+      if (i === baselineIndex) continue;
+      const pairing = this.#pairing(i, baselineIndex);
+      for (const metric of metrics) {
+        const higher = this.#direction.get(metric) as boolean;
+        out.push(testPair(this.results, i, baselineIndex, metric, higher, pairing, resolved));
+      }
+    }
+    return out;
+  }
+
+  #pairing(i: number, j: number): SamplePairing {
+    const key = `${i}:${j}`;
+    let p = this.#pairings.get(key);
+    if (p === undefined) {
+      p = pairSamples(this.results[i] as BenchmarkResult, this.results[j] as BenchmarkResult);
+      this.#pairings.set(key, p);
+    }
+    return p;
+  }
+
+  #indexOf(run: RunRef, where: string): number {
+    if (typeof run === "number") {
+      if (Number.isInteger(run) && run >= 0 && run < this.results.length) return run;
+      throw new ConfigurationError(
+        `${where}: run index ${run} is out of range; the comparison has ${this.results.length} run(s)`,
+      );
+    }
+    if (typeof run === "string") {
+      let found = -1;
+      for (let i = 0; i < this.results.length; i++) {
+        if ((this.results[i] as BenchmarkResult).name !== run) continue;
+        if (found >= 0) {
+          throw new ConfigurationError(
+            `${where}: run name "${run}" is ambiguous (runs ${runLabel(found)} and ${runLabel(i)}); pass its index instead`,
+          );
+        }
+        found = i;
+      }
+      if (found >= 0) return found;
+      throw new ConfigurationError(
+        `${where}: no run named "${run}"; runs are ${this.results.map((r) => `"${r.name}"`).join(", ")}`,
+      );
+    }
+    const i = this.results.indexOf(run);
+    if (i >= 0) return i;
+    throw new ConfigurationError(
+      `${where}: expected a run name, index or one of the comparison's results, found ${describe(run)}`,
+    );
+  }
+
+  #unknownMetric(metric: string, where: string): ConfigurationError {
+    return new ConfigurationError(
+      `${where}: unknown metric ${describe(metric)}; the runs have ${this.metrics()
+        .map((m) => `"${m}"`)
+        .join(", ")}`,
+    );
+  }
+}
+
+function cellMarks(beats: string[][][], i: number, j: number): string[] {
+  return (beats[i] as string[][])[j] as string[];
+}
+
+function isResult(value: unknown): value is BenchmarkResult {
+  if (value === null || typeof value !== "object") return false;
+  const r = value as Partial<BenchmarkResult>;
+  return (
+    typeof r.name === "string" &&
+    Array.isArray(r.samples) &&
+    typeof r.higherIsBetter === "object" &&
+    r.higherIsBetter !== null &&
+    typeof r.summary === "object" &&
+    r.summary !== null
+  );
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await statFile(path)).isFile();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,32 @@
+import type { SummaryStat } from "@fastrag/bench-core";
+
+/**
+ * Decimals for one table column: 4 for scores in [0, 1] (the resolution at which retrieval
+ * papers and trec_eval report), an integer for `count`, and for other magnitudes (latency in ms,
+ * tokens, cost) fewer decimals as values grow: ≥ 1000 → 0, ≥ 100 → 1, ≥ 1 → 2, else 4.
+ */
+export function decimalsFor(
+  values: readonly (number | null | undefined)[],
+  stat: SummaryStat,
+): number {
+  if (stat === "count") return 0;
+  let max = 0;
+  let unit = true;
+  for (const v of values) {
+    if (typeof v !== "number") continue;
+    if (v < 0 || v > 1) unit = false;
+    const a = Math.abs(v);
+    if (a > max) max = a;
+  }
+  if (unit) return 4;
+  if (max >= 1000) return 0;
+  if (max >= 100) return 1;
+  if (max >= 1) return 2;
+  return 4;
+}
+
+/** Fixed-decimal text without a "-0.0000". */
+export function formatNumber(value: number, decimals: number): string {
+  const text = value.toFixed(decimals);
+  return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
+}

@@ -1,0 +1,79 @@
+import { ConfigurationError, SUMMARY_STATS, type SummaryStat } from "@fastrag/bench-core";
+
+const STATS: ReadonlySet<string> = new Set(SUMMARY_STATS);
+
+/** Validates a DistributionSummary field name. */
+export function expectStat(stat: unknown, where: string): SummaryStat {
+  if (typeof stat !== "string" || !STATS.has(stat)) {
+    throw new ConfigurationError(
+      `${where}: unknown statistic ${describe(stat)}; expected one of ${SUMMARY_STATS.join(", ")}`,
+    );
+  }
+  return stat as SummaryStat;
+}
+
+/** Validates an integer option within [min, max]. */
+export function expectInteger(
+  value: unknown,
+  where: string,
+  min: number,
+  max: number = Number.MAX_SAFE_INTEGER,
+): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigurationError(
+      `${where}: expected an integer${max === Number.MAX_SAFE_INTEGER ? ` ≥ ${min}` : ` in [${min}, ${max}]`}, found ${describe(value)}`,
+    );
+  }
+  return value;
+}
+
+/** Validates a seed: any safe integer; only its low 32 bits are used. */
+export function expectSeed(value: unknown, where: string): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value)) {
+    throw new ConfigurationError(`${where}: expected an integer seed, found ${describe(value)}`);
+  }
+  return value >>> 0;
+}
+
+/** Validates a probability strictly between 0 and 1 (alpha, confidence level). */
+export function expectOpenUnit(value: unknown, where: string): number {
+  if (typeof value !== "number" || !(value > 0 && value < 1)) {
+    throw new ConfigurationError(
+      `${where}: expected a number strictly between 0 and 1, found ${describe(value)}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Copies a sample of numbers into a Float64Array, refusing non-finite entries (a NaN would make
+ * every comparison false and a test silently "not significant").
+ */
+export function finiteArray(values: ArrayLike<number>, where: string): Float64Array {
+  if (values === null || typeof values !== "object" || typeof values.length !== "number") {
+    throw new ConfigurationError(
+      `${where}: expected an array of numbers, found ${describe(values)}`,
+    );
+  }
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (typeof v !== "number" || !Number.isFinite(v)) {
+      throw new ConfigurationError(
+        `${where}[${i}]: expected a finite number, found ${describe(v)}`,
+      );
+    }
+    out[i] = v;
+  }
+  return out;
+}
+
+/** A short description of a value for error messages. */
+export function describe(value: unknown): string {
+  if (value === undefined) return "undefined";
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "number" || typeof value === "boolean" || value === null)
+    return String(value);
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  return typeof value;
+}

@@ -1,0 +1,184 @@
+import { type BenchmarkResult, ConfigurationError, type SampleResult } from "@fastrag/bench-core";
+
+/** How the samples of two runs were matched. */
+export type PairingKey = "sample_id" | "question" | "position";
+
+/** The matching of two runs' samples: `a.samples[indexA[i]]` goes with `b.samples[indexB[i]]`. */
+export interface SamplePairing {
+  readonly key: PairingKey;
+  readonly indexA: Int32Array;
+  readonly indexB: Int32Array;
+}
+
+/** The scores of one metric over the paired samples where both runs have a number. */
+export interface PairedScores {
+  readonly key: PairingKey;
+  readonly metric: string;
+  /** Scores of run a, aligned with `b`. */
+  readonly a: Float64Array;
+  readonly b: Float64Array;
+  /** Pairs left out because either side errored or scored `null` (never counted as 0). */
+  readonly leftOut: number;
+}
+
+const keyCache = new WeakMap<BenchmarkResult, Map<string, Map<string, number> | null>>();
+
+/**
+ * Matches the samples of two runs over the same dataset: by `sample_id` when every sample of both
+ * runs has one, else by question text when questions are unique within each run, else by
+ * position.
+ *
+ * @throws {ConfigurationError} when the runs cover different datasets, saying how they differ:
+ * dataset fingerprints (when both results carry one), sample counts, and an example id or question
+ * found on one side only. Also when a run repeats a sample id.
+ */
+export function pairSamples(a: BenchmarkResult, b: BenchmarkResult): SamplePairing {
+  const where = `cannot pair runs "${a.name}" and "${b.name}"`;
+  if (a.dataset && b.dataset && a.dataset.fingerprint !== b.dataset.fingerprint) {
+    throw new ConfigurationError(
+      `${where}: they ran on different datasets (fingerprint ${a.dataset.fingerprint}, ${a.dataset.size} samples vs fingerprint ${b.dataset.fingerprint}, ${b.dataset.size} samples)`,
+    );
+  }
+  const na = a.samples.length;
+  const nb = b.samples.length;
+  const idsA = keysOf(a, "sample_id");
+  const idsB = idsA === null ? null : keysOf(b, "sample_id");
+  if (idsA !== null && idsB !== null) return byKey(a, b, idsA, idsB, "sample_id", where);
+  const qa = keysOf(a, "question");
+  const qb = qa === null ? null : keysOf(b, "question");
+  if (qa !== null && qb !== null) return byKey(a, b, qa, qb, "question", where);
+  if (na !== nb) {
+    throw new ConfigurationError(
+      `${where}: they have different datasets (${na} samples vs ${nb}; pairing by position because ${
+        idsA === null ? `"${a.name}"` : `"${b.name}"`
+      } lacks sample ids and questions repeat)`,
+    );
+  }
+  const indexA = new Int32Array(na);
+  for (let i = 0; i < na; i++) indexA[i] = i;
+  return { key: "position", indexA, indexB: indexA.slice() };
+}
+
+/**
+ * Scores of `metric` over the pairs where both runs have a number. Errored samples and `null`
+ * scores are left out of the pair (never treated as 0) and counted in `leftOut`.
+ *
+ * @throws {ConfigurationError} as {@link pairSamples}, or when either run lacks the metric.
+ */
+export function pairedScores(
+  a: BenchmarkResult,
+  b: BenchmarkResult,
+  metric: string,
+  pairing: SamplePairing = pairSamples(a, b),
+): PairedScores {
+  for (const r of [a, b]) {
+    if (!(metric in r.higherIsBetter)) {
+      throw new ConfigurationError(
+        `run "${r.name}" has no metric "${metric}"; it has ${r.metrics.map((m) => `"${m}"`).join(", ") || "none"}`,
+      );
+    }
+  }
+  const n = pairing.indexA.length;
+  const xa = new Float64Array(n);
+  const xb = new Float64Array(n);
+  let k = 0;
+  const sa = a.samples;
+  const sb = b.samples;
+  for (let i = 0; i < n; i++) {
+    const va = (sa[pairing.indexA[i] as number] as SampleResult).scores[metric];
+    const vb = (sb[pairing.indexB[i] as number] as SampleResult).scores[metric];
+    if (typeof va === "number" && typeof vb === "number") {
+      xa[k] = va;
+      xb[k] = vb;
+      k++;
+    }
+  }
+  return { key: pairing.key, metric, a: xa.slice(0, k), b: xb.slice(0, k), leftOut: n - k };
+}
+
+/** key → sample index, or null when some sample lacks the key or a key repeats. Cached per run. */
+function keysOf(r: BenchmarkResult, kind: "sample_id" | "question"): Map<string, number> | null {
+  let cache = keyCache.get(r);
+  if (cache === undefined) {
+    cache = new Map();
+    keyCache.set(r, cache);
+  }
+  const hit = cache.get(kind);
+  if (hit !== undefined) return hit;
+  const map = new Map<string, number>();
+  let out: Map<string, number> | null = map;
+  const samples = r.samples;
+  for (let i = 0; i < samples.length; i++) {
+    const s = samples[i] as SampleResult;
+    const key = kind === "sample_id" ? s.sampleId : s.question;
+    if (key === undefined) {
+      out = null;
+      break;
+    }
+    if (map.has(key)) {
+      if (kind === "sample_id") {
+        throw new ConfigurationError(
+          `run "${r.name}": sample id "${key}" appears twice (samples ${(map.get(key) as number) + 1} and ${i + 1}); sample ids must be unique to pair runs`,
+        );
+      }
+      out = null;
+      break;
+    }
+    map.set(key, i);
+  }
+  cache.set(kind, out);
+  return out;
+}
+
+function byKey(
+  a: BenchmarkResult,
+  b: BenchmarkResult,
+  ka: Map<string, number>,
+  kb: Map<string, number>,
+  key: PairingKey,
+  where: string,
+): SamplePairing {
+  const n = ka.size;
+  const indexA = new Int32Array(n);
+  const indexB = new Int32Array(n);
+  let k = 0;
+  let onlyA = 0;
+  let exampleA: string | undefined;
+  for (const [id, i] of ka) {
+    const j = kb.get(id);
+    if (j === undefined) {
+      onlyA++;
+      exampleA ??= id;
+      continue;
+    }
+    indexA[k] = i;
+    indexB[k] = j;
+    k++;
+  }
+  const onlyB = kb.size - k;
+  if (onlyA > 0 || onlyB > 0) {
+    let exampleB: string | undefined;
+    if (onlyB > 0) {
+      for (const id of kb.keys()) {
+        if (!ka.has(id)) {
+          exampleB = id;
+          break;
+        }
+      }
+    }
+    const what = key === "sample_id" ? "sample ids" : "questions";
+    const parts: string[] = [];
+    if (onlyA > 0)
+      parts.push(`${onlyA} only in "${a.name}" (e.g. ${JSON.stringify(clip(exampleA as string))})`);
+    if (onlyB > 0)
+      parts.push(`${onlyB} only in "${b.name}" (e.g. ${JSON.stringify(clip(exampleB as string))})`);
+    throw new ConfigurationError(
+      `${where}: they cover different datasets (${ka.size} samples vs ${kb.size}, matched by ${what}): ${parts.join("; ")}`,
+    );
+  }
+  return { key, indexA, indexB };
+}
+
+function clip(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

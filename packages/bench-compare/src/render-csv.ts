@@ -1,0 +1,53 @@
+import type { ComparisonTable, TableCell } from "./table.js";
+
+const TRIGGER = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+
+/**
+ * Makes one CSV field safe: neutralizes spreadsheet formulas, then quotes per RFC 4180.
+ *
+ * Formula injection: a text cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with a
+ * single quote, so Excel, LibreOffice and Google Sheets show it as text instead of evaluating it
+ * (OWASP's advice). Numbers are written as numbers and never prefixed: `-0.5` must stay a number
+ * in the spreadsheet. The same holds for a text cell that is a plain decimal literal (`-12.5`,
+ * `+3e-4`): it cannot hold a formula, so it is left alone.
+ *
+ * Quoting: a field holding a comma, a double quote, CR or LF is wrapped in double quotes, with
+ * inner quotes doubled.
+ */
+export function csvField(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
+  let text = value;
+  if (TRIGGER.test(text) && !PLAIN_NUMBER.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * Renders a comparison table as CSV (RFC 4180: CRLF line ends, a header row). Numbers keep full
+ * precision; a missing metric or a metric without scores is an empty field. With significance
+ * on, a `label` column comes first and one `<header> p` column per metric follows the values,
+ * holding each run's p-value against the baseline (empty for the baseline itself).
+ */
+export function renderCsv(table: ComparisonTable): string {
+  const sig = table.significance !== null;
+  const header: string[] = [];
+  if (sig) header.push("label");
+  header.push("run");
+  for (const c of table.columns) header.push(c.header);
+  if (sig) for (const c of table.columns) header.push(`${c.header} p`);
+  const lines = [header.map(csvField).join(",")];
+  for (const row of table.rows) {
+    const fields: string[] = [];
+    if (sig) fields.push(csvField(row.label));
+    fields.push(csvField(row.name));
+    for (const cell of row.cells) fields.push(csvField(cell.value));
+    if (sig) for (const cell of row.cells) fields.push(csvField(pOf(cell)));
+    lines.push(fields.join(","));
+  }
+  return `${lines.join("\r\n")}\r\n`;
+}
+
+function pOf(cell: TableCell): number | null {
+  return cell.test?.p ?? null;
+}

@@ -1,0 +1,81 @@
+import { formatNumber } from "./internal/format.js";
+import { superscript } from "./internal/labels.js";
+import type { ComparisonTable, TableCell, TableColumn } from "./table.js";
+
+/** Shown for a metric a run does not have, or has no scores for. */
+export const MISSING = "—";
+
+/**
+ * Renders a comparison table as GitHub-flavoured markdown: one row per run, one column per
+ * metric, numbers right-aligned. With significance on, a first column holds the run labels, each
+ * cell carries a superscript letter per run it beats, and a legend follows the table.
+ */
+export function renderMarkdown(table: ComparisonTable): string {
+  const sig = table.significance;
+  const multi = table.rows.some((r) => r.label.length > 1);
+  const head: string[] = [];
+  const rule: string[] = [];
+  if (sig) {
+    head.push("#");
+    rule.push("---");
+  }
+  head.push("run");
+  rule.push("---");
+  for (const c of table.columns) {
+    head.push(escapeCell(c.header));
+    rule.push("---:");
+  }
+  const lines = [`| ${head.join(" | ")} |`, `| ${rule.join(" | ")} |`];
+  for (const row of table.rows) {
+    const cells: string[] = [];
+    if (sig) cells.push(row.label);
+    cells.push(escapeCell(row.name));
+    for (let i = 0; i < table.columns.length; i++) {
+      cells.push(formatCell(row.cells[i] as TableCell, table.columns[i] as TableColumn, multi));
+    }
+    lines.push(`| ${cells.join(" | ")} |`);
+  }
+  if (sig) {
+    lines.push("");
+    lines.push(legend(table));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function formatCell(cell: TableCell, column: TableColumn, multi: boolean): string {
+  if (typeof cell.value !== "number") return MISSING;
+  const marks = cell.beats.map(superscript);
+  // With two-letter labels (past 26 runs) "ᵃᵇ" could read as run ab: separate marks with a dot.
+  return formatNumber(cell.value, column.decimals) + marks.join(multi ? "·" : "");
+}
+
+function legend(table: ComparisonTable): string {
+  const sig = table.significance;
+  if (!sig) return "";
+  const test =
+    sig.test === "t-test"
+      ? "paired two-sided t-test"
+      : `paired two-sided approximate randomization test (${sig.permutations.toLocaleString("en-US")} permutations, seed ${sig.seed})`;
+  let leftOut = 0;
+  for (const c of sig.comparisons) leftOut += c.leftOut;
+  const runs = table.rows.map((r) => `${r.label} = ${escapeCell(r.name)}`).join(", ");
+  const parts = [
+    `Runs: ${runs}.`,
+    `A superscript letter names each run a score beats significantly (${test}, p < ${sig.alpha}, in the metric's own direction).`,
+    `Each run is tested against the baseline ${sig.baselineLabel} (${escapeCell(sig.baseline)}) only: a run's cell is marked ${superscript(sig.baselineLabel)} when it beats the baseline, and the baseline's cell names every run it beats. No multiple-comparison correction.`,
+  ];
+  if (leftOut > 0)
+    parts.push(`${leftOut} pair(s) with an errored or null score were left out of the tests.`);
+  const skipped = sig.comparisons.filter((c) => c.p === null).length;
+  if (skipped > 0)
+    parts.push(`${skipped} test(s) could not run (a metric missing or too few pairs).`);
+  return parts.join(" ");
+}
+
+/** Escapes text for a markdown table cell: pipes, backslashes and line breaks. */
+export function escapeCell(text: string): string {
+  return text
+    .replace(/\\/g, "\\\\")
+    .replace(/\|/g, "\\|")
+    .replace(/\r?\n|\r/g, " ");
+}

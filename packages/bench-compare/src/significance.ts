@@ -1,0 +1,169 @@
+import { type BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
+import { runLabel } from "./internal/labels.js";
+import { describe, expectInteger, expectOpenUnit, expectSeed } from "./internal/validate.js";
+import { pairedTTest } from "./paired-t-test.js";
+import { type PairingKey, pairedScores, type SamplePairing } from "./pairing.js";
+import { DEFAULT_PERMUTATIONS, randomizationTest } from "./randomization-test.js";
+
+/** The paired tests a comparison can run. */
+export type SignificanceTest = "randomization" | "t-test";
+
+/** Options of a paired test between runs. */
+export interface TestOptions {
+  /** Default `"randomization"`. */
+  readonly test?: SignificanceTest;
+  /** Significance level: a difference counts when p < alpha. Default 0.05. */
+  readonly alpha?: number;
+  /** Randomization test only. Default 10,000. */
+  readonly permutations?: number;
+  /** Randomization test only; every test reuses it, so each p is reproducible alone. Default 0. */
+  readonly seed?: number;
+}
+
+/** One paired test of a run against another on one metric. */
+export interface PairedComparison {
+  /** The run tested, its index in the comparison and its label (a, b, c…). */
+  readonly run: string;
+  readonly index: number;
+  readonly label: string;
+  /** The run it is tested against. */
+  readonly baseline: string;
+  readonly baselineIndex: number;
+  readonly baselineLabel: string;
+  readonly metric: string;
+  readonly higherIsBetter: boolean;
+  readonly test: SignificanceTest;
+  /** Two-sided p-value; `null` when the test could not run (see `reason`). */
+  readonly p: number | null;
+  /** Effect: mean over the pairs of `run − baseline`; `null` when there are no pairs. */
+  readonly meanDiff: number | null;
+  /** t statistic and degrees of freedom (t-test only). */
+  readonly t?: number;
+  readonly df?: number;
+  /** Pairs used. */
+  readonly n: number;
+  /** Pairs left out because either side errored or scored `null`. */
+  readonly leftOut: number;
+  readonly pairedBy: PairingKey | null;
+  /** `p < alpha`. */
+  readonly significant: boolean;
+  /**
+   * Which side is significantly better in the metric's own direction: `"run"`, `"baseline"`, or
+   * `null` when the difference is not significant.
+   */
+  readonly better: "run" | "baseline" | null;
+  /** Why `p` is null: a metric missing from a run, or too few pairs. */
+  readonly reason?: string;
+}
+
+/** Options after validation and defaults. @internal */
+export interface ResolvedTestOptions {
+  readonly test: SignificanceTest;
+  readonly alpha: number;
+  readonly permutations: number;
+  readonly seed: number;
+}
+
+/** Applies defaults and validates. @internal */
+export function resolveTestOptions(options: TestOptions, where: string): ResolvedTestOptions {
+  const test = options.test ?? "randomization";
+  if (test !== "randomization" && test !== "t-test") {
+    throw new ConfigurationError(
+      `${where}: test: expected "randomization" or "t-test", found ${describe(test)}`,
+    );
+  }
+  return {
+    test,
+    alpha: expectOpenUnit(options.alpha ?? 0.05, `${where}: alpha`),
+    permutations: expectInteger(
+      options.permutations ?? DEFAULT_PERMUTATIONS,
+      `${where}: permutations`,
+      1,
+    ),
+    seed: expectSeed(options.seed ?? 0, `${where}: seed`),
+  };
+}
+
+/** Runs one paired test of `run` against `baseline` on `metric`. @internal */
+export function testPair(
+  results: readonly BenchmarkResult[],
+  index: number,
+  baselineIndex: number,
+  metric: string,
+  higherIsBetter: boolean,
+  pairing: SamplePairing,
+  options: ResolvedTestOptions,
+): PairedComparison {
+  const run = results[index] as BenchmarkResult;
+  const base = results[baselineIndex] as BenchmarkResult;
+  const head = {
+    run: run.name,
+    index,
+    label: runLabel(index),
+    baseline: base.name,
+    baselineIndex,
+    baselineLabel: runLabel(baselineIndex),
+    metric,
+    higherIsBetter,
+    test: options.test,
+  };
+  const missing = [run, base].find((r) => !(metric in r.higherIsBetter));
+  if (missing !== undefined) {
+    return {
+      ...head,
+      p: null,
+      meanDiff: null,
+      n: 0,
+      leftOut: 0,
+      pairedBy: pairing.key,
+      significant: false,
+      better: null,
+      reason: `run "${missing.name}" has no metric "${metric}"`,
+    };
+  }
+  const scores = pairedScores(run, base, metric, pairing);
+  const n = scores.a.length;
+  const needed = options.test === "t-test" ? 2 : 1;
+  if (n < needed) {
+    return {
+      ...head,
+      p: null,
+      meanDiff: n === 0 ? null : (scores.a[0] as number) - (scores.b[0] as number),
+      n,
+      leftOut: scores.leftOut,
+      pairedBy: pairing.key,
+      significant: false,
+      better: null,
+      reason: `${n} scored pair(s), the ${options.test} test needs at least ${needed}`,
+    };
+  }
+  let p: number;
+  let meanDiff: number;
+  let extra: { t?: number; df?: number } = {};
+  if (options.test === "t-test") {
+    const r = pairedTTest(scores.a, scores.b);
+    p = r.p;
+    meanDiff = r.meanDiff;
+    extra = { t: r.t, df: r.df };
+  } else {
+    const r = randomizationTest(scores.a, scores.b, {
+      permutations: options.permutations,
+      seed: options.seed,
+    });
+    p = r.p;
+    meanDiff = r.meanDiff;
+  }
+  const significant = p < options.alpha && meanDiff !== 0;
+  const runBetter = higherIsBetter ? meanDiff > 0 : meanDiff < 0;
+  return {
+    ...head,
+    p,
+    meanDiff,
+    ...extra,
+    n,
+    leftOut: scores.leftOut,
+    pairedBy: pairing.key,
+    significant,
+    better: significant ? (runBetter ? "run" : "baseline") : null,
+  };
+}
