@@ -6,6 +6,8 @@ export {
   SAMPLE_FIELDS,
   type SampleField,
 } from "./column-mapping.js";
+export { CORPUS_ALIASES, loadCorpus, type Passage } from "./corpus.js";
+export { HUGGING_FACE_VIEWER_URL, type HuggingFaceOptions } from "./hugging-face.js";
 export type { TopicField } from "./internal/trec-text.js";
 export { Predictions } from "./predictions.js";
 export {

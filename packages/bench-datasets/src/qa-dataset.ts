@@ -5,9 +5,14 @@ import {
   writeFileAtomic,
 } from "@fastrag/bench-core";
 import type { ColumnMapping } from "./column-mapping.js";
+import { type HuggingFaceOptions, loadFromHuggingFace } from "./hugging-face.js";
 import { isDirectory, readTextFile } from "./internal/files.js";
+import { loadBeirDataset } from "./internal/load-beir.js";
+import { loadCsvDataset } from "./internal/load-csv.js";
 import { loadJsonDataset } from "./internal/load-json.js";
 import { loadJsonlDataset } from "./internal/load-jsonl.js";
+import { loadParquetDataset } from "./internal/load-parquet.js";
+import { loadYamlDataset } from "./internal/load-yaml.js";
 import { describeValue, setOwn } from "./internal/problems.js";
 import { type LoadedSamples, SampleBuilder } from "./internal/sample-builder.js";
 import { parseQrels, parseTopics, type TopicField } from "./internal/trec-text.js";
@@ -56,7 +61,7 @@ interface NativeSample {
 }
 
 const SUPPORTED =
-  ".json (native, bare array or SQuAD), .jsonl, .csv, .yaml/.yml, .parquet, or a BEIR directory (queries.jsonl + qrels/<split>.tsv)";
+  ".json (native, bare array or SQuAD), .jsonl, .csv, .tsv, .yaml/.yml, .parquet, or a BEIR directory (queries.jsonl + qrels/<split>.tsv); TREC qrels load with QADataset.fromTrec";
 
 /**
  * An evaluation set: questions with their gold answers and relevant ids, in file order.
@@ -125,13 +130,23 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
     }
     const lower = path.toLowerCase();
     let loaded: LoadedSamples;
+    if (
+      options.split !== undefined &&
+      (typeof options.split !== "string" || options.split === "")
+    ) {
+      throw new ConfigurationError(
+        `QADataset.load: split must be a non-empty string, found ${describeValue(options.split)}`,
+      );
+    }
     if (lower.endsWith(".jsonl")) loaded = await loadJsonlDataset(path, columns);
     else if (lower.endsWith(".json")) loaded = await loadJsonDataset(path, columns);
-    else if (await isDirectory(path)) {
-      throw new ConfigurationError(
-        `${path}: BEIR directories are not supported yet (split ${options.split ?? "test"})`,
-      );
-    } else {
+    else if (lower.endsWith(".csv")) loaded = await loadCsvDataset(path, columns, ",");
+    else if (lower.endsWith(".tsv")) loaded = await loadCsvDataset(path, columns, "\t");
+    else if (lower.endsWith(".yaml") || lower.endsWith(".yml"))
+      loaded = await loadYamlDataset(path, columns);
+    else if (lower.endsWith(".parquet")) loaded = await loadParquetDataset(path, columns);
+    else if (await isDirectory(path)) loaded = await loadBeirDataset(path, options.split ?? "test");
+    else {
       throw new ConfigurationError(`${path}: unsupported dataset format; expected ${SUPPORTED}`);
     }
     return new QADataset(loaded.samples, { warnings: loaded.warnings, source: path });
@@ -209,6 +224,28 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
       samples.push({ id: qid, question, expectedAnswers: [], relevantIds, relevance });
     }
     return new QADataset(samples, { source: options.qrels });
+  }
+
+  /**
+   * Loads a dataset from the Hugging Face Hub through its dataset-viewer API: the API lists the
+   * Parquet export of the dataset, and the chosen config/split's files are downloaded and read
+   * with hyparquet. Columns are detected as for files (HF SQuAD's `answers: {text: [...]}` is
+   * understood).
+   *
+   * Every request has a time limit (`timeoutMs`, default 30 s), so with no network this fails
+   * with a clear error instead of hanging.
+   *
+   * @throws ConfigurationError for an unknown dataset, config or split (listing those that
+   *   exist), an HTTP error, an unreachable host or a timeout. Rejects with `signal.reason`
+   *   when `signal` aborts.
+   * @example
+   * ```ts
+   * const dataset = await QADataset.fromHuggingFace("rajpurkar/squad_v2", { split: "validation" });
+   * ```
+   */
+  static async fromHuggingFace(repo: string, options: HuggingFaceOptions = {}): Promise<QADataset> {
+    const loaded = await loadFromHuggingFace(repo, options);
+    return new QADataset(loaded.samples, { warnings: loaded.warnings, source: `hf://${repo}` });
   }
 
   /** The native file format's object (snake_case), as {@link QADataset.save} writes it. */

@@ -28,6 +28,8 @@ export interface BuilderOptions {
   readonly cellsAreText?: boolean;
   /** For `unit: "record"`: the array the records come from, shown as `record 3 (samples[2])`. */
   readonly arrayName?: string;
+  /** Renders a position for messages (called only when there is an error to report). */
+  readonly describe?: (position: number) => string;
 }
 
 /** How many samples the passage-text heuristic inspects. */
@@ -44,6 +46,7 @@ export class SampleBuilder {
   private readonly unit: string;
   private readonly cellsAreText: boolean;
   private readonly arrayName: string | undefined;
+  private readonly describe: ((position: number) => string) | undefined;
   private readonly explicit: ReadonlyMap<SampleField, string | null>;
   private readonly mapping: ColumnMapping | undefined;
   /** alias or mapped column → field; only for fields that may still be read. */
@@ -62,6 +65,7 @@ export class SampleBuilder {
     this.unit = options.unit;
     this.cellsAreText = options.cellsAreText === true;
     this.arrayName = options.arrayName;
+    this.describe = options.describe;
     this.mapping = mapping;
     this.explicit = normalizeColumnMapping(mapping);
     for (const field of SAMPLE_FIELDS) {
@@ -81,6 +85,7 @@ export class SampleBuilder {
 
   private at(position: number, label?: string): string {
     if (label !== undefined) return `${this.source}: ${label}`;
+    if (this.describe !== undefined) return `${this.source}: ${this.describe(position)}`;
     const array = this.arrayName === undefined ? "" : ` (${this.arrayName}[${position - 1}])`;
     return `${this.source}: ${this.unit} ${position}${array}`;
   }
@@ -162,9 +167,11 @@ export class SampleBuilder {
   }
 
   /** Declares the columns of a table before its rows are added with {@link addRow}. */
-  setHeader(header: readonly string[], position: number): void {
-    const where = this.at(position);
+  setHeader(header: readonly string[], label = "header"): void {
+    const where = `${this.source}: ${label}`;
     const seen = new Set<string>();
+    // An unnamed column (e.g. the index pandas writes) is kept as `column_<n>`.
+    header = header.map((name, i) => (name === "" ? `column_${i + 1}` : name));
     for (let i = 0; i < header.length; i++) {
       const name = header[i]!;
       if (seen.has(name)) throw inputError(where, `column "${name}" appears twice in the header`);

@@ -1,0 +1,171 @@
+import { join } from "node:path";
+import { ConfigurationError } from "@fastrag/bench-core";
+import { isDirectory, readTextFile } from "./internal/files.js";
+import { parseJson } from "./internal/json-text.js";
+import { forEachLine, isBlank } from "./internal/lines.js";
+import { forEachCsvRow } from "./internal/load-csv.js";
+import { describeValue, inputError, isPlainRecord } from "./internal/problems.js";
+import { isSquad, squadParagraphs } from "./internal/squad.js";
+
+/** One passage of a corpus, for retrievers to index. */
+export interface Passage {
+  readonly id: string;
+  /** `""` when the source has no title. */
+  readonly title: string;
+  readonly text: string;
+}
+
+/**
+ * The column names {@link loadCorpus} reads each passage field from (exact names; two aliases of
+ * one field in one file is an error).
+ */
+export const CORPUS_ALIASES: Readonly<Record<keyof Passage, readonly string[]>> = {
+  id: ["_id", "id", "doc_id", "docid", "corpus-id", "pid"],
+  title: ["title"],
+  text: ["text", "contents", "content", "passage", "body"],
+};
+
+/**
+ * Reads passages into `{ id, title, text }`, for the retrievers that users and the demo build:
+ * - a BEIR `corpus.jsonl` (or a BEIR directory holding one);
+ * - any `.jsonl`, `.csv` or `.tsv` of passages, columns per {@link CORPUS_ALIASES};
+ * - a `.json` array of passages, or a SQuAD file, whose paragraphs become passages with the
+ *   same `<title>#<index>` ids its questions' `relevant_ids` name.
+ *
+ * @throws ConfigurationError for an unsupported path, a passage without an id or text, a
+ *   duplicate id, or malformed content (naming the file, line/row and column).
+ * @example
+ * ```ts
+ * const passages = await loadCorpus("scifact/corpus.jsonl");
+ * const index = new Map(passages.map((p) => [p.id, p]));
+ * ```
+ */
+export async function loadCorpus(path: string): Promise<Passage[]> {
+  if (typeof path !== "string" || path.length === 0) {
+    throw new ConfigurationError(`loadCorpus: expected a path, found ${describeValue(path)}`);
+  }
+  const lower = path.toLowerCase();
+  const reader = new PassageReader(path);
+  if (lower.endsWith(".jsonl")) {
+    await forEachLine(path, (line, n) => {
+      if (!isBlank(line)) reader.addRecord(parseJson(line, path, n), `line ${n}`);
+    });
+  } else if (lower.endsWith(".csv") || lower.endsWith(".tsv")) {
+    const text = await readTextFile(path);
+    let header: string[] = [];
+    forEachCsvRow(text, path, lower.endsWith(".tsv") ? "\t" : ",", (cells, row) => {
+      if (row === 0) {
+        header = cells;
+        return;
+      }
+      if (cells.length !== header.length) {
+        throw inputError(
+          `${path}: row ${row}`,
+          `expected ${header.length} cells (one per header column), found ${cells.length}`,
+        );
+      }
+      const record: Record<string, unknown> = Object.create(null);
+      for (let i = 0; i < header.length; i++) record[header[i]!] = cells[i];
+      reader.addRecord(record, `row ${row}`);
+    });
+  } else if (lower.endsWith(".json")) {
+    const document = parseJson(await readTextFile(path), path);
+    if (isSquad(document)) {
+      for (const paragraph of squadParagraphs(document, path)) {
+        reader.add(paragraph.id, paragraph.title, paragraph.context, paragraph.where);
+      }
+    } else if (Array.isArray(document)) {
+      for (let i = 0; i < document.length; i++) reader.addRecord(document[i], `record ${i + 1}`);
+    } else {
+      throw inputError(
+        path,
+        `expected an array of passages or a SQuAD file, found ${describeValue(document)}`,
+      );
+    }
+  } else if (await isDirectory(path)) {
+    return loadCorpus(join(path, "corpus.jsonl"));
+  } else {
+    throw new ConfigurationError(
+      `${path}: unsupported corpus format; expected .jsonl (e.g. BEIR corpus.jsonl), .csv, .tsv, .json (passages or SQuAD) or a BEIR directory`,
+    );
+  }
+  return reader.passages;
+}
+
+class PassageReader {
+  readonly passages: Passage[] = [];
+  private readonly ids = new Set<string>();
+  private columns: { id: string; title: string | undefined; text: string } | undefined;
+
+  constructor(private readonly source: string) {}
+
+  addRecord(record: unknown, where: string): void {
+    if (!isPlainRecord(record)) {
+      throw inputError(
+        `${this.source}: ${where}`,
+        `expected a passage object {_id, title?, text}, found ${describeValue(record)}`,
+      );
+    }
+    if (this.columns === undefined) this.columns = this.resolve(record, where);
+    const { id: idKey, title: titleKey, text: textKey } = this.columns;
+    const rawId = record[idKey];
+    let id: string;
+    if (typeof rawId === "string" && rawId.length > 0) id = rawId;
+    else if (typeof rawId === "number" && Number.isFinite(rawId)) id = String(rawId);
+    else {
+      throw inputError(
+        `${this.source}: ${where}, column "${idKey}"`,
+        `expected a passage id (a non-empty string or number), found ${describeValue(rawId)}`,
+      );
+    }
+    const text = record[textKey];
+    if (typeof text !== "string") {
+      throw inputError(
+        `${this.source}: ${where}, column "${textKey}"`,
+        `expected the passage text (a string), found ${describeValue(text)}`,
+      );
+    }
+    const rawTitle = titleKey === undefined ? undefined : record[titleKey];
+    if (rawTitle !== undefined && rawTitle !== null && typeof rawTitle !== "string") {
+      throw inputError(
+        `${this.source}: ${where}, column "title"`,
+        `expected a string, found ${describeValue(rawTitle)}`,
+      );
+    }
+    this.add(id, typeof rawTitle === "string" ? rawTitle : "", text, where);
+  }
+
+  add(id: string, title: string, text: string, where: string): void {
+    if (this.ids.has(id))
+      throw inputError(`${this.source}: ${where}`, `duplicate passage id ${JSON.stringify(id)}`);
+    this.ids.add(id);
+    this.passages.push({ id, title, text });
+  }
+
+  private resolve(record: Record<string, unknown>, where: string) {
+    const pick = (field: keyof Passage): string | undefined => {
+      let found: string | undefined;
+      for (const alias of CORPUS_ALIASES[field]) {
+        if (!Object.hasOwn(record, alias)) continue;
+        if (found !== undefined) {
+          throw inputError(
+            `${this.source}: ${where}`,
+            `both "${found}" and "${alias}" could be the passage ${field} column`,
+          );
+        }
+        found = alias;
+      }
+      return found;
+    };
+    const id = pick("id");
+    const text = pick("text");
+    if (id === undefined || text === undefined) {
+      const field = id === undefined ? "id" : "text";
+      throw inputError(
+        `${this.source}: ${where}`,
+        `no passage ${field} column; tried ${CORPUS_ALIASES[field].map((a) => `"${a}"`).join(", ")}; columns found: ${Object.keys(record).join(", ") || "(none)"}`,
+      );
+    }
+    return { id, title: pick("title"), text };
+  }
+}
