@@ -1,2 +1,4 @@
-/** Placeholder: filled by its issue. */
-export const PACKAGE = "@fastrag/bench-cli";
+export { main } from "./cli.js";
+export { DEFAULT_EVAL_METRICS } from "./commands/eval.js";
+export { type BenchConfig, type ConfigDataset, defineConfig } from "./config.js";
+export type { Io } from "./internal/io.js";

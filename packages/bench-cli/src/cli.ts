@@ -1,0 +1,184 @@
+import { ConfigurationError } from "@fastrag/bench-core";
+import { Command, CommanderError, Option } from "commander";
+import { checkCommand } from "./commands/check.js";
+import { compareCommand } from "./commands/compare.js";
+import { diffCommand } from "./commands/diff.js";
+import { DEFAULT_EVAL_METRICS, evalCommand } from "./commands/eval.js";
+import { mergeCommand } from "./commands/merge.js";
+import { runCommand } from "./commands/run.js";
+import { colors, type Io, UsageError, writeLine } from "./internal/io.js";
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** Version printed by `--version`, read from the package at run time. */
+async function version(): Promise<string> {
+  const { readFile } = await import("node:fs/promises");
+  const pkg = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+/**
+ * Runs the `fastrag-bench` command line and resolves to its exit code: 0 fine; 1 a check failed or
+ * a regression was found; 2 a usage error or a `ConfigurationError` (one line on stderr with the
+ * fix, no stack trace); 130 interrupted.
+ */
+export async function main(
+  argv: readonly string[],
+  io: Io,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<number> {
+  let code = 0;
+  const program = new Command("fastrag-bench")
+    .description("Benchmark RAG pipelines: run configs, compare runs, gate CI, evaluate TREC runs.")
+    .version(await version(), "-v, --version")
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    });
+
+  program
+    .command("run")
+    .description("run every target of a config file and save one result per target")
+    .argument(
+      "<config>",
+      "a .ts, .mts, .js or .mjs file whose default export is defineConfig({...})",
+    )
+    .option(
+      "--shard <n/count>",
+      "run only shard n of count (1-based), e.g. 2/8; merge shards with `merge`",
+    )
+    .option(
+      "--out-dir <dir>",
+      "where results go (default: the config's outDir, else ./results beside it)",
+    )
+    .option(
+      "--fresh",
+      "discard a checkpoint journal left by an interrupted run instead of resuming",
+    )
+    .option("--retry-errored", "when resuming, also re-run samples that errored")
+    .addHelpText(
+      "after",
+      "\nA config is code: `run` executes it. Loading datasets or result files never evaluates code.\nAn interrupted run (Ctrl-C, crash) resumes from its journal when run again.",
+    )
+    .action(async (config: string, opts) => {
+      code = await runCommand(config, opts, io, signal);
+    });
+
+  program
+    .command("compare")
+    .description("compare result files: a table with significance marks against a baseline")
+    .argument("<files...>", "result files or glob patterns (quote globs), sorted by path")
+    .option("--stat <stat>", "count, mean, std, min, p50, p90, p95, p99 or max", "mean")
+    .option("--baseline <name>", "the run others are tested against (default: the first)")
+    .addOption(
+      new Option("--test <test>", "significance test (default: randomization for 2+ runs)").choices(
+        ["randomization", "t-test", "none"],
+      ),
+    )
+    .option("--alpha <alpha>", "significance level", undefined)
+    .addOption(
+      new Option("--format <format>", "output format")
+        .choices(["md", "csv", "json", "html"])
+        .default("md"),
+    )
+    .option("--out <file>", "write to a file (atomically) instead of stdout")
+    .action(async (files: string[], opts) => {
+      code = await compareCommand(files, opts, io);
+    });
+
+  program
+    .command("diff")
+    .description("per-sample changes between two runs on one metric")
+    .argument("<baseline>", "baseline result file")
+    .argument("<candidate>", "candidate result file")
+    .requiredOption("--metric <metric>", "the metric to compare, e.g. recall@5")
+    .option("--fail-on-regression", "exit 1 when any sample regressed or became errored")
+    .option("--limit <n>", "rows shown per section", (v) => Number(v), 20)
+    .option("--json", "machine-readable output")
+    .action(async (baseline: string, candidate: string, opts) => {
+      code = await diffCommand(baseline, candidate, opts, io);
+    });
+
+  program
+    .command("check")
+    .description("CI gate: exit 1 when a result breaks a bound, printing every failed bound")
+    .argument("<result>", "a result file")
+    .option("--min <metric[:stat]=value>", "lower bound, e.g. recall@5=0.8 (repeatable)", collect)
+    .option(
+      "--max <metric[:stat]=value>",
+      "upper bound, e.g. latency_ms:p95=1200 (repeatable)",
+      collect,
+    )
+    .option("--json", "machine-readable output")
+    .action(async (result: string, opts) => {
+      code = await checkCommand(result, opts, io);
+    });
+
+  program
+    .command("eval")
+    .description("evaluate a TREC run file against qrels, like trec_eval, with fastrag's metrics")
+    .requiredOption("--qrels <file>", "TREC qrels: qid iter docno rel")
+    .requiredOption("--run <file>", "TREC run: qid Q0 docno rank score tag")
+    .option(
+      "-m, --metric <metric>",
+      `a measure (repeatable); default: ${DEFAULT_EVAL_METRICS.join(", ")}`,
+      collect,
+    )
+    .option("--per-query", "also print one line per query")
+    .option(
+      "-l, --relevance-level <n>",
+      "minimum grade that counts as relevant for binary measures (like trec_eval -l)",
+    )
+    .option("--json", "machine-readable output")
+    .addHelpText(
+      "after",
+      "\nOutput: metric<TAB>query|all<TAB>value, 4 decimals. A qrels query missing from the run scores 0 (as trec_eval -c);\na query with no relevant document is left out of the average (trec_eval counts it as 0), and a note says so.",
+    )
+    .action(async (opts) => {
+      code = await evalCommand(opts, io);
+    });
+
+  program
+    .command("merge")
+    .description("join the shards of a run (run --shard) into one result")
+    .argument("<files...>", "shard result files or glob patterns")
+    .requiredOption("--out <file>", "the merged result file")
+    .action(async (files: string[], opts) => {
+      code = await mergeCommand(files, opts, io);
+    });
+
+  try {
+    if (argv.length === 0) {
+      program.outputHelp();
+      return 2;
+    }
+    await program.parseAsync([...argv], { from: "user" });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version exit through here with code 0; parse errors were printed already.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (ConfigurationError.isInstance(error) || error instanceof UsageError) {
+      const c = colors(io);
+      writeLine(io.stderr, `${c.red("error:")} ${firstLine(error.message)}`);
+      writeLine(io.stderr, c.dim(hint(error)));
+      return 2;
+    }
+    throw error;
+  }
+}
+
+function firstLine(message: string): string {
+  return message.replace(/\s*\n\s*/g, " ");
+}
+
+function hint(error: Error): string {
+  return error instanceof UsageError
+    ? "run `fastrag-bench <command> --help` for usage"
+    : "fix the input named above and run again";
+}

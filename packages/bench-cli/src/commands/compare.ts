@@ -1,0 +1,68 @@
+import { Comparison } from "@fastrag/bench-compare";
+import { SUMMARY_STATS, type SummaryStat, writeFileAtomic } from "@fastrag/bench-core";
+import { expandPaths } from "../internal/files.js";
+import { type Io, UsageError, writeLine } from "../internal/io.js";
+
+export interface CompareOptions {
+  readonly stat?: string;
+  readonly baseline?: string;
+  readonly test?: string;
+  readonly alpha?: string;
+  readonly format?: string;
+  readonly out?: string;
+}
+
+const FORMATS = ["md", "csv", "json", "html"] as const;
+const TESTS = ["randomization", "t-test", "none"] as const;
+
+/** `fastrag-bench compare`: a table of runs, with significance marks against a baseline. */
+export async function compareCommand(
+  patterns: readonly string[],
+  options: CompareOptions,
+  io: Io,
+): Promise<number> {
+  const stat = (options.stat ?? "mean") as SummaryStat;
+  if (!(SUMMARY_STATS as readonly string[]).includes(stat)) {
+    throw new UsageError(`--stat "${stat}": expected one of ${SUMMARY_STATS.join(", ")}`);
+  }
+  const format = options.format ?? "md";
+  if (!(FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`--format "${format}": expected one of ${FORMATS.join(", ")}`);
+  }
+  if (options.test !== undefined && !(TESTS as readonly string[]).includes(options.test)) {
+    throw new UsageError(`--test "${options.test}": expected one of ${TESTS.join(", ")}`);
+  }
+  const alpha = options.alpha === undefined ? undefined : Number(options.alpha);
+  if (alpha !== undefined && !(alpha > 0 && alpha < 1)) {
+    throw new UsageError(`--alpha "${options.alpha}": expected a number between 0 and 1`);
+  }
+  const paths = await expandPaths(patterns, io.cwd);
+  const comparison = await Comparison.load(...paths);
+  const many = comparison.results.length > 1;
+  // Significance needs per-sample means; other stats get a plain table.
+  const test = (options.test ??
+    (many && stat === "mean" ? "randomization" : "none")) as (typeof TESTS)[number];
+  const tableOptions = {
+    stat,
+    test,
+    ...(options.baseline !== undefined ? { baseline: options.baseline } : {}),
+    ...(alpha !== undefined ? { alpha } : {}),
+  };
+  let text: string;
+  if (format === "md") text = comparison.toMarkdown(tableOptions);
+  else if (format === "csv") text = comparison.toCsv(tableOptions);
+  else if (format === "json") text = comparison.toJson(tableOptions);
+  else {
+    const html = (comparison as unknown as { toHtml?: (o: unknown) => string }).toHtml;
+    if (typeof html !== "function")
+      throw new UsageError("--format html needs a newer @fastrag/bench-compare with toHtml()");
+    text = html.call(comparison, tableOptions);
+  }
+  if (options.out !== undefined) {
+    await writeFileAtomic(options.out, () => [text.endsWith("\n") ? text : `${text}\n`]);
+    writeLine(io.stderr, `wrote ${options.out}`);
+  } else {
+    io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,69 @@
+import { diff, type SampleChange } from "@fastrag/bench-compare";
+import { BenchmarkResult } from "@fastrag/bench-core";
+import { colors, type Io, writeLine } from "../internal/io.js";
+
+export interface DiffCommandOptions {
+  readonly metric: string;
+  readonly failOnRegression?: boolean;
+  readonly json?: boolean;
+  readonly limit?: number;
+}
+
+function fmt(v: number | null): string {
+  return v === null ? "—" : Number.isInteger(v) ? String(v) : v.toFixed(4);
+}
+
+/** `fastrag-bench diff`: per-sample changes; exit 1 on regressions with --fail-on-regression. */
+export async function diffCommand(
+  baselinePath: string,
+  candidatePath: string,
+  options: DiffCommandOptions,
+  io: Io,
+): Promise<number> {
+  const [baseline, candidate] = await Promise.all([
+    BenchmarkResult.load(baselinePath),
+    BenchmarkResult.load(candidatePath),
+  ]);
+  const d = diff(baseline, candidate, { metric: options.metric });
+  const regressions = d.regressed.length + d.newlyErrored.length;
+  const code = options.failOnRegression && regressions > 0 ? 1 : 0;
+  if (options.json) {
+    writeLine(
+      io.stdout,
+      JSON.stringify({ baseline: baseline.name, candidate: candidate.name, ...d }, null, 2),
+    );
+    return code;
+  }
+  const c = colors(io, "stdout");
+  writeLine(
+    io.stdout,
+    `${c.bold(options.metric)}: ${baseline.name} → ${candidate.name} (paired by ${d.pairedBy})`,
+  );
+  writeLine(
+    io.stdout,
+    `  improved ${d.improved.length}, regressed ${d.regressed.length}, newly errored ${d.newlyErrored.length}, recovered ${d.recovered.length}, unchanged ${d.unchanged}, left out ${d.leftOut}`,
+  );
+  const limit = options.limit ?? 20;
+  const section = (title: string, rows: readonly SampleChange[], paint: (s: string) => string) => {
+    if (rows.length === 0) return;
+    writeLine(io.stdout);
+    writeLine(io.stdout, paint(`${title} (${rows.length})`));
+    for (const r of rows.slice(0, limit)) {
+      const id =
+        r.sampleId ??
+        JSON.stringify(r.question.length > 60 ? `${r.question.slice(0, 57)}…` : r.question);
+      const change = r.change === null ? "" : ` (${r.change > 0 ? "+" : ""}${fmt(r.change)})`;
+      const err = r.error ? `  ${c.dim(r.error)}` : "";
+      writeLine(io.stdout, `  ${id}: ${fmt(r.baseline)} → ${fmt(r.candidate)}${change}${err}`);
+    }
+    if (rows.length > limit)
+      writeLine(io.stdout, c.dim(`  … ${rows.length - limit} more (use --json for all)`));
+  };
+  section("regressed", d.regressed, c.red);
+  section("newly errored", d.newlyErrored, c.red);
+  section("improved", d.improved, c.green);
+  section("recovered", d.recovered, c.green);
+  if (code === 1)
+    writeLine(io.stdout, c.red(`\n✗ ${regressions} regression(s) in ${options.metric}`));
+  return code;
+}

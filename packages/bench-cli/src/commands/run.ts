@@ -1,0 +1,195 @@
+import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { dirname, extname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Comparison } from "@fastrag/bench-compare";
+import {
+  Benchmark,
+  type BenchmarkResult,
+  ConfigurationError,
+  type Progress,
+  RunAbortedError,
+  type ShardSpec,
+} from "@fastrag/bench-core";
+import { QADataset } from "@fastrag/bench-datasets";
+import cliProgress from "cli-progress";
+import type { BenchConfig } from "../config.js";
+import { fileSafe } from "../internal/files.js";
+import { colors, type Io, UsageError, writeLine } from "../internal/io.js";
+
+export interface RunCommandOptions {
+  readonly shard?: string;
+  readonly outDir?: string;
+  readonly fresh?: boolean;
+  readonly retryErrored?: boolean;
+}
+
+const CONFIG_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"];
+
+/** Parses `--shard 2/8` (1-based, as people count) into `{ index: 1, count: 8 }`. */
+export function parseShard(spec: string): ShardSpec {
+  const m = /^(\d+)\/(\d+)$/.exec(spec.trim());
+  const n = m ? Number(m[1]) : Number.NaN;
+  const count = m ? Number(m[2]) : Number.NaN;
+  if (!m || count < 1 || n < 1 || n > count) {
+    throw new UsageError(
+      `--shard "${spec}": expected N/COUNT with 1 ≤ N ≤ COUNT, e.g. --shard 2/8`,
+    );
+  }
+  return { index: n - 1, count };
+}
+
+/** Loads a config module: TypeScript through jiti, JavaScript through a native import. */
+export async function loadConfig(path: string): Promise<BenchConfig> {
+  const ext = extname(path);
+  if (!CONFIG_SUFFIXES.includes(ext)) {
+    throw new UsageError(`${path}: a config must be a ${CONFIG_SUFFIXES.join(", ")} file`);
+  }
+  if (!existsSync(path)) throw new UsageError(`${path}: no such config file`);
+  let mod: Record<string, unknown>;
+  if (ext === ".ts" || ext === ".mts" || ext === ".cts") {
+    const { createJiti } = await import("jiti");
+    const jiti = createJiti(import.meta.url, { interopDefault: true, moduleCache: false });
+    mod = (await jiti.import(path)) as Record<string, unknown>;
+  } else {
+    mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  }
+  const config = (mod.default ?? mod.config) as BenchConfig | undefined;
+  if (typeof config !== "object" || config === null) {
+    throw new ConfigurationError(
+      `${path}: expected a default export made with defineConfig({ dataset, metrics, targets })`,
+    );
+  }
+  if (
+    typeof config.targets !== "object" ||
+    config.targets === null ||
+    Object.keys(config.targets).length === 0
+  ) {
+    throw new ConfigurationError(
+      `${path}: targets must name at least one target, e.g. targets: { bm25: retriever }`,
+    );
+  }
+  if (!Array.isArray(config.metrics)) {
+    throw new ConfigurationError(`${path}: metrics must be an array of Metric objects`);
+  }
+  return config;
+}
+
+/**
+ * `fastrag-bench run <config>`: runs every target of the config and saves `<outDir>/<name>.json`.
+ *
+ * Each target keeps a checkpoint journal in `<outDir>/.journal/` while it runs: after a crash or
+ * Ctrl-C, running the same command again resumes where it stopped. The journal is deleted once
+ * the result is saved. `--fresh` discards an old journal instead.
+ */
+export async function runCommand(
+  configPath: string,
+  options: RunCommandOptions,
+  io: Io,
+  signal: AbortSignal,
+): Promise<number> {
+  const path = resolve(io.cwd, configPath);
+  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  const config = await loadConfig(path);
+  const base = dirname(path);
+  const rawDataset = config.dataset;
+  const dataset =
+    typeof rawDataset === "string"
+      ? await QADataset.load(resolve(base, rawDataset))
+      : await rawDataset;
+  const warnings = (dataset as { warnings?: readonly string[] }).warnings ?? [];
+  const c = colors(io);
+  for (const w of warnings) writeLine(io.stderr, c.yellow(`warning: ${w}`));
+  const benchmark = new Benchmark({
+    dataset,
+    metrics: config.metrics,
+    ...(config.maxConcurrent !== undefined ? { maxConcurrent: config.maxConcurrent } : {}),
+  });
+  const outDir =
+    options.outDir !== undefined
+      ? resolve(io.cwd, options.outDir)
+      : resolve(base, config.outDir ?? "results");
+  const results: BenchmarkResult[] = [];
+  const names = Object.keys(config.targets);
+  for (const name of names) {
+    const target = config.targets[name];
+    const suffix = shard ? `.shard-${shard.index + 1}-of-${shard.count}` : "";
+    const file = join(outDir, `${fileSafe(name)}${suffix}.json`);
+    const journal = join(outDir, ".journal", `${fileSafe(name)}${suffix}.jsonl`);
+    if (options.fresh) await rm(journal, { force: true });
+    else if (existsSync(journal)) writeLine(io.stderr, c.dim(`${name}: resuming from ${journal}`));
+    const total = shard
+      ? Math.max(0, Math.ceil((benchmark.samples.length - shard.index) / shard.count))
+      : benchmark.samples.length;
+    const progress = startProgress(io, name, total);
+    let result: BenchmarkResult;
+    try {
+      result = await benchmark.run(target as never, {
+        name,
+        signal,
+        checkpoint: journal,
+        onProgress: progress.update,
+        ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+        ...(shard ? { shard } : {}),
+        ...(options.retryErrored ? { retryErrored: true } : {}),
+      });
+    } catch (error) {
+      progress.stop();
+      if (RunAbortedError.isInstance(error)) {
+        writeLine(
+          io.stderr,
+          c.yellow(
+            `${name}: stopped; finished samples are kept in ${journal}. Run the same command again to resume.`,
+          ),
+        );
+        return 130;
+      }
+      throw error;
+    }
+    progress.stop();
+    await result.save(file);
+    await rm(journal, { force: true });
+    const s = result.status;
+    const status = `successful ${s.successful}, incomplete ${s.incomplete}, errored ${s.errored}`;
+    writeLine(
+      io.stderr,
+      `${s.errored > 0 ? c.yellow("!") : c.green("✓")} ${name}: ${result.samples.length} samples in ${result.durationS.toFixed(1)} s (${status}) → ${file}`,
+    );
+    results.push(result);
+  }
+  if (!shard) {
+    const comparison = Comparison.of(results);
+    const table = comparison.toMarkdown(
+      results.length > 1 ? { baseline: 0, test: "randomization" } : {},
+    );
+    writeLine(io.stdout);
+    io.stdout.write(table.endsWith("\n") ? table : `${table}\n`);
+  }
+  return 0;
+}
+
+interface ProgressHandle {
+  readonly update: (p: Progress) => void;
+  readonly stop: () => void;
+}
+
+/** A progress bar on a terminal; nothing per sample in CI logs (one line per target instead). */
+function startProgress(io: Io, name: string, total: number): ProgressHandle {
+  if (!io.stderr.isTTY) return { update: () => {}, stop: () => {} };
+  const bar = new cliProgress.SingleBar(
+    {
+      format: `${name} [{bar}] {value}/{total} | errored {errored} | ETA {eta_formatted}`,
+      stream: io.stderr as NodeJS.WritableStream,
+      hideCursor: true,
+      clearOnComplete: true,
+      etaBuffer: 50,
+      noTTYOutput: false,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0, { errored: 0 });
+  return {
+    update: (p) => bar.update(p.done, { errored: p.errored }),
+    stop: () => bar.stop(),
+  };
+}

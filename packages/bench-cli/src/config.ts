@@ -1,0 +1,48 @@
+import type { Metadata, Metric, Target } from "@fastrag/bench-core";
+
+/** A dataset as a config gives it: loaded, a promise of one, or a path for `QADataset.load`. */
+export type ConfigDataset<M extends Metadata = Metadata> =
+  | { readonly samples: readonly import("@fastrag/bench-core").EvalSample<M>[] }
+  | PromiseLike<{ readonly samples: readonly import("@fastrag/bench-core").EvalSample<M>[] }>
+  | string;
+
+/** What a `fastrag-bench run` config file exports (as default export or as `config`). */
+export interface BenchConfig<M extends Metadata = Metadata> {
+  /** The dataset: a `QADataset`, a promise of one, or a path that `QADataset.load` reads. */
+  readonly dataset: ConfigDataset<M>;
+  readonly metrics: readonly Metric<M>[];
+  /** Run name → target. Every target runs, in this order; the first is the comparison's baseline. */
+  readonly targets: Readonly<Record<string, Target<M>>>;
+  /** Default 4. */
+  readonly maxConcurrent?: number;
+  /** Where results go, relative to the config file. Default `"results"`. */
+  readonly outDir?: string;
+  /** Per-sample timeout of the pipeline call. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * Declares a benchmark config with full type inference. Identity at run time.
+ *
+ * Only `fastrag-bench run <config>` executes a config: it is code, and loading it runs it.
+ * Loading datasets or results never evaluates code.
+ *
+ * @example
+ * ```ts
+ * // bench.config.ts
+ * import { defineConfig } from "@fastrag/bench-cli";
+ * import { QADataset } from "@fastrag/bench-datasets";
+ * import { Recall } from "@fastrag/bench-metrics/retrieval";
+ *
+ * export default defineConfig({
+ *   dataset: QADataset.load("eval.jsonl"),
+ *   metrics: [new Recall({ k: 5 })],
+ *   targets: { bm25: myBm25Retriever, hybrid: myHybridRetriever },
+ * });
+ * ```
+ */
+export function defineConfig<M extends Metadata = Metadata>(
+  config: BenchConfig<M>,
+): BenchConfig<M> {
+  return config;
+}

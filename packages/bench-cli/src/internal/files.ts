@@ -1,0 +1,26 @@
+import { globby } from "globby";
+import { UsageError } from "./io.js";
+
+/**
+ * Expands files and glob patterns, sorted by path; a literal path that exists is kept as given.
+ * No match for any argument is a usage error naming it: an empty comparison is a wrong answer.
+ */
+export async function expandPaths(args: readonly string[], cwd: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const arg of args) {
+    const found = await globby(arg, {
+      cwd,
+      absolute: true,
+      expandDirectories: false,
+      onlyFiles: true,
+    });
+    if (found.length === 0) throw new UsageError(`no file matches "${arg}"`);
+    out.push(...found.sort());
+  }
+  return [...new Set(out)];
+}
+
+/** A run name made safe as a file name: `gpt-4o/rerank` → `gpt-4o_rerank`. */
+export function fileSafe(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^\.+/, "_") || "_";
+}

@@ -1,0 +1,50 @@
+import { ConfigurationError } from "@fastrag/bench-core";
+
+/** Where a command writes. Injected so tests can run commands in-process. */
+export interface Io {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+}
+
+/** A bad command line: exit code 2 with a one-line message and the fix. */
+export class UsageError extends ConfigurationError {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** Colors only for a terminal, and never when NO_COLOR is set (https://no-color.org). */
+export interface Colors {
+  readonly enabled: boolean;
+  readonly bold: (s: string) => string;
+  readonly dim: (s: string) => string;
+  readonly red: (s: string) => string;
+  readonly green: (s: string) => string;
+  readonly yellow: (s: string) => string;
+  readonly cyan: (s: string) => string;
+}
+
+export function colors(io: Io, stream: "stdout" | "stderr" = "stderr"): Colors {
+  const on =
+    Boolean(io[stream].isTTY) &&
+    !("NO_COLOR" in io.env && io.env.NO_COLOR !== "") &&
+    io.env.TERM !== "dumb";
+  const wrap = (open: number, close: number) => (s: string) =>
+    on ? `\u001b[${open}m${s}\u001b[${close}m` : s;
+  return {
+    enabled: on,
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+  };
+}
+
+export function writeLine(stream: NodeJS.WritableStream, line = ""): void {
+  stream.write(`${line}\n`);
+}
