@@ -1,0 +1,68 @@
+import { ConfigurationError } from "@fastrag/bench-core";
+import { describe, expect, it } from "vitest";
+import { makeResult } from "./__fixtures__/make-result.js";
+import { check } from "./check.js";
+
+// recall mean (1 + 0.5 + 0.5 + 1)/4 = 0.75; latency p95 of [100, 200, 300, 1400] = 300 + 0.85·1100 = 1235.
+const run = makeResult({
+  name: "run",
+  scores: {
+    "recall@5": [1, 0.5, 0.5, 1],
+    latency_ms: [100, 200, 300, 1400],
+    judge: [null, null, null, null],
+  },
+});
+
+describe("check", () => {
+  it("passes with an empty list when every bound holds", () => {
+    expect(
+      check(run, { "recall@5": { min: 0.7 }, latency_ms: { stat: "p95", max: 1300 } }),
+    ).toEqual([]);
+  });
+
+  it("returns every failure with metric, stat, value and bound", () => {
+    const failures = check(run, {
+      "recall@5": { min: 0.8 },
+      latency_ms: { stat: "p95", max: 1200 },
+    });
+    expect(failures).toHaveLength(2);
+    expect(failures[0]).toMatchObject({
+      metric: "recall@5",
+      stat: "mean",
+      value: 0.75,
+      bound: 0.8,
+      kind: "min",
+    });
+    expect(failures[0]?.message).toBe("recall@5 = 0.7500 is below the minimum 0.8000");
+    expect(failures[1]).toMatchObject({
+      metric: "latency_ms",
+      stat: "p95",
+      bound: 1200,
+      kind: "max",
+    });
+    expect(failures[1]?.value).toBeCloseTo(1235, 9);
+  });
+
+  it("fails an unknown metric and a metric without scores instead of passing them", () => {
+    const failures = check(run, { "ndcg@5": { min: 0.5 }, judge: { max: 1 } });
+    expect(failures).toEqual([
+      expect.objectContaining({ metric: "ndcg@5", value: null, bound: 0.5, kind: "missing" }),
+      expect.objectContaining({ metric: "judge", value: null, bound: 1, kind: "missing" }),
+    ]);
+    expect(failures[0]?.message).toContain('run "run" has no metric "ndcg@5"');
+  });
+
+  it("refuses malformed thresholds", () => {
+    expect(() => check(run, { "recall@5": {} })).toThrow(/expected a min or a max, found neither/);
+    expect(() => check(run, { "recall@5": { min: 0.9, max: 0.1 } })).toThrow(
+      /min 0.9 is above max 0.1/,
+    );
+    expect(() => check(run, { "recall@5": { stat: "p42" as never, min: 0 } })).toThrow(
+      ConfigurationError,
+    );
+    expect(() => check(run, { "recall@5": { min: Number.NaN } })).toThrow(
+      /min: expected a finite number/,
+    );
+    expect(() => check(run, null as never)).toThrow(ConfigurationError);
+  });
+});

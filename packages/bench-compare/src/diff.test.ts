@@ -1,0 +1,51 @@
+import { ConfigurationError } from "@fastrag/bench-core";
+import { describe, expect, it } from "vitest";
+import { makeResult } from "./__fixtures__/make-result.js";
+import { diff } from "./diff.js";
+
+describe("diff", () => {
+  const base = makeResult({
+    name: "base",
+    scores: { "recall@5": [0.5, 0.5, 1, 0.2, "error", 0.7, null, "error", 0.3] },
+  });
+  const cand = makeResult({
+    name: "cand",
+    scores: { "recall@5": [1, 0.4, 0, 0.2, 0.9, "error", 0.6, "error", 0.8] },
+  });
+
+  it("sorts improved and regressed samples by change, with both scores", () => {
+    const d = diff(base, cand, { metric: "recall@5" });
+    expect(d.pairedBy).toBe("sample_id");
+    expect(d.improved.map((s) => [s.sampleId, s.baseline, s.candidate])).toEqual([
+      ["q1", 0.5, 1], // +0.5, ties keep dataset order
+      ["q9", 0.3, 0.8], // +0.5
+    ]);
+    expect(d.regressed.map((s) => s.sampleId)).toEqual(["q3", "q2"]); // −1, then −0.1
+    expect(d.regressed[0]).toMatchObject({ baseline: 1, candidate: 0, change: -1 });
+    expect(d.newlyErrored).toEqual([
+      expect.objectContaining({ sampleId: "q6", baseline: 0.7, candidate: null, error: "boom 6" }),
+    ]);
+    expect(d.recovered).toEqual([
+      expect.objectContaining({ sampleId: "q5", baseline: null, candidate: 0.9, error: "boom 5" }),
+    ]);
+    expect(d.unchanged).toBe(1); // q4
+    expect(d.leftOut).toBe(2); // q7 (null in base), q8 (errored in both)
+  });
+
+  it("follows a lower-is-better metric's direction", () => {
+    const a = makeResult({ name: "a", scores: { latency_ms: [100, 100] } });
+    const b = makeResult({ name: "b", scores: { latency_ms: [50, 300] } });
+    const d = diff(a, b, { metric: "latency_ms" });
+    expect(d.improved.map((s) => s.change)).toEqual([-50]);
+    expect(d.regressed.map((s) => s.change)).toEqual([200]);
+  });
+
+  it("refuses an unknown metric and different datasets", () => {
+    expect(() => diff(base, cand, { metric: "mrr" })).toThrow(ConfigurationError);
+    expect(() => diff(base, cand, { metric: "mrr" })).toThrow(
+      /run "base" has no metric "mrr"; it has "recall@5"/,
+    );
+    const other = makeResult({ name: "o", scores: { "recall@5": [1] }, ids: ["zz"] });
+    expect(() => diff(base, other, { metric: "recall@5" })).toThrow(/different datasets/);
+  });
+});

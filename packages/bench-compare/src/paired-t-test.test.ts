@@ -1,0 +1,62 @@
+import { ConfigurationError } from "@fastrag/bench-core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { pairedTTest } from "./paired-t-test.js";
+
+// Student's sleep data (Cushny & Peebles), as in R's `t.test(extra ~ group, paired = TRUE)`.
+const A = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0];
+const B = [1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4];
+
+describe("pairedTTest", () => {
+  it("reproduces R on the sleep data to 1e-8", () => {
+    const r = pairedTTest(A, B);
+    expect(r.t).toBeCloseTo(-4.062127683, 8);
+    expect(r.df).toBe(9);
+    expect(Math.abs(r.p - 0.0028328902)).toBeLessThan(1e-8);
+    expect(r.meanDiff).toBeCloseTo(-1.58, 12);
+    expect(r.n).toBe(10);
+  });
+
+  it("is symmetric: swapping the runs flips t and keeps p", () => {
+    const r = pairedTTest(B, A);
+    expect(r.t).toBeCloseTo(4.062127683, 8);
+    expect(Math.abs(r.p - 0.0028328902)).toBeLessThan(1e-8);
+  });
+
+  it("matches a hand-computed small case", () => {
+    // d = [1, 2, 3]: mean 2, sd 1, se 1/√3, t = 2√3 ≈ 3.4641016; two-sided p with 2 df is
+    // 1 − t/√(t² + 2) = 1 − √12/√14 exactly (Student t with 2 df has a closed-form CDF).
+    const r = pairedTTest([1, 2, 3], [0, 0, 0]);
+    expect(r.t).toBeCloseTo(2 * Math.sqrt(3), 12);
+    expect(r.p).toBeCloseTo(1 - Math.sqrt(12 / 14), 12);
+  });
+
+  it("gives t = 0, p = 1 for identical runs and p = 0 for a constant nonzero shift", () => {
+    expect(pairedTTest([0.1, 0.5, 0.9], [0.1, 0.5, 0.9])).toMatchObject({
+      t: 0,
+      p: 1,
+      meanDiff: 0,
+    });
+    const shifted = pairedTTest([1.5, 2.5, 3.5], [1, 2, 3]);
+    expect(shifted.p).toBe(0);
+    expect(shifted.t).toBe(Infinity);
+  });
+
+  it("property: identical samples give p = 1", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: 2 }),
+        (xs) => {
+          expect(pairedTTest(xs, xs).p).toBe(1);
+        },
+      ),
+    );
+  });
+
+  it("refuses bad input with a ConfigurationError", () => {
+    expect(() => pairedTTest([1, 2], [1])).toThrow(ConfigurationError);
+    expect(() => pairedTTest([1], [2])).toThrow(/at least 2 pairs/);
+    expect(() => pairedTTest([1, Number.NaN], [2, 3])).toThrow(/a\[1\]: expected a finite number/);
+    expect(() => pairedTTest(null as unknown as number[], [1])).toThrow(ConfigurationError);
+  });
+});

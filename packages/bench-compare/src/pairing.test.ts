@@ -1,0 +1,88 @@
+import { ConfigurationError } from "@fastrag/bench-core";
+import { describe, expect, it } from "vitest";
+import { makeResult } from "./__fixtures__/make-result.js";
+import { pairedScores, pairSamples } from "./pairing.js";
+
+describe("pairSamples", () => {
+  it("pairs by sample_id, whatever the order", () => {
+    const a = makeResult({ name: "a", scores: { m: [0.1, 0.2, 0.3] }, ids: ["x", "y", "z"] });
+    const b = makeResult({ name: "b", scores: { m: [0.3, 0.1, 0.2] }, ids: ["z", "x", "y"] });
+    const p = pairedScores(a, b, "m");
+    expect(p.key).toBe("sample_id");
+    expect([...p.a]).toEqual([0.1, 0.2, 0.3]);
+    expect([...p.b]).toEqual([0.1, 0.2, 0.3]);
+  });
+
+  it("pairs by question when ids are missing, else by position", () => {
+    const qs = ["who?", "what?", "when?"];
+    const a = makeResult({ name: "a", scores: { m: [1, 2, 3] }, ids: false, questions: qs });
+    const b = makeResult({
+      name: "b",
+      scores: { m: [3, 1, 2] },
+      ids: false,
+      questions: ["when?", "who?", "what?"],
+    });
+    expect(pairSamples(a, b).key).toBe("question");
+    expect([...pairedScores(a, b, "m").b]).toEqual([1, 2, 3]);
+    const dupA = makeResult({
+      name: "a",
+      scores: { m: [1, 2] },
+      ids: false,
+      questions: ["q", "q"],
+    });
+    const dupB = makeResult({
+      name: "b",
+      scores: { m: [5, 6] },
+      ids: false,
+      questions: ["q", "q"],
+    });
+    const byPos = pairedScores(dupA, dupB, "m");
+    expect(byPos.key).toBe("position");
+    expect([...byPos.b]).toEqual([5, 6]);
+  });
+
+  it("leaves errored and null scores out of a pair and counts them", () => {
+    const a = makeResult({ name: "a", scores: { m: [1, "error", 0.5, null] } });
+    const b = makeResult({ name: "b", scores: { m: [0, 1, null, 1] } });
+    const p = pairedScores(a, b, "m");
+    expect([...p.a]).toEqual([1]);
+    expect([...p.b]).toEqual([0]);
+    expect(p.leftOut).toBe(3);
+  });
+
+  it("refuses runs over different datasets, saying how they differ", () => {
+    const a = makeResult({ name: "bm25", scores: { m: [1, 2, 3] }, ids: ["q1", "q2", "q3"] });
+    const b = makeResult({ name: "dense", scores: { m: [1, 2] }, ids: ["q1", "q9"] });
+    expect(() => pairSamples(a, b)).toThrow(ConfigurationError);
+    expect(() => pairSamples(a, b)).toThrow(
+      'cannot pair runs "bm25" and "dense": they cover different datasets (3 samples vs 2, matched by sample ids): 2 only in "bm25" (e.g. "q2"); 1 only in "dense" (e.g. "q9")',
+    );
+  });
+
+  it("refuses different dataset fingerprints", () => {
+    const a = makeResult({ name: "a", scores: { m: [1] }, fingerprint: "abc" });
+    const b = makeResult({ name: "b", scores: { m: [1] }, fingerprint: "def" });
+    expect(() => pairSamples(a, b)).toThrow(
+      /different datasets \(fingerprint abc, 1 samples vs fingerprint def/,
+    );
+  });
+
+  it("refuses different lengths when pairing by position, and duplicate sample ids", () => {
+    const a = makeResult({ name: "a", scores: { m: [1, 2] }, ids: false, questions: ["q", "q"] });
+    const b = makeResult({
+      name: "b",
+      scores: { m: [1, 2, 3] },
+      ids: false,
+      questions: ["q", "q", "q"],
+    });
+    expect(() => pairSamples(a, b)).toThrow(/2 samples vs 3/);
+    const dup = makeResult({ name: "d", scores: { m: [1, 2] }, ids: ["x", "x"] });
+    expect(() => pairSamples(dup, dup)).toThrow(/sample id "x" appears twice \(samples 1 and 2\)/);
+  });
+
+  it("refuses a metric a run lacks", () => {
+    const a = makeResult({ name: "a", scores: { m: [1] } });
+    const b = makeResult({ name: "b", scores: { n: [1] } });
+    expect(() => pairedScores(a, b, "m")).toThrow(/run "b" has no metric "m"; it has "n"/);
+  });
+});

@@ -1,0 +1,150 @@
+import { ConfigurationError } from "@fastrag/bench-core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { randomizationTest } from "./randomization-test.js";
+
+/** Exact two-sided sign-flip p-value by enumerating all 2^n sign vectors (independent of the code). */
+function exactByEnumeration(d: readonly number[]): number {
+  const obs = Math.abs(d.reduce((s, x) => s + x, 0));
+  let extreme = 0;
+  const total = 2 ** d.length;
+  for (let mask = 0; mask < total; mask++) {
+    let s = 0;
+    for (let i = 0; i < d.length; i++) s += (mask >> i) & 1 ? d[i]! : -d[i]!;
+    if (Math.abs(s) >= obs - 1e-9) extreme++;
+  }
+  return extreme / total;
+}
+
+/** Exact p for integer differences by convolving the distribution of Σ ±|dᵢ| (BigInt counts). */
+function exactByConvolution(d: readonly number[]): number {
+  let dist = new Map<number, bigint>([[0, 1n]]);
+  for (const x of d) {
+    const next = new Map<number, bigint>();
+    for (const [s, c] of dist) {
+      next.set(s + x, (next.get(s + x) ?? 0n) + c);
+      next.set(s - x, (next.get(s - x) ?? 0n) + c);
+    }
+    dist = next;
+  }
+  const obs = Math.abs(d.reduce((s, x) => s + x, 0));
+  let extreme = 0n;
+  for (const [s, c] of dist) if (Math.abs(s) >= obs) extreme += c;
+  return Number((extreme * 1_000_000_000n) / 2n ** BigInt(d.length)) / 1e9;
+}
+
+const zeros = (n: number) => new Array<number>(n).fill(0);
+/** Monte Carlo tolerance: 5 standard errors of a proportion estimated from `n` draws. */
+const tol = (p: number, n: number) => 5 * Math.sqrt((p * (1 - p)) / n) + 2 / n;
+
+describe("randomizationTest", () => {
+  it("matches the exact enumeration on a tiny case: d = [1, 2, 3] gives p = 2/8", () => {
+    // Sign patterns of ±1 ±2 ±3 reach |S| = 6 only for +++ and −−−.
+    expect(exactByEnumeration([1, 2, 3])).toBe(0.25);
+    const r = randomizationTest([1, 2, 3], zeros(3), { permutations: 200_000, seed: 1 });
+    expect(Math.abs(r.p - 0.25)).toBeLessThan(tol(0.25, 200_000));
+    expect(r.meanDiff).toBe(2);
+  });
+
+  it("matches the exact enumeration past one byte-table group (11 distinct differences)", () => {
+    const d = [1, -2, 3, 4, -5, 6, 7, -8, 9, 10, -11];
+    const exact = exactByEnumeration(d); // 2^11 sign vectors
+    const r = randomizationTest(d, zeros(d.length), { permutations: 200_000, seed: 2 });
+    expect(Math.abs(r.p - exact)).toBeLessThan(tol(exact, 200_000));
+  });
+
+  it("matches the exact binomial p when many pairs share one difference", () => {
+    // 20 wins and 10 losses of 1 point: p = P(|2B − 30| ≥ 10), B ~ Bin(30, ½) = 2·P(B ≤ 10).
+    const d = [...new Array(20).fill(1), ...new Array(10).fill(-1)];
+    let tail = 0n;
+    let c = 1n; // C(30, 0)
+    for (let k = 0; k <= 10; k++) {
+      tail += c;
+      c = (c * BigInt(30 - k)) / BigInt(k + 1);
+    }
+    const exact = Number((2n * tail * 1_000_000n) / 2n ** 30n) / 1e6; // ≈ 0.0987
+    expect(exact).toBeCloseTo(0.098737, 5);
+    const r = randomizationTest(d, zeros(30), { permutations: 200_000, seed: 3 });
+    expect(Math.abs(r.p - exact)).toBeLessThan(tol(exact, 200_000));
+  });
+
+  it("matches the exact distribution of a mix of shared and distinct differences", () => {
+    const d = [
+      ...new Array(17).fill(1),
+      ...new Array(9).fill(-1),
+      ...new Array(16).fill(2),
+      3,
+      -5,
+      7,
+    ];
+    const exact = exactByConvolution(d);
+    const r = randomizationTest(d, zeros(d.length), { permutations: 200_000, seed: 4 });
+    expect(Math.abs(r.p - exact)).toBeLessThan(tol(exact, 200_000));
+  });
+
+  it("is deterministic for a seed, and the seed matters", () => {
+    const a = [0.1, 0.5, 0.3, 0.9, 0.7, 0.2, 0.4, 0.8, 0.6, 1, 0.3, 0.5];
+    const b = [0.2, 0.4, 0.3, 0.5, 0.6, 0.2, 0.1, 0.7, 0.6, 0.8, 0.1, 0.6];
+    const one = randomizationTest(a, b, { permutations: 2000, seed: 42 });
+    expect(randomizationTest(a, b, { permutations: 2000, seed: 42 })).toEqual(one);
+    const others = [1, 2, 3, 4, 5].map(
+      (seed) => randomizationTest(a, b, { permutations: 2000, seed }).p,
+    );
+    expect(others.some((p) => p !== one.p)).toBe(true);
+  });
+
+  it("uses the +1 correction: p = (extreme + 1) / (permutations + 1), never 0", () => {
+    const a = new Array(200).fill(1);
+    const r = randomizationTest(a, zeros(200), { permutations: 999 });
+    expect(r.extreme).toBe(0); // all 200 signs equal: probability 2^-199
+    expect(r.p).toBe(1 / 1000);
+  });
+
+  it("gives p = 1 exactly when every pair ties", () => {
+    const r = randomizationTest([0.5, 0.25, 1], [0.5, 0.25, 1]);
+    expect(r).toMatchObject({ p: 1, meanDiff: 0, n: 3 });
+  });
+
+  it("property: identical runs give p = 1", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 300 }),
+        (xs) => {
+          expect(randomizationTest(xs, xs, { permutations: 50 }).p).toBe(1);
+        },
+      ),
+    );
+  });
+
+  it("property: p lies in [1/(N+1), 1], is the same for (a, b) and (b, a), and ignores pair order", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 5 })), {
+          minLength: 1,
+          maxLength: 80,
+        }),
+        fc.integer(),
+        (pairs, seed) => {
+          const a = pairs.map(([x]) => x / 5);
+          const b = pairs.map(([, y]) => y / 5);
+          const r = randomizationTest(a, b, { permutations: 200, seed });
+          expect(r.p).toBeGreaterThanOrEqual(1 / 201);
+          expect(r.p).toBeLessThanOrEqual(1);
+          expect(randomizationTest(b, a, { permutations: 200, seed }).p).toBe(r.p);
+          const ra = [...a].reverse();
+          const rb = [...b].reverse();
+          expect(randomizationTest(ra, rb, { permutations: 200, seed }).p).toBe(r.p);
+        },
+      ),
+    );
+  });
+
+  it("refuses bad input with a ConfigurationError", () => {
+    expect(() => randomizationTest([1], [1, 2])).toThrow(/equal length, found 1 and 2/);
+    expect(() => randomizationTest([], [])).toThrow(/at least 1 pair/);
+    expect(() => randomizationTest([1, Infinity], [1, 2])).toThrow(/a\[1\]/);
+    expect(() => randomizationTest([1], [2], { permutations: 0 })).toThrow(ConfigurationError);
+    expect(() => randomizationTest([1], [2], { permutations: 1.5 })).toThrow(/permutations/);
+    expect(() => randomizationTest([1], [2], { seed: 0.5 })).toThrow(/seed/);
+  });
+});

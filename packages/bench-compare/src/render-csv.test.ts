@@ -1,0 +1,44 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { csvField } from "./render-csv.js";
+
+describe("csvField", () => {
+  it.each([
+    ["=1+1", "'=1+1"],
+    ["+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"],
+    ["-2+3", "'-2+3"],
+    ["@SUM(A1:A2)", "'@SUM(A1:A2)"],
+    ["\tabc", "'\tabc"],
+    ["\r=1", '"\'\r=1"'],
+    ['=HYPERLINK("http://evil","x")', '"\'=HYPERLINK(""http://evil"",""x"")"'],
+  ])("neutralizes the injection probe %j", (input, expected) => {
+    expect(csvField(input)).toBe(expected);
+  });
+
+  it("keeps numbers numeric, negative ones included", () => {
+    expect(csvField(-0.5)).toBe("-0.5");
+    expect(csvField(1e-7)).toBe("1e-7");
+    expect(csvField("-0.5")).toBe("-0.5");
+    expect(csvField("+3e-4")).toBe("+3e-4");
+    expect(csvField(Number.NaN)).toBe("");
+    expect(csvField(null)).toBe("");
+  });
+
+  it("quotes per RFC 4180", () => {
+    expect(csvField("a,b")).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField("two\nlines")).toBe('"two\nlines"');
+    expect(csvField("plain")).toBe("plain");
+  });
+
+  it("property: no text field can start a formula once unquoted", () => {
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        const out = csvField(s);
+        const unquoted = out.startsWith('"') ? out.slice(1, -1).replace(/""/g, '"') : out;
+        const plainNumber = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/.test(s);
+        if (!plainNumber) expect(unquoted).not.toMatch(/^[=+\-@\t\r]/);
+      }),
+    );
+  });
+});
