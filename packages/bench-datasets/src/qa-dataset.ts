@@ -274,14 +274,13 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
 }
 
 function toNative(sample: EvalSample): NativeSample {
-  const out: NativeSample = {
-    question: sample.question,
-    expected_answers: sample.expectedAnswers,
-    relevant_ids: sample.relevantIds,
-    metadata: sample.metadata ?? {},
-  };
+  // Key order as in DESIGN.md §4: id, question, expected_answers, relevant_ids, relevance, metadata.
+  const out = {} as NativeSample;
   if (sample.id !== undefined) out.id = sample.id;
+  out.question = sample.question;
+  out.expected_answers = sample.expectedAnswers;
+  out.relevant_ids = sample.relevantIds;
   if (sample.relevance !== undefined) out.relevance = sample.relevance;
-  // Key order as in DESIGN.md: id first.
-  return sample.id === undefined ? out : { id: sample.id, ...out };
+  out.metadata = sample.metadata ?? {};
+  return out;
 }

@@ -1,4 +1,4 @@
-import { parse, YAMLError } from "yaml";
+import { parseDocument, type YAMLError } from "yaml";
 import type { ColumnMapping } from "../column-mapping.js";
 import { readTextFile } from "./files.js";
 import { samplesFromDocument } from "./load-json.js";
@@ -7,8 +7,9 @@ import type { LoadedSamples } from "./sample-builder.js";
 
 /**
  * Reads a `.yaml`/`.yml` dataset: a list of records, or `{samples: [...]}`. Parsed with the
- * `yaml` package's YAML 1.2 core schema: no custom tags are executed, and alias expansion is
- * capped (a "billion laughs" file is an error, not a hang).
+ * `yaml` package's YAML 1.2 core schema: tags never execute anything (an unknown tag such as
+ * `!!js/function` leaves the plain string and a warning), duplicate keys are errors, and alias
+ * expansion is capped, so a "billion laughs" file is an error rather than a hang.
  */
 export async function loadYamlDataset(
   path: string,
@@ -16,15 +17,29 @@ export async function loadYamlDataset(
 ): Promise<LoadedSamples> {
   const text = await readTextFile(path);
   let document: unknown;
+  const warnings: string[] = [];
   try {
-    document = parse(text, { maxAliasCount: 1000, uniqueKeys: true, strict: true });
+    const parsed = parseDocument(text, {
+      uniqueKeys: true,
+      prettyErrors: true,
+      logLevel: "silent",
+    });
+    const error = parsed.errors[0];
+    if (error !== undefined) throw error;
+    for (const warning of parsed.warnings)
+      warnings.push(`${where(path, warning)}: ${firstLine(warning.message)}`);
+    document = parsed.toJS({ maxAliasCount: 1000 });
   } catch (error) {
-    const position = error instanceof YAMLError ? error.linePos?.[0] : undefined;
-    const where =
-      position === undefined ? path : `${path}: line ${position.line}, column ${position.col}`;
-    throw inputError(where, `invalid YAML: ${firstLine(messageOf(error))}`, error);
+    throw inputError(where(path, error), `invalid YAML: ${firstLine(messageOf(error))}`, error);
   }
-  return samplesFromDocument(document ?? null, mapping, path);
+  const loaded = samplesFromDocument(document ?? null, mapping, path);
+  loaded.warnings.unshift(...warnings);
+  return loaded;
+}
+
+function where(path: string, error: unknown): string {
+  const position = (error as Partial<YAMLError> | null)?.linePos?.[0];
+  return position === undefined ? path : `${path}: line ${position.line}, column ${position.col}`;
 }
 
 function firstLine(message: string): string {

@@ -135,8 +135,8 @@ export class SampleBuilder {
         );
       }
       throw inputError(
-        this.at(position, label),
-        `column "${questionColumn}": expected a question (a non-empty string), found nothing`,
+        `${this.at(position, label)}, column "${questionColumn}"`,
+        `expected a question (a non-empty string), found nothing`,
       );
     }
     let metadata: Record<string, unknown> | undefined;
@@ -240,8 +240,8 @@ export class SampleBuilder {
     }
     if (!isPlainRecord(parsed)) {
       throw inputError(
-        this.at(position, label),
-        `column "${this.columnOf.get("metadata")}": expected an object, found ${describeValue(value)}`,
+        `${this.at(position, label)}, column "${this.columnOf.get("metadata")}"`,
+        `expected an object, found ${describeValue(value)}`,
       );
     }
     return parsed;
@@ -265,8 +265,8 @@ export class SampleBuilder {
     else question = "";
     if (question.trim().length === 0) {
       throw inputError(
-        this.at(position, label),
-        `column "${this.columnOf.get("question")}": expected a question (a non-empty string), found ${describeValue(rawQuestion)}`,
+        `${this.at(position, label)}, column "${this.columnOf.get("question")}"`,
+        `expected a question (a non-empty string), found ${describeValue(rawQuestion)}`,
       );
     }
     const expectedAnswers = this.listOf(rawAnswers, "expectedAnswers", position, label);
@@ -311,8 +311,8 @@ export class SampleBuilder {
     if (typeof raw === "number" && Number.isFinite(raw)) return String(raw);
     if (typeof raw === "bigint") return String(raw);
     throw inputError(
-      this.at(position, label),
-      `column "${this.columnOf.get("id")}": expected an id (a string or number), found ${describeValue(raw)}`,
+      `${this.at(position, label)}, column "${this.columnOf.get("id")}"`,
+      `expected an id (a string or number), found ${describeValue(raw)}`,
     );
   }
 
@@ -352,8 +352,8 @@ export class SampleBuilder {
       if (typeof item === "string") {
         if (field === "relevantIds" && item.length === 0) {
           throw inputError(
-            this.at(position, label),
-            `column "${this.columnOf.get(field)}": item ${i + 1} is an empty id`,
+            `${this.at(position, label)}, column "${this.columnOf.get(field)}"`,
+            `item ${i + 1} is an empty id`,
           );
         }
         out[i] = item;
@@ -361,8 +361,8 @@ export class SampleBuilder {
         out[i] = String(item);
       } else {
         throw inputError(
-          this.at(position, label),
-          `column "${this.columnOf.get(field)}": item ${i + 1} should be a ${field === "relevantIds" ? "string id" : "string answer"}, found ${describeValue(item)}`,
+          `${this.at(position, label)}, column "${this.columnOf.get(field)}"`,
+          `item ${i + 1} should be a ${field === "relevantIds" ? "string id" : "string answer"}, found ${describeValue(item)}`,
         );
       }
     }
@@ -371,8 +371,8 @@ export class SampleBuilder {
 
   private listError(field: SampleField, raw: unknown, position: number, label?: string) {
     return inputError(
-      this.at(position, label),
-      `column "${this.columnOf.get(field)}": expected a string or a list of strings, found ${describeValue(raw)}`,
+      `${this.at(position, label)}, column "${this.columnOf.get(field)}"`,
+      `expected a string or a list of strings, found ${describeValue(raw)}`,
     );
   }
 
@@ -386,8 +386,8 @@ export class SampleBuilder {
     if (typeof raw === "string" && this.cellsAreText) value = parseJsonCell(raw);
     if (!isPlainRecord(value)) {
       throw inputError(
-        this.at(position, label),
-        `column "${this.columnOf.get("relevance")}": expected an object of id → grade, found ${describeValue(raw)}`,
+        `${this.at(position, label)}, column "${this.columnOf.get("relevance")}"`,
+        `expected an object of id → grade, found ${describeValue(raw)}`,
       );
     }
     const out: Record<string, number> = {};
@@ -401,8 +401,8 @@ export class SampleBuilder {
       else number = Number.NaN;
       if (!Number.isFinite(number)) {
         throw inputError(
-          this.at(position, label),
-          `column "${this.columnOf.get("relevance")}": grade of ${JSON.stringify(key)} should be a number, found ${describeValue(grade)}`,
+          `${this.at(position, label)}, column "${this.columnOf.get("relevance")}"`,
+          `grade of ${JSON.stringify(key)} should be a number, found ${describeValue(grade)}`,
         );
       }
       setOwn(out, key, number);

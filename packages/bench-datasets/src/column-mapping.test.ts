@@ -1,0 +1,99 @@
+import { ConfigurationError } from "@fastrag/bench-core";
+import { describe, expect, it } from "vitest";
+import { COLUMN_ALIASES, detectColumns } from "./column-mapping.js";
+
+describe("detectColumns", () => {
+  it("detects the names real eval sets use", () => {
+    expect(Object.fromEntries(detectColumns(["_id", "query", "answers", "relevant_ids"]))).toEqual({
+      id: "_id",
+      question: "query",
+      expectedAnswers: "answers",
+      relevantIds: "relevant_ids",
+    });
+    expect(
+      Object.fromEntries(
+        detectColumns(["user_input", "reference", "response", "retrieved_contexts"]),
+      ),
+    ).toEqual({
+      question: "user_input",
+      expectedAnswers: "reference",
+    });
+    expect(
+      Object.fromEntries(detectColumns(["query-id", "question", "ground_truths", "contexts"])),
+    ).toEqual({
+      id: "query-id",
+      question: "question",
+      expectedAnswers: "ground_truths",
+      relevantIds: "contexts",
+    });
+    expect(detectColumns(["qid", "question", "answer"]).get("id")).toBe("qid");
+    expect(detectColumns(["question", "ground_truth"]).get("expectedAnswers")).toBe("ground_truth");
+  });
+
+  it("is case-sensitive: exact names only", () => {
+    expect(() => detectColumns(["Question", "Answer"])).toThrow(/no question column/);
+    expect(detectColumns(["question", "Answer"]).has("expectedAnswers")).toBe(false);
+  });
+
+  it("refuses two aliases of one field, naming both (RAGAS v1: answer + ground_truth)", () => {
+    let error: unknown;
+    try {
+      detectColumns(["question", "answer", "ground_truth", "contexts"], undefined, "ragas.csv");
+    } catch (e) {
+      error = e;
+    }
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(
+      /^ragas\.csv: both "answer" and "ground_truth" could be the expectedAnswers column/,
+    );
+    // A mapping resolves it; the other alias is then an ordinary column.
+    expect(
+      detectColumns(["question", "answer", "ground_truth"], {
+        expectedAnswers: "ground_truth",
+      }).get("expectedAnswers"),
+    ).toBe("ground_truth");
+    expect(() => detectColumns(["question", "query"])).toThrow(/both "question" and "query"/);
+  });
+
+  it("names the columns found and the aliases tried when the question is missing", () => {
+    expect(() => detectColumns(["prompt", "gold"], undefined, "eval.csv")).toThrow(
+      'eval.csv: no question column; tried the aliases "question", "query", "user_input", "input"; columns found: "prompt", "gold"',
+    );
+    expect(() => detectColumns(["prompt"], { question: "text" }, "eval.csv")).toThrow(
+      /column "text" \(mapped to question\) not found; columns found: "prompt"/,
+    );
+  });
+
+  it("lets a mapping override or disable single fields", () => {
+    const resolved = detectColumns(["prompt", "answer", "contexts"], {
+      question: "prompt",
+      relevantIds: null,
+    });
+    expect(Object.fromEntries(resolved)).toEqual({ question: "prompt", expectedAnswers: "answer" });
+    // snake_case field names are accepted at run time too (for CLI flags).
+    expect(
+      detectColumns(["q", "gold"], { question: "q", expected_answers: "gold" } as never).get(
+        "expectedAnswers",
+      ),
+    ).toBe("gold");
+  });
+
+  it("rejects unknown fields and non-string columns", () => {
+    expect(() => detectColumns(["question"], { answer: "x" } as never)).toThrow(
+      /unknown field "answer"/,
+    );
+    expect(() => detectColumns(["question"], { question: 3 } as never)).toThrow(
+      /must name a column/,
+    );
+  });
+
+  it("documents an alias list per field", () => {
+    expect(COLUMN_ALIASES.question).toEqual(["question", "query", "user_input", "input"]);
+    for (const alias of ["answers", "answer", "ground_truth", "ground_truths", "reference"]) {
+      expect(COLUMN_ALIASES.expectedAnswers).toContain(alias);
+    }
+    for (const alias of ["_id", "qid", "query-id"]) expect(COLUMN_ALIASES.id).toContain(alias);
+    for (const alias of ["relevant_ids", "contexts"])
+      expect(COLUMN_ALIASES.relevantIds).toContain(alias);
+  });
+});

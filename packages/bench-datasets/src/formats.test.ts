@@ -1,0 +1,361 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { ConfigurationError } from "@fastrag/bench-core";
+import { parquetWriteBuffer } from "hyparquet-writer";
+import { describe, expect, it } from "vitest";
+import { rejection, tempDir, tempFile } from "./__fixtures__/helpers.js";
+import { QADataset } from "./qa-dataset.js";
+
+const lines = (...rows: string[]) => `${rows.join("\n")}\n`;
+
+describe(".json", () => {
+  it("reads a bare array of records", async () => {
+    const path = await tempFile(
+      "eval.json",
+      '[{"query": "q1", "ground_truths": ["a"]}, {"query": "q2"}]',
+    );
+    expect((await QADataset.load(path)).samples).toEqual([
+      { question: "q1", expectedAnswers: ["a"], relevantIds: [] },
+      { question: "q2", expectedAnswers: [], relevantIds: [] },
+    ]);
+  });
+
+  it("names line and column of invalid JSON", async () => {
+    const path = await tempFile(
+      "eval.json",
+      '{"samples": [\n  {"question": "a"},\n  {"question": "b",}\n]}',
+    );
+    const error = await rejection(QADataset.load(path));
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect(error.message).toMatch(/eval\.json: line 3, column 20: invalid JSON at "}/);
+    const truncated = await tempFile("eval.json", '{"samples": [{"question": "a"');
+    expect((await rejection(QADataset.load(truncated))).message).toMatch(
+      /line 1, column 30: invalid JSON at the end of the input/,
+    );
+  });
+
+  it("names the record of a bad sample in the native format", async () => {
+    const path = await tempFile(
+      "eval.json",
+      '{"samples": [{"question": "a"}, {"question": 5, "relevant_ids": [null]}]}',
+    );
+    expect((await rejection(QADataset.load(path))).message).toBe(
+      `${path}: record 2 (samples[1]), column "relevant_ids": item 1 should be a string id, found null`,
+    );
+  });
+
+  it("rejects a document of another shape, saying what it expected", async () => {
+    const path = await tempFile("eval.json", '{"rows": []}');
+    expect((await rejection(QADataset.load(path))).message).toMatch(
+      /expected the native format .* found an object with keys rows/,
+    );
+  });
+});
+
+describe(".jsonl", () => {
+  it("reads one record per line, skipping blank lines, with CRLF and a BOM", async () => {
+    const path = await tempFile(
+      "eval.jsonl",
+      '\uFEFF{"question": "a", "answer": "x"}\r\n\r\n{"question": "b", "answer": ["y", "z"]}',
+    );
+    expect((await QADataset.load(path)).samples).toEqual([
+      { question: "a", expectedAnswers: ["x"], relevantIds: [] },
+      { question: "b", expectedAnswers: ["y", "z"], relevantIds: [] },
+    ]);
+  });
+
+  it("names line 7 and its column for bad JSON on line 7", async () => {
+    const good = '{"question": "q"}';
+    const path = await tempFile(
+      "eval.jsonl",
+      lines(good, good, good, "", good, good, '{"question": "q" "answer": 1}'),
+    );
+    const error = await rejection(QADataset.load(path));
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect(error.message).toMatch(/eval\.jsonl: line 7, column 18: invalid JSON at "\\"answer\\"/);
+  });
+
+  it("names line and column of an empty question and of non-string ids", async () => {
+    const path = await tempFile("eval.jsonl", lines('{"question": "q"}', "", '{"question": ""}'));
+    expect((await rejection(QADataset.load(path))).message).toBe(
+      `${path}: line 3, column "question": expected a question (a non-empty string), found the string ""`,
+    );
+    const ids = await tempFile("eval.jsonl", lines('{"question": "q", "relevant_ids": [true]}'));
+    expect((await rejection(QADataset.load(ids))).message).toMatch(
+      /line 1, column "relevant_ids": item 1 should be a string id, found boolean true/,
+    );
+  });
+
+  it("reads nq-open style records whose answer list becomes expected_answers", async () => {
+    const path = await tempFile("nq.jsonl", lines('{"question": "q", "answer": ["1988", "88"]}'));
+    expect((await QADataset.load(path)).samples[0]?.expectedAnswers).toEqual(["1988", "88"]);
+  });
+});
+
+describe(".csv / .tsv", () => {
+  it("parses cells holding JSON arrays, keeps other cells as strings", async () => {
+    const path = await tempFile(
+      "eval.csv",
+      lines(
+        "id,question,answers,relevant_ids,notes",
+        '1,Who?,"[""Ada"", ""Grace""]","[""d1"",""d2""]",keep',
+        "2,What?,[citation needed],d3,",
+      ),
+    );
+    expect((await QADataset.load(path)).samples).toEqual([
+      {
+        id: "1",
+        question: "Who?",
+        expectedAnswers: ["Ada", "Grace"],
+        relevantIds: ["d1", "d2"],
+        metadata: { notes: "keep" },
+      },
+      {
+        id: "2",
+        question: "What?",
+        expectedAnswers: ["[citation needed]"],
+        relevantIds: ["d3"],
+        metadata: { notes: "" },
+      },
+    ]);
+  });
+
+  it("reads relevance and metadata cells holding JSON objects", async () => {
+    const path = await tempFile(
+      "eval.csv",
+      lines("question,relevance,metadata", 'q,"{""a"": 2, ""b"": 0}","{""k"": 1}"'),
+    );
+    expect((await QADataset.load(path)).samples).toEqual([
+      {
+        question: "q",
+        expectedAnswers: [],
+        relevantIds: ["a"],
+        relevance: { a: 2, b: 0 },
+        metadata: { k: 1 },
+      },
+    ]);
+  });
+
+  it("names row, line and column of a ragged row", async () => {
+    const path = await tempFile(
+      "eval.csv",
+      lines("question,answer", "a,1", '"multi\nline",2', "c,3,extra"),
+    );
+    expect((await rejection(QADataset.load(path))).message).toBe(
+      `${path}: row 3 (line 5): expected 2 cells (one per header column), found 3`,
+    );
+  });
+
+  it("names the row of an empty question and of an unterminated quote", async () => {
+    const empty = await tempFile("eval.csv", lines("question,answer", "a,1", ",2"));
+    expect((await rejection(QADataset.load(empty))).message).toBe(
+      `${empty}: row 2 (line 3), column "question": expected a question (a non-empty string), found the string ""`,
+    );
+    const quote = await tempFile("eval.csv", lines("question,answer", 'a,"open'));
+    const error = await rejection(QADataset.load(quote));
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect(error.message).toMatch(/eval\.csv: row 1 \(line 2\): malformed CSV: /);
+  });
+
+  it("refuses an empty file and a duplicated header column", async () => {
+    expect((await rejection(QADataset.load(await tempFile("e.csv", "")))).message).toMatch(
+      /empty CSV: expected a header row/,
+    );
+    const dup = await tempFile("d.csv", lines("question,x,x", "q,1,2"));
+    expect((await rejection(QADataset.load(dup))).message).toMatch(
+      /header: column "x" appears twice/,
+    );
+  });
+
+  it("reads tab-separated files", async () => {
+    const path = await tempFile("eval.tsv", lines("qid\tquery\tanswer", "7\tWho, really?\tme"));
+    expect((await QADataset.load(path)).samples).toEqual([
+      { id: "7", question: "Who, really?", expectedAnswers: ["me"], relevantIds: [] },
+    ]);
+  });
+});
+
+describe(".yaml / .yml", () => {
+  it("reads a list of records or {samples: [...]}", async () => {
+    const list = await tempFile(
+      "eval.yaml",
+      "- question: Who?\n  answers: [Ada]\n  relevant_ids: [1, d2]\n",
+    );
+    expect((await QADataset.load(list)).samples).toEqual([
+      { question: "Who?", expectedAnswers: ["Ada"], relevantIds: ["1", "d2"] },
+    ]);
+    const native = await tempFile(
+      "eval.yml",
+      "samples:\n  - id: q1\n    question: What?\n    expected_answers: 42\n",
+    );
+    expect((await QADataset.load(native)).samples).toEqual([
+      { id: "q1", question: "What?", expectedAnswers: ["42"], relevantIds: [] },
+    ]);
+  });
+
+  it("names line and column of invalid YAML", async () => {
+    const path = await tempFile("eval.yaml", "- question: a\n- question: [unclosed\n");
+    const error = await rejection(QADataset.load(path));
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect(error.message).toMatch(/eval\.yaml: line \d+, column \d+: invalid YAML/);
+  });
+
+  it("refuses duplicate keys and alias bombs instead of hanging", async () => {
+    const dup = await tempFile("eval.yaml", "- question: a\n  question: b\n");
+    expect((await rejection(QADataset.load(dup))).message).toMatch(
+      /line 2, column 3: invalid YAML/,
+    );
+    let bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+    for (let i = 0; i < 9; i++)
+      bomb += `${"bcdefghij"[i]}: &${"bcdefghij"[i]} [${Array(10)
+        .fill(`*${i === 0 ? "a" : "bcdefghij"[i - 1]}`)
+        .join(", ")}]\n`;
+    const path = await tempFile("bomb.yaml", bomb);
+    const error = await rejection(QADataset.load(path));
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+  });
+
+  it("does not execute tags", async () => {
+    const path = await tempFile(
+      "eval.yaml",
+      '- question: !!js/function "function () { globalThis.pwned = 1 }"\n',
+    );
+    const dataset = await QADataset.load(path);
+    expect(dataset.samples[0]?.question).toBe("function () { globalThis.pwned = 1 }");
+    expect(dataset.warnings).toHaveLength(1);
+    expect(dataset.warnings[0]).toMatch(/eval\.yaml: line 1, column 13: .*Unresolved tag/);
+    expect((globalThis as Record<string, unknown>).pwned).toBeUndefined();
+  });
+});
+
+describe(".parquet", () => {
+  it("reads rows by column name: list columns, int64 ids, HF answers structs", async () => {
+    const buffer = parquetWriteBuffer({
+      columnData: [
+        { name: "id", data: [10n, 11n], type: "INT64" },
+        { name: "question", data: ["Who?", "What?"], type: "STRING" },
+        {
+          name: "answers",
+          data: [
+            { text: ["Ada", "Grace"], answer_start: [0, 4] },
+            { text: [], answer_start: [] },
+          ],
+        },
+        { name: "contexts", data: [["d1"], ["d2", "d3"]] },
+        { name: "source", data: ["x", "y"], type: "STRING" },
+      ],
+    });
+    const path = await tempFile("eval.parquet", new Uint8Array(buffer));
+    expect((await QADataset.load(path)).samples).toEqual([
+      {
+        id: "10",
+        question: "Who?",
+        expectedAnswers: ["Ada", "Grace"],
+        relevantIds: ["d1"],
+        metadata: { source: "x" },
+      },
+      {
+        id: "11",
+        question: "What?",
+        expectedAnswers: [],
+        relevantIds: ["d2", "d3"],
+        metadata: { source: "y" },
+      },
+    ]);
+  });
+
+  it("names the row and column of a bad cell", async () => {
+    const buffer = parquetWriteBuffer({
+      columnData: [{ name: "question", data: ["ok", ""], type: "STRING" }],
+    });
+    const path = await tempFile("eval.parquet", new Uint8Array(buffer));
+    expect((await rejection(QADataset.load(path))).message).toBe(
+      `${path}: row 2, column "question": expected a question (a non-empty string), found the string ""`,
+    );
+  });
+
+  it("turns a corrupt file into a ConfigurationError", async () => {
+    const path = await tempFile("eval.parquet", "PAR1 this is not parquet PAR1");
+    const error = await rejection(QADataset.load(path));
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect(error.message).toMatch(/eval\.parquet: not a readable Parquet file/);
+  });
+});
+
+describe("BEIR directory", () => {
+  async function beir(qrels: Record<string, string>): Promise<string> {
+    const dir = await tempDir("beir-");
+    await mkdir(join(dir, "qrels"));
+    await writeFile(
+      join(dir, "queries.jsonl"),
+      lines(
+        '{"_id": "q1", "text": "first?", "metadata": {}}',
+        '{"_id": "q2", "text": "second?", "metadata": {"topic": "t"}}',
+        '{"_id": "q3", "text": "third?"}',
+      ),
+    );
+    await writeFile(
+      join(dir, "corpus.jsonl"),
+      lines('{"_id": "d1", "title": "T1", "text": "one"}'),
+    );
+    for (const [split, text] of Object.entries(qrels))
+      await writeFile(join(dir, "qrels", `${split}.tsv`), text);
+    return dir;
+  }
+
+  it("reads queries judged in the split; grades become relevance, grade > 0 relevant_ids", async () => {
+    const dir = await beir({
+      test: lines("query-id\tcorpus-id\tscore", "q2\td1\t2", "q2\td2\t0", "q1\td3\t1"),
+      dev: lines("query-id\tcorpus-id\tscore", "q3\td1\t1"),
+    });
+    expect((await QADataset.load(dir)).samples).toEqual([
+      {
+        id: "q2",
+        question: "second?",
+        expectedAnswers: [],
+        relevantIds: ["d1"],
+        relevance: { d1: 2, d2: 0 },
+        metadata: { topic: "t" },
+      },
+      {
+        id: "q1",
+        question: "first?",
+        expectedAnswers: [],
+        relevantIds: ["d3"],
+        relevance: { d3: 1 },
+      },
+    ]);
+    expect(
+      (await QADataset.load(dir, undefined, { split: "dev" })).samples.map((s) => s.id),
+    ).toEqual(["q3"]);
+  });
+
+  it("lists the splits found when the split is missing", async () => {
+    const dir = await beir({ dev: lines("query-id\tcorpus-id\tscore", "q1\td1\t1") });
+    expect((await rejection(QADataset.load(dir))).message).toMatch(
+      /no qrels for split "test" \(qrels\/test\.tsv\); splits found: dev/,
+    );
+  });
+
+  it("names a missing qrels column and a bad score", async () => {
+    const missing = await beir({ test: lines("query-id\tcorpus-id\tgrade", "q1\td1\t1") });
+    expect((await rejection(QADataset.load(missing))).message).toMatch(
+      /test\.tsv: line 1: missing qrels column "score"/,
+    );
+    const bad = await beir({ test: lines("query-id\tcorpus-id\tscore", "q1\td1\thigh") });
+    expect((await rejection(QADataset.load(bad))).message).toMatch(
+      /test\.tsv: line 2, column 3 \(score\): expected a numeric grade/,
+    );
+    const unknown = await beir({ test: lines("query-id\tcorpus-id\tscore", "q9\td1\t1") });
+    expect((await rejection(QADataset.load(unknown))).message).toMatch(
+      /query "q9" is judged but missing from queries\.jsonl/,
+    );
+  });
+
+  it("explains what a directory must hold", async () => {
+    const dir = await tempDir();
+    expect((await rejection(QADataset.load(dir))).message).toMatch(
+      /BEIR dataset and needs queries\.jsonl and qrels\/<split>\.tsv/,
+    );
+  });
+});

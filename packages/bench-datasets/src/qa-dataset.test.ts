@@ -1,0 +1,213 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { ConfigurationError } from "@fastrag/bench-core";
+import { describe, expect, it } from "vitest";
+import { rejection, tempDir, tempFile } from "./__fixtures__/helpers.js";
+import { QADataset } from "./qa-dataset.js";
+
+describe("QADataset.fromRecords", () => {
+  it("coerces: a string becomes a one-element list, numeric ids become strings", () => {
+    const dataset = QADataset.fromRecords([
+      { id: 7, question: "Who?", answer: "Ada", relevant_ids: 12 },
+      { id: "x", question: "What?", answer: ["a", 2], relevant_ids: ["d1", 3] },
+    ]);
+    expect(dataset.samples).toEqual([
+      { id: "7", question: "Who?", expectedAnswers: ["Ada"], relevantIds: ["12"] },
+      { id: "x", question: "What?", expectedAnswers: ["a", "2"], relevantIds: ["d1", "3"] },
+    ]);
+  });
+
+  it("reads EvalSample-shaped (camelCase) objects as they are", () => {
+    const samples = [
+      {
+        id: "q1",
+        question: "Q",
+        expectedAnswers: ["A"],
+        relevantIds: ["c1"],
+        relevance: { c1: 2, c2: 0 },
+        metadata: { k: 1 },
+      },
+    ];
+    expect(QADataset.fromRecords(samples).samples).toEqual(samples);
+  });
+
+  it("understands Hugging Face SQuAD answers ({text: [...]}) and SQuAD answer objects", () => {
+    const dataset = QADataset.fromRecords([
+      { question: "a", answers: { text: ["x", "y"], answer_start: [1, 5] } },
+      { question: "b", answers: [{ text: "z", answer_start: 0 }] },
+    ]);
+    expect(dataset.samples.map((s) => s.expectedAnswers)).toEqual([["x", "y"], ["z"]]);
+  });
+
+  it("derives relevantIds from relevance (grade > 0) when no ids are given", () => {
+    const [sample] = QADataset.fromRecords([
+      { question: "q", relevance: { a: 2, b: 0, c: -1, d: 1 } },
+    ]).samples;
+    expect(sample?.relevantIds).toEqual(["a", "d"]);
+    expect(sample?.relevance).toEqual({ a: 2, b: 0, c: -1, d: 1 });
+  });
+
+  it("keeps columns that match no field in metadata", () => {
+    const [sample] = QADataset.fromRecords([
+      { question: "q", response: "r", difficulty: 3 },
+    ]).samples;
+    expect(sample?.metadata).toEqual({ response: "r", difficulty: 3 });
+  });
+
+  it("warns when relevant_ids holds passage text (RAGAS contexts)", () => {
+    const passage =
+      "The Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris.";
+    const dataset = QADataset.fromRecords([
+      { question: "Where?", ground_truth: "Paris", contexts: [passage] },
+    ]);
+    expect(dataset.length).toBe(1);
+    expect(dataset.warnings).toHaveLength(1);
+    expect(dataset.warnings[0]).toMatch(
+      /column "contexts" \(read as relevant_ids\) holds passage text/,
+    );
+    expect(dataset.warnings[0]).toMatch(/will score 0/);
+    expect(dataset.warnings[0]).toMatch(/\{ relevantIds: "<column>" \}/);
+    const ids = QADataset.fromRecords([{ question: "Where?", contexts: ["doc-1", "doc-2"] }]);
+    expect(ids.warnings).toEqual([]);
+    const silenced = QADataset.fromRecords([{ question: "Where?", contexts: [passage] }], {
+      relevantIds: null,
+    });
+    expect(silenced.warnings).toEqual([]);
+    expect(silenced.samples[0]?.relevantIds).toEqual([]);
+    expect(silenced.samples[0]?.metadata).toEqual({ contexts: [passage] });
+  });
+
+  it("names record and column of bad values", () => {
+    expect(() => QADataset.fromRecords([{ question: "ok" }, { question: "  " }])).toThrow(
+      'records: record 2, column "question": expected a question (a non-empty string), found the string "  "',
+    );
+    expect(() => QADataset.fromRecords([{ question: "q", relevant_ids: [{ id: 1 }] }])).toThrow(
+      /record 1, column "relevant_ids": item 1 should be a string id, found an object/,
+    );
+    expect(() => QADataset.fromRecords([{ question: "q", id: true }])).toThrow(
+      /column "id": expected an id/,
+    );
+    expect(() => QADataset.fromRecords([{ question: "q", relevance: { a: "high" } }])).toThrow(
+      /grade of "a" should be a number/,
+    );
+    expect(() => QADataset.fromRecords(["just a string"])).toThrow(/record 1: expected a record/);
+    expect(() =>
+      QADataset.fromRecords([
+        { question: "a", id: "1" },
+        { question: "b", id: 1 },
+      ]),
+    ).toThrow(/record 2.*duplicate sample id "1" \(also sample 1\)/);
+  });
+
+  it("refuses a record that switches alias columns, or has two", () => {
+    expect(() => QADataset.fromRecords([{ question: "a" }, { query: "b" }])).toThrow(
+      /record 2: column "query" holds the question here, but earlier records used "question"/,
+    );
+    expect(() => QADataset.fromRecords([{ question: "a" }, { question: "b", query: "c" }])).toThrow(
+      /record 2: both "question" and "query"/,
+    );
+    expect(() => QADataset.fromRecords([{ question: "a" }, { answer: "b" }])).toThrow(
+      /record 2, column "question": expected a question/,
+    );
+  });
+
+  it("keeps __proto__, constructor and prototype keys as plain data", async () => {
+    const path = await tempFile(
+      "evil.json",
+      '{"samples": [{"question": "q", "__proto__": {"polluted": 1}, "constructor": {"prototype": {"polluted": 2}}, "prototype": 3,' +
+        ' "relevance": {"__proto__": 1}, "metadata": {"__proto__": {"polluted": 4}, "constructor": "c"}}]}',
+    );
+    const [sample] = (await QADataset.load(path)).samples;
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const metadata = sample!.metadata as Record<string, unknown>;
+    expect(Object.getPrototypeOf(metadata)).toBe(Object.prototype);
+    expect(Object.hasOwn(metadata, "__proto__")).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(metadata, "__proto__")?.value).toEqual({ polluted: 4 });
+    expect(metadata.constructor).toBe("c");
+    expect(metadata.prototype).toBe(3);
+    expect(Object.hasOwn(sample!.relevance!, "__proto__")).toBe(true);
+    expect(sample!.relevantIds).toEqual(["__proto__"]);
+
+    const csv = await tempFile("evil.csv", "question,__proto__,constructor\nq,x,y\n");
+    const [row] = (await QADataset.load(csv)).samples;
+    const rowMeta = row!.metadata as Record<string, unknown>;
+    expect(Object.getPrototypeOf(rowMeta)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(rowMeta, "__proto__")?.value).toBe("x");
+    expect(rowMeta.constructor).toBe("y");
+
+    const yaml = await tempFile("evil.yaml", "- question: q\n  __proto__: {polluted: 5}\n");
+    const [doc] = (await QADataset.load(yaml)).samples;
+    expect(Object.getOwnPropertyDescriptor(doc!.metadata, "__proto__")?.value).toEqual({
+      polluted: 5,
+    });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("is iterable and has a length", () => {
+    const dataset = QADataset.fromRecords([{ question: "a" }, { question: "b" }]);
+    expect(dataset.length).toBe(2);
+    expect([...dataset].map((s) => s.question)).toEqual(["a", "b"]);
+  });
+});
+
+describe("QADataset.save", () => {
+  it("writes the native snake_case format, one sample per line, and reads it back", async () => {
+    const dir = await tempDir();
+    const path = join(dir, "out", "eval.json");
+    const dataset = QADataset.fromRecords([
+      {
+        id: "q1",
+        question: "Q?",
+        answers: ["A"],
+        relevant_ids: ["doc-3"],
+        relevance: { "doc-3": 2 },
+      },
+      { question: "No id", answers: "x" },
+    ]);
+    await dataset.save(path);
+    expect(await readFile(path, "utf8")).toBe(
+      '{"samples": [\n' +
+        '{"id":"q1","question":"Q?","expected_answers":["A"],"relevant_ids":["doc-3"],"relevance":{"doc-3":2},"metadata":{}},\n' +
+        '{"question":"No id","expected_answers":["x"],"relevant_ids":[],"metadata":{}}\n' +
+        "]}\n",
+    );
+    expect(await readdir(join(dir, "out"))).toEqual(["eval.json"]); // no temporary file left
+    const again = await QADataset.load(path);
+    expect(again.samples).toEqual([
+      {
+        id: "q1",
+        question: "Q?",
+        expectedAnswers: ["A"],
+        relevantIds: ["doc-3"],
+        relevance: { "doc-3": 2 },
+        metadata: {},
+      },
+      { question: "No id", expectedAnswers: ["x"], relevantIds: [], metadata: {} },
+    ]);
+    expect(JSON.parse(JSON.stringify(dataset))).toEqual(JSON.parse(await readFile(path, "utf8")));
+  });
+
+  it("writes an empty dataset as valid JSON", async () => {
+    const path = join(await tempDir(), "empty.json");
+    await new QADataset([]).save(path);
+    expect(JSON.parse(await readFile(path, "utf8"))).toEqual({ samples: [] });
+    expect((await QADataset.load(path)).length).toBe(0);
+  });
+});
+
+describe("QADataset.load dispatch", () => {
+  it("lists the supported formats for anything else", async () => {
+    const path = await tempFile("eval.txt", "question\nq\n");
+    const error = await rejection(QADataset.load(path));
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect(error.message).toMatch(
+      /eval\.txt: unsupported dataset format; expected \.json .*\.jsonl, \.csv, \.tsv, \.yaml\/\.yml, \.parquet, or a BEIR directory/,
+    );
+  });
+
+  it("reports a missing file as a ConfigurationError", async () => {
+    const error = await rejection(QADataset.load(join(await tempDir(), "missing.json")));
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect(error.message).toMatch(/missing\.json: no such file/);
+  });
+});
