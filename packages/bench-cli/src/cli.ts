@@ -1,12 +1,9 @@
 import { ConfigurationError } from "@fastrag/bench-core";
 import { Command, CommanderError, Option } from "commander";
-import { checkCommand } from "./commands/check.js";
-import { compareCommand } from "./commands/compare.js";
-import { diffCommand } from "./commands/diff.js";
-import { DEFAULT_EVAL_METRICS, evalCommand } from "./commands/eval.js";
-import { mergeCommand } from "./commands/merge.js";
-import { runCommand } from "./commands/run.js";
 import { colors, type Io, UsageError, writeLine } from "./internal/io.js";
+
+/** Kept here, not imported from the eval command, so `--help` loads no command module. */
+const DEFAULT_EVAL_METRICS = ["map", "mrr", "r_precision", "ndcg@10", "recall@100", "precision@10"];
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -65,7 +62,7 @@ export async function main(
       "\nA config is code: `run` executes it. Loading datasets or result files never evaluates code.\nAn interrupted run (Ctrl-C, crash) resumes from its journal when run again.",
     )
     .action(async (config: string, opts) => {
-      code = await runCommand(config, opts, io, signal);
+      code = await (await import("./commands/run.js")).runCommand(config, opts, io, signal);
     });
 
   program
@@ -87,7 +84,7 @@ export async function main(
     )
     .option("--out <file>", "write to a file (atomically) instead of stdout")
     .action(async (files: string[], opts) => {
-      code = await compareCommand(files, opts, io);
+      code = await (await import("./commands/compare.js")).compareCommand(files, opts, io);
     });
 
   program
@@ -100,7 +97,7 @@ export async function main(
     .option("--limit <n>", "rows shown per section", (v) => Number(v), 20)
     .option("--json", "machine-readable output")
     .action(async (baseline: string, candidate: string, opts) => {
-      code = await diffCommand(baseline, candidate, opts, io);
+      code = await (await import("./commands/diff.js")).diffCommand(baseline, candidate, opts, io);
     });
 
   program
@@ -115,7 +112,7 @@ export async function main(
     )
     .option("--json", "machine-readable output")
     .action(async (result: string, opts) => {
-      code = await checkCommand(result, opts, io);
+      code = await (await import("./commands/check.js")).checkCommand(result, opts, io);
     });
 
   program
@@ -139,7 +136,7 @@ export async function main(
       "\nOutput: metric<TAB>query|all<TAB>value, 4 decimals. A qrels query missing from the run scores 0 (as trec_eval -c);\na query with no relevant document is left out of the average (trec_eval counts it as 0), and a note says so.",
     )
     .action(async (opts) => {
-      code = await evalCommand(opts, io);
+      code = await (await import("./commands/eval.js")).evalCommand(opts, io);
     });
 
   program
@@ -148,7 +145,7 @@ export async function main(
     .argument("<files...>", "shard result files or glob patterns")
     .requiredOption("--out <file>", "the merged result file")
     .action(async (files: string[], opts) => {
-      code = await mergeCommand(files, opts, io);
+      code = await (await import("./commands/merge.js")).mergeCommand(files, opts, io);
     });
 
   try {

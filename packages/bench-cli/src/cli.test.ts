@@ -1,0 +1,305 @@
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+
+// End-to-end: these tests start the built binary as a child process, as a user or CI would.
+const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+const fixtures = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
+const trec = fileURLToPath(new URL("../../../../shared/data/trec_eval/", import.meta.url));
+
+function cli(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", ...env },
+    timeout: 60_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** trec_eval's `all` (or per-query) values from one of its expected-output files. */
+async function trecEvalValues(file: string): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const line of (await readFile(join(trec, file), "utf8")).split("\n")) {
+    const [measure, query, value] = line.split("\t").map((s) => s.trim());
+    if (measure && query && value !== undefined && !Number.isNaN(Number(value))) {
+      out.set(`${measure}|${query}`, Number(value));
+    }
+  }
+  return out;
+}
+
+const OURS_TO_TREC: Record<string, string> = {
+  map: "map",
+  mrr: "recip_rank",
+  r_precision: "Rprec",
+  "ndcg@10": "ndcg_cut_10",
+  "recall@100": "recall_100",
+  "precision@10": "P_10",
+  "precision@5": "P_5",
+  "recall@1000": "recall_1000",
+  "hit_rate@10": "success_10",
+  "map@1000": "map_cut_1000",
+};
+
+function parseEval(stdout: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of stdout.trim().split("\n")) {
+    const [metric, query, value] = line.split("\t");
+    out.set(`${OURS_TO_TREC[metric as string] ?? metric}|${query}`, Number(value));
+  }
+  return out;
+}
+
+let dir: string;
+beforeAll(async () => {
+  expect(existsSync(bin), "build the package first (pnpm build)").toBe(true);
+  dir = await mkdtemp(join(tmpdir(), "fastrag-cli-"));
+});
+
+describe("fastrag-bench eval", () => {
+  it("prints trec_eval's values for the default measures", async () => {
+    const r = cli([
+      "eval",
+      "--qrels",
+      join(trec, "qrels.test"),
+      "--run",
+      join(trec, "results.test"),
+    ]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split("\n");
+    expect(lines.map((l) => l.split("\t")[0])).toEqual([
+      "map",
+      "mrr",
+      "r_precision",
+      "ndcg@10",
+      "recall@100",
+      "precision@10",
+    ]);
+    const expected = await trecEvalValues("out.test.a");
+    for (const [key, value] of parseEval(r.stdout)) {
+      expect(expected.get(key), key).toBeDefined();
+      expect(value.toFixed(4), key).toBe((expected.get(key) as number).toFixed(4));
+    }
+  });
+
+  it("matches trec_eval per query, including a query missing from the run (-c)", async () => {
+    const args = [
+      "-m",
+      "map",
+      "-m",
+      "P_5",
+      "-m",
+      "ndcg_cut_10",
+      "-m",
+      "recip_rank",
+      "-m",
+      "success_10",
+    ];
+    for (const [run, file] of [
+      ["results.test", "out.test.aq"],
+      ["results.trunc", "out.test.aqc"],
+    ] as const) {
+      const r = cli([
+        "eval",
+        "--qrels",
+        join(trec, "qrels.test"),
+        "--run",
+        join(trec, run),
+        "--per-query",
+        ...args,
+      ]);
+      expect(r.code).toBe(0);
+      const expected = await trecEvalValues(file);
+      const ours = parseEval(r.stdout);
+      expect(ours.size).toBe(5 * 4); // 3 queries + all, 5 measures
+      for (const [key, value] of ours)
+        expect(value.toFixed(4), `${file} ${key}`).toBe(expected.get(key)?.toFixed(4));
+    }
+  });
+
+  it("emits JSON with --json", () => {
+    const r = cli([
+      "eval",
+      "--qrels",
+      join(trec, "qrels.test"),
+      "--run",
+      join(trec, "results.test"),
+      "-m",
+      "map",
+      "--json",
+    ]);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json.metrics.map.all.toFixed(4)).toBe("0.1785");
+    expect(json.queries).toBe(3);
+  });
+
+  it("exits 2 with a one-line error and no stack trace on bad input", () => {
+    const r = cli([
+      "eval",
+      "--qrels",
+      join(dir, "missing.qrels"),
+      "--run",
+      join(trec, "results.test"),
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: .*missing\.qrels/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    const bad = cli([
+      "eval",
+      "--qrels",
+      join(trec, "qrels.test"),
+      "--run",
+      join(trec, "results.test"),
+      "-m",
+      "ndcg",
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/unknown metric "ndcg"/);
+  });
+});
+
+describe("usage", () => {
+  it("prints help for every command and exits 0", () => {
+    for (const cmd of ["run", "compare", "diff", "check", "eval", "merge"]) {
+      const r = cli([cmd, "--help"]);
+      expect(r.code, cmd).toBe(0);
+      expect(r.stdout).toContain(`Usage: fastrag-bench ${cmd}`);
+    }
+    expect(cli(["--help"]).stdout).toMatch(/Commands:[\s\S]*eval/);
+  });
+
+  it("exits 2 for unknown commands, missing arguments and bad flags", () => {
+    expect(cli(["frobnicate"]).code).toBe(2);
+    expect(cli(["check"]).code).toBe(2);
+    expect(cli([]).code).toBe(2);
+    const r = cli(["compare", "x.json", "--format", "pdf"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/pdf/);
+  });
+});
+
+describe("run, compare, diff, check, merge", () => {
+  let out: string;
+  beforeAll(() => {
+    out = join(dir, "results");
+  });
+
+  it("runs every target of a config, saves results and prints a marked table", async () => {
+    const r = cli(["run", join(fixtures, "demo.config.mjs"), "--out-dir", out]);
+    expect(r.stderr).toMatch(/weak: 40 samples/);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(out, "weak.json"))).toBe(true);
+    expect(existsSync(join(out, "strong.json"))).toBe(true);
+    const strong = JSON.parse(await readFile(join(out, "strong.json"), "utf8"));
+    expect(strong.summary["recall@3"].mean).toBe(1);
+    expect(strong.summary.mrr.mean).toBe(1);
+    // weak: 20 of 40 found at rank 2 → recall 0.5, mrr 0.25
+    const weak = JSON.parse(await readFile(join(out, "weak.json"), "utf8"));
+    expect(weak.summary["recall@3"].mean).toBe(0.5);
+    expect(weak.summary.mrr.mean).toBe(0.25);
+    expect(r.stdout).toContain("recall@3");
+    expect(r.stdout).toMatch(/strong/);
+    // The strong run beats the baseline (weak, labelled a) significantly: a superscript a.
+    expect(r.stdout).toMatch(/1\.0000ᵃ/);
+    expect(existsSync(join(out, ".journal", "weak.jsonl"))).toBe(false);
+  });
+
+  it("loads a TypeScript config and makes run names file-safe", () => {
+    const r = cli(["run", join(fixtures, "typed.config.ts"), "--out-dir", out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(out, "typed_run.json"))).toBe(true);
+  });
+
+  it("reports errored samples without failing the run", () => {
+    const r = cli(["run", join(fixtures, "flaky.config.mjs"), "--out-dir", out]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/flaky: 10 samples .*successful 9, incomplete 0, errored 1/);
+  });
+
+  it("refuses a config that is not code or does not exist", async () => {
+    await writeFile(join(dir, "bad.json"), "{}");
+    expect(cli(["run", join(dir, "bad.json")]).code).toBe(2);
+    expect(cli(["run", join(dir, "none.mjs")]).code).toBe(2);
+  });
+
+  it("compares result files in every format", () => {
+    const files = [join(out, "weak.json"), join(out, "strong.json")];
+    const md = cli(["compare", ...files]);
+    expect(md.code).toBe(0);
+    expect(md.stdout).toContain("| ");
+    const p95 = cli(["compare", ...files, "--stat", "p95"]);
+    expect(p95.stdout).toContain("latency_ms p95");
+    const csv = cli(["compare", ...files, "--format", "csv", "--test", "none"]);
+    expect(csv.stdout.split("\n")[0]).toMatch(/recall@3/);
+    const json = cli(["compare", join(out, "[ws]*.json"), "--format", "json", "--test", "t-test"]);
+    expect(json.code).toBe(0);
+    expect(() => JSON.parse(json.stdout)).not.toThrow();
+    // Runs over different datasets refuse to pair, loudly.
+    const mixed = cli(["compare", join(out, "*.json")]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(/^error: /);
+    const none = cli(["compare", join(dir, "nothing-*.json")]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no file matches/);
+  });
+
+  it("diffs two runs and fails on regression when asked", () => {
+    const weak = join(out, "weak.json");
+    const strong = join(out, "strong.json");
+    const better = cli(["diff", weak, strong, "--metric", "mrr", "--fail-on-regression"]);
+    expect(better.code).toBe(0);
+    expect(better.stdout).toMatch(/improved 40, regressed 0/);
+    const worse = cli(["diff", strong, weak, "--metric", "mrr", "--fail-on-regression"]);
+    expect(worse.code).toBe(1);
+    expect(worse.stdout).toMatch(/regressed 40/);
+    expect(cli(["diff", strong, weak, "--metric", "mrr"]).code).toBe(0);
+  });
+
+  it("gates on thresholds, printing every failed bound", () => {
+    const weak = join(out, "weak.json");
+    const pass = cli(["check", weak, "--min", "recall@3=0.5", "--max", "latency_ms:p95=100000"]);
+    expect(pass.code).toBe(0);
+    const fail = cli([
+      "check",
+      weak,
+      "--min",
+      "recall@3=0.9",
+      "--min",
+      "mrr=0.5",
+      "--min",
+      "ndcg@5=0.1",
+    ]);
+    expect(fail.code).toBe(1);
+    expect(fail.stdout).toMatch(/recall@3/);
+    expect(fail.stdout).toMatch(/mrr/);
+    expect(fail.stdout).toMatch(/ndcg@5/);
+    expect(cli(["check", weak, "--min", "recall@3"]).code).toBe(2);
+    expect(cli(["check", weak, "--min", "recall@3:p42=1"]).code).toBe(2);
+  });
+
+  it("runs shards and merges them into the whole run", async () => {
+    const shardOut = join(dir, "shards");
+    for (const s of ["1/3", "2/3", "3/3"]) {
+      expect(
+        cli(["run", join(fixtures, "demo.config.mjs"), "--out-dir", shardOut, "--shard", s]).code,
+      ).toBe(0);
+    }
+    const merged = join(dir, "merged-strong.json");
+    const r = cli(["merge", join(shardOut, "strong.shard-*.json"), "--out", merged]);
+    expect(r.code, r.stderr).toBe(0);
+    const m = JSON.parse(await readFile(merged, "utf8"));
+    expect(m.samples).toHaveLength(40);
+    expect(m.samples.map((s: { sample_id: string }) => s.sample_id)).toEqual(
+      Array.from({ length: 40 }, (_, i) => `q${i}`),
+    );
+    const incomplete = cli(["merge", join(shardOut, "strong.shard-1-of-3.json"), "--out", merged]);
+    expect(incomplete.code).toBe(2);
+    expect(incomplete.stderr).toMatch(/missing shard/);
+    expect(cli(["run", join(fixtures, "demo.config.mjs"), "--shard", "4/3"]).code).toBe(2);
+  });
+});
