@@ -4,52 +4,102 @@ import type { Judgments } from "./kernels.js";
 /** What retrieval metrics match: chunk ids, or the chunks' document ids. */
 export type MatchLevel = "chunk" | "document";
 
-const EMPTY: Judgments = { relevant: new Set(), gains: new Map(), idealGains: [] };
+const NO_IDS: ReadonlySet<string> = new Set();
+
+/** nDCG's view of a sample's judgments. */
+export interface Gains {
+  /** Positive gains: id → grade (> 0). Ids absent here have gain 0. */
+  readonly gains: ReadonlyMap<string, number>;
+  /** Every positive gain, sorted descending: the ideal ranking's gains. */
+  readonly idealGains: readonly number[];
+}
 
 // Each sample is prepared once and shared by every metric of a run: the runner hands all metrics
 // the same sample object and the same retrieved array. Inputs are treated as immutable (their
-// types are readonly), which is what makes identity a safe cache key.
-const judgmentCache = new WeakMap<object, Judgments>();
+// types are readonly), which is what makes identity a safe cache key. Gains are built only when
+// an nDCG asks for them.
+const relevantCache = new WeakMap<object, ReadonlySet<string>>();
+const gainsCache = new WeakMap<object, Gains>();
 const chunkRankingCache = new WeakMap<object, readonly string[]>();
 const documentRankingCache = new WeakMap<object, readonly string[]>();
 
 /**
- * The judgments of a sample.
- *
- * - Binary relevance is membership in `relevantIds`: the dataset loader decides the threshold
- *   (trec_eval's `-l`), so a graded sample's `relevantIds` may exclude low grades.
- * - nDCG gains come from `relevance` when present (grades ≤ 0 give no gain); a relevant id that
- *   `relevance` does not grade has gain 1, and without `relevance` every relevant id has gain 1.
+ * The ids that count as relevant for binary measures: membership in `relevantIds`. The dataset
+ * loader decides the threshold (trec_eval's `-l`), so a graded sample's `relevantIds` may exclude
+ * low grades. Its size is R.
  */
-export function judgmentsOf(sample: EvalSample): Judgments {
-  let j = judgmentCache.get(sample);
-  if (j === undefined) {
-    j = buildJudgments(sample.relevantIds, sample.relevance);
-    judgmentCache.set(sample, j);
+export function relevantOf(sample: EvalSample): ReadonlySet<string> {
+  let set = relevantCache.get(sample);
+  if (set === undefined) {
+    const ids = sample.relevantIds;
+    if (ids.length === 0) set = NO_IDS;
+    else {
+      const built = new Set<string>();
+      for (let i = 0; i < ids.length; i++) built.add(ids[i] as string);
+      set = built;
+    }
+    relevantCache.set(sample, set);
   }
-  return j;
+  return set;
 }
 
-/** Pure builder behind {@link judgmentsOf}. */
+/**
+ * nDCG gains of a sample: the grades of `relevance` when present (grades ≤ 0 give no gain); a
+ * relevant id that `relevance` does not grade has gain 1, and without `relevance` every relevant
+ * id has gain 1.
+ */
+export function gainsOf(sample: EvalSample): Gains {
+  let g = gainsCache.get(sample);
+  if (g === undefined) {
+    g = buildGains(sample.relevantIds, sample.relevance);
+    gainsCache.set(sample, g);
+  }
+  return g;
+}
+
+/** Pure builder behind {@link gainsOf}. */
+export function buildGains(
+  relevantIds: readonly string[],
+  relevance: Readonly<Record<string, number>> | undefined,
+): Gains {
+  const gains = new Map<string, number>();
+  const ideal: number[] = [];
+  if (relevance !== undefined) {
+    const ids = Object.keys(relevance);
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as string;
+      const grade = relevance[id] as number;
+      if (grade > 0) {
+        gains.set(id, grade);
+        ideal.push(grade);
+      }
+    }
+    for (let i = 0; i < relevantIds.length; i++) {
+      const id = relevantIds[i] as string;
+      if (!Object.hasOwn(relevance, id) && !gains.has(id)) {
+        gains.set(id, 1);
+        ideal.push(1);
+      }
+    }
+  } else {
+    for (let i = 0; i < relevantIds.length; i++) {
+      const id = relevantIds[i] as string;
+      if (!gains.has(id)) {
+        gains.set(id, 1);
+        ideal.push(1);
+      }
+    }
+  }
+  ideal.sort(descending);
+  return { gains, idealGains: ideal };
+}
+
+/** Binary and graded judgments at once (for the kernel benchmark and tests). */
 export function buildJudgments(
   relevantIds: readonly string[],
   relevance: Readonly<Record<string, number>> | undefined,
 ): Judgments {
-  if (relevantIds.length === 0 && relevance === undefined) return EMPTY;
-  const relevant = new Set<string>();
-  for (let i = 0; i < relevantIds.length; i++) relevant.add(relevantIds[i] as string);
-  const gains = new Map<string, number>();
-  if (relevance !== undefined) {
-    for (const id of Object.keys(relevance)) {
-      const grade = relevance[id] as number;
-      if (grade > 0) gains.set(id, grade);
-    }
-    for (const id of relevant) if (!Object.hasOwn(relevance, id)) gains.set(id, 1);
-  } else {
-    for (const id of relevant) gains.set(id, 1);
-  }
-  const idealGains = Array.from(gains.values()).sort(descending);
-  return { relevant, gains, idealGains };
+  return { relevant: new Set(relevantIds), ...buildGains(relevantIds, relevance) };
 }
 
 function descending(a: number, b: number): number {

@@ -1,5 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { judgmentsOf, type MatchLevel, rankingIds } from "../internal/judgments.js";
+import { type MatchLevel, rankingIds, relevantOf } from "../internal/judgments.js";
 import { hitRateAt } from "../internal/kernels.js";
 import { cutoff, matchLevel, metricName, optionsObject } from "../internal/options.js";
 import type { CutoffOptions } from "./options.js";
@@ -27,8 +27,8 @@ export class HitRate implements Metric {
 
   /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
   score(input: MetricInput): number | null {
-    const j = judgmentsOf(input.sample);
-    if (j.relevant.size === 0) return null;
-    return hitRateAt(rankingIds(input.retrieved, this.level), j.relevant, this.k);
+    const relevant = relevantOf(input.sample);
+    if (relevant.size === 0) return null;
+    return hitRateAt(rankingIds(input.retrieved, this.level), relevant, this.k);
   }
 }

@@ -1,5 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { judgmentsOf, type MatchLevel, rankingIds } from "../internal/judgments.js";
+import { gainsOf, type MatchLevel, rankingIds, relevantOf } from "../internal/judgments.js";
 import { ndcgAt } from "../internal/kernels.js";
 import { cutoff, matchLevel, metricName, optionsObject } from "../internal/options.js";
 import type { CutoffOptions } from "./options.js";
@@ -34,8 +34,8 @@ export class NDCG implements Metric {
 
   /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
   score(input: MetricInput): number | null {
-    const j = judgmentsOf(input.sample);
-    if (j.relevant.size === 0 && j.idealGains.length === 0) return null;
-    return ndcgAt(rankingIds(input.retrieved, this.level), j.gains, j.idealGains, this.k);
+    const g = gainsOf(input.sample);
+    if (g.idealGains.length === 0 && relevantOf(input.sample).size === 0) return null;
+    return ndcgAt(rankingIds(input.retrieved, this.level), g.gains, g.idealGains, this.k);
   }
 }

@@ -1,5 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { judgmentsOf, type MatchLevel, rankingIds } from "../internal/judgments.js";
+import { type MatchLevel, rankingIds, relevantOf } from "../internal/judgments.js";
 import { rPrecision } from "../internal/kernels.js";
 import { matchLevel, metricName, optionsObject } from "../internal/options.js";
 import type { RetrievalMetricOptions } from "./options.js";
@@ -26,8 +26,8 @@ export class RPrecision implements Metric {
 
   /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
   score(input: MetricInput): number | null {
-    const j = judgmentsOf(input.sample);
-    if (j.relevant.size === 0) return null;
-    return rPrecision(rankingIds(input.retrieved, this.level), j.relevant);
+    const relevant = relevantOf(input.sample);
+    if (relevant.size === 0) return null;
+    return rPrecision(rankingIds(input.retrieved, this.level), relevant);
   }
 }
