@@ -146,10 +146,10 @@ export function countExtremeSignFlips(
       const x = r * (heavySize[h] as number);
       const col = (x / TWO32) | 0;
       const j = 3 * ((heavyOffset[h] as number) + col);
-      sum +=
-        x - col * TWO32 < (alias[j] as number)
-          ? (alias[j + 1] as number)
-          : (alias[j + 2] as number);
+      // Branch-free: the comparison is a coin flip the CPU cannot predict.
+      sum += alias[
+        j + 2 - ((x - col * TWO32 < (alias[j] as number)) as unknown as number)
+      ] as number;
     }
     let base = 0;
     for (let w = 0; w < fullWords; w++) {
