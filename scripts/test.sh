@@ -10,3 +10,4 @@ $PNPM run typecheck
 $PNPM run lint
 $PNPM run test
 $PNPM run check:package
+$PNPM run docs
