@@ -329,3 +329,18 @@ describe("toCsv and toJson", () => {
     });
   });
 });
+
+describe("load errors", () => {
+  it("passes on core's ConfigurationError for a file that is not a result", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "compare-bad-"));
+    try {
+      const { writeFile } = await import("node:fs/promises");
+      await writeFile(join(dir, "x.json"), '{"hello": 1}');
+      await expect(Comparison.load(join(dir, "*.json"))).rejects.toThrow(
+        /x\.json: not a fastrag bench result/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

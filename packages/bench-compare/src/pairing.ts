@@ -93,7 +93,7 @@ export function pairedScores(
       k++;
     }
   }
-  return { key: pairing.key, metric, a: xa.slice(0, k), b: xb.slice(0, k), leftOut: n - k };
+  return { key: pairing.key, metric, a: xa.subarray(0, k), b: xb.subarray(0, k), leftOut: n - k };
 }
 
 /** key → sample index, or null when some sample lacks the key or a key repeats. Cached per run. */

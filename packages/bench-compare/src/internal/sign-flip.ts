@@ -31,7 +31,7 @@ const TWO32 = 4294967296;
  * Zero differences are dropped by the caller (they add 0 whatever their sign). The result depends
  * only on the multiset of differences, the threshold, the count and the seed: not on pair order.
  *
- * @param absDiffs nonzero absolute differences (not modified).
+ * @param absDiffs nonzero absolute differences; used as scratch space (sorted and overwritten).
  * @param observed the observed |Σ dᵢ|.
  * @returns the number of draws with `|S| ≥ observed` (up to a relative tolerance of 1e-9 of
  * `Σ|dᵢ|`, so that floating-point summation order never turns a tie into a miss).
@@ -42,7 +42,7 @@ export function countExtremeSignFlips(
   permutations: number,
   seed: number,
 ): number {
-  const sorted = Float64Array.from(absDiffs).sort();
+  const sorted = absDiffs.sort();
   const m = sorted.length;
   let sumAbs = 0;
   for (let i = 0; i < m; i++) sumAbs += sorted[i] as number;
@@ -51,7 +51,8 @@ export function countExtremeSignFlips(
   // Split into heavy distinct values (binomial draws) and light pairs (byte tables).
   const heavyValues: number[] = [];
   const heavyCounts: number[] = [];
-  const light = new Float64Array(m);
+  // Light pairs are compacted into the front of the same buffer (write index ≤ read index).
+  const light = sorted;
   let nLight = 0;
   for (let i = 0; i < m; ) {
     const v = sorted[i] as number;

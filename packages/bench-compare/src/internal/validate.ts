@@ -46,7 +46,7 @@ export function expectOpenUnit(value: unknown, where: string): number {
 }
 
 /**
- * Copies a sample of numbers into a Float64Array, refusing non-finite entries (a NaN would make
+ * A sample of numbers as a Float64Array (copied unless it already is one), refusing non-finite entries (a NaN would make
  * every comparison false and a test silently "not significant").
  */
 export function finiteArray(values: ArrayLike<number>, where: string): Float64Array {
@@ -55,7 +55,8 @@ export function finiteArray(values: ArrayLike<number>, where: string): Float64Ar
       `${where}: expected an array of numbers, found ${describe(values)}`,
     );
   }
-  const out = new Float64Array(values.length);
+  // A Float64Array is checked in place, not copied: callers only read it.
+  const out = values instanceof Float64Array ? values : new Float64Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (typeof v !== "number" || !Number.isFinite(v)) {
