@@ -3,7 +3,9 @@ import {
   ConfigurationError,
   type EvalSample,
   type MetricInput,
+  MetricUnavailableError,
 } from "@fastrag/bench-core";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   AnswerCorrectness,
@@ -240,5 +242,46 @@ describe("judge metrics in the runner", () => {
       /^answer_correctness: (MetricUnavailableError: )?unparsable judge reply: expected a single JSON object, found "I think it is about 0.5"/,
     );
     expect(seen.every((s) => s === controller.signal)).toBe(true);
+  });
+});
+
+describe("judge and embedding metric properties", () => {
+  it("a judge reply gives a score in [0, 1] or a MetricUnavailableError, nothing else", async () => {
+    const reply = fc.oneof(
+      fc.string(),
+      fc.json(),
+      fc.double().map((score) => JSON.stringify({ score })),
+      fc.anything().map((claims) => JSON.stringify({ claims })),
+    );
+    await fc.assert(
+      fc.asyncProperty(reply, async (text) => {
+        const judge: JudgeFunction = async () => text;
+        for (const m of [new AnswerCorrectness({ judge }), new Faithfulness({ judge })]) {
+          try {
+            const v = await m.score(input("Paris", ["The tower is in Paris."]));
+            expect(v !== null && v >= 0 && v <= 1).toBe(true);
+          } catch (error) {
+            expect(MetricUnavailableError.isInstance(error)).toBe(true);
+          }
+        }
+      }),
+    );
+  });
+
+  it("semantic similarity lies in [0, 1] for any non-zero vectors", async () => {
+    const vector = fc.array(fc.double({ min: -1e3, max: 1e3, noNaN: true }), {
+      minLength: 3,
+      maxLength: 3,
+    });
+    await fc.assert(
+      fc.asyncProperty(vector, vector, async (a, b) => {
+        // A vector whose squared norm underflows to 0 is reported as a zero vector (tested above).
+        const sq = (v: number[]) => v.reduce((sum, x) => sum + x * x, 0);
+        fc.pre(sq(a) > 0 && sq(b) > 0);
+        const m = new SemanticSimilarity({ embed: async () => [a, b] });
+        const v = await m.score(input("Paris"));
+        expect(v !== null && v >= 0 && v <= 1).toBe(true);
+      }),
+    );
   });
 });
