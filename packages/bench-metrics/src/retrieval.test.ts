@@ -216,3 +216,26 @@ describe("through the Benchmark runner", () => {
     expect(result.samples[1]?.status).toBe("incomplete");
   });
 });
+
+describe("per-sample preparation", () => {
+  it("is not fooled by a target that refills one array across samples", async () => {
+    const buffer: { id: string }[] = [];
+    const retriever = {
+      retrieve: async (q: string) => {
+        buffer.length = 0;
+        buffer.push({ id: q === "one" ? "a" : "b" });
+        return buffer;
+      },
+    };
+    const dataset = [
+      { id: "q1", question: "one", expectedAnswers: [], relevantIds: ["a"] },
+      { id: "q2", question: "two", expectedAnswers: [], relevantIds: ["a"] },
+    ];
+    const result = await new Benchmark({
+      dataset,
+      metrics: [new MRR(), new Recall({ k: 1 })],
+      maxConcurrent: 1,
+    }).run(retriever, { name: "reused-buffer" });
+    expect(result.samples.map((s) => s.scores.mrr)).toEqual([1, 0]);
+  });
+});

@@ -1,4 +1,4 @@
-import { type EvalSample, MetricUnavailableError, type RetrievedChunk } from "@fastrag/bench-core";
+import { type MetricInput, MetricUnavailableError, type RetrievedChunk } from "@fastrag/bench-core";
 import type { Judgments } from "./kernels.js";
 
 /** What retrieval metrics match: chunk ids, or the chunks' document ids. */
@@ -14,10 +14,10 @@ export interface Gains {
   readonly idealGains: readonly number[];
 }
 
-// Each sample is prepared once and shared by every metric of a run: the runner hands all metrics
-// the same sample object and the same retrieved array. Inputs are treated as immutable (their
-// types are readonly), which is what makes identity a safe cache key. Gains are built only when
-// an nDCG asks for them.
+// Each sample is prepared once and shared by every metric: the runner builds one MetricInput per
+// scored sample and hands that same object to each metric in turn, so the input's identity is a
+// safe cache key. (Not the retrieved array's: a target may reuse and refill one array across
+// calls.) Gains are built only when an nDCG asks for them.
 const relevantCache = new WeakMap<object, ReadonlySet<string>>();
 const gainsCache = new WeakMap<object, Gains>();
 const chunkRankingCache = new WeakMap<object, readonly string[]>();
@@ -28,17 +28,17 @@ const documentRankingCache = new WeakMap<object, readonly string[]>();
  * loader decides the threshold (trec_eval's `-l`), so a graded sample's `relevantIds` may exclude
  * low grades. Its size is R.
  */
-export function relevantOf(sample: EvalSample): ReadonlySet<string> {
-  let set = relevantCache.get(sample);
+export function relevantOf(input: MetricInput): ReadonlySet<string> {
+  let set = relevantCache.get(input);
   if (set === undefined) {
-    const ids = sample.relevantIds;
+    const ids = input.sample.relevantIds;
     if (ids.length === 0) set = NO_IDS;
     else {
       const built = new Set<string>();
       for (let i = 0; i < ids.length; i++) built.add(ids[i] as string);
       set = built;
     }
-    relevantCache.set(sample, set);
+    relevantCache.set(input, set);
   }
   return set;
 }
@@ -48,11 +48,11 @@ export function relevantOf(sample: EvalSample): ReadonlySet<string> {
  * relevant id that `relevance` does not grade has gain 1, and without `relevance` every relevant
  * id has gain 1.
  */
-export function gainsOf(sample: EvalSample): Gains {
-  let g = gainsCache.get(sample);
+export function gainsOf(input: MetricInput): Gains {
+  let g = gainsCache.get(input);
   if (g === undefined) {
-    g = buildGains(sample.relevantIds, sample.relevance);
-    gainsCache.set(sample, g);
+    g = buildGains(input.sample.relevantIds, input.sample.relevance);
+    gainsCache.set(input, g);
   }
   return g;
 }
@@ -113,15 +113,12 @@ function descending(a: number, b: number): number {
  *
  * @throws {MetricUnavailableError} at document level when a chunk has no `documentId`.
  */
-export function rankingIds(
-  retrieved: readonly RetrievedChunk[],
-  level: MatchLevel,
-): readonly string[] {
+export function rankingIds(input: MetricInput, level: MatchLevel): readonly string[] {
   const cache = level === "chunk" ? chunkRankingCache : documentRankingCache;
-  let ids = cache.get(retrieved);
+  let ids = cache.get(input);
   if (ids === undefined) {
-    ids = level === "chunk" ? chunkIds(retrieved) : documentIds(retrieved);
-    cache.set(retrieved, ids);
+    ids = level === "chunk" ? chunkIds(input.retrieved) : documentIds(input.retrieved);
+    cache.set(input, ids);
   }
   return ids;
 }

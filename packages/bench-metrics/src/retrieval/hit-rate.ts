@@ -27,8 +27,8 @@ export class HitRate implements Metric {
 
   /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
   score(input: MetricInput): number | null {
-    const relevant = relevantOf(input.sample);
+    const relevant = relevantOf(input);
     if (relevant.size === 0) return null;
-    return hitRateAt(rankingIds(input.retrieved, this.level), relevant, this.k);
+    return hitRateAt(rankingIds(input, this.level), relevant, this.k);
   }
 }

@@ -32,8 +32,8 @@ export class MAP implements Metric {
 
   /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
   score(input: MetricInput): number | null {
-    const relevant = relevantOf(input.sample);
+    const relevant = relevantOf(input);
     if (relevant.size === 0) return null;
-    return averagePrecision(rankingIds(input.retrieved, this.level), relevant, this.cut);
+    return averagePrecision(rankingIds(input, this.level), relevant, this.cut);
   }
 }

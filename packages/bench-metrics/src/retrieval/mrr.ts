@@ -37,8 +37,8 @@ export class MRR implements Metric {
 
   /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
   score(input: MetricInput): number | null {
-    const relevant = relevantOf(input.sample);
+    const relevant = relevantOf(input);
     if (relevant.size === 0) return null;
-    return reciprocalRank(rankingIds(input.retrieved, this.level), relevant, this.cut);
+    return reciprocalRank(rankingIds(input, this.level), relevant, this.cut);
   }
 }

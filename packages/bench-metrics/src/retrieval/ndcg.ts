@@ -34,8 +34,8 @@ export class NDCG implements Metric {
 
   /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
   score(input: MetricInput): number | null {
-    const g = gainsOf(input.sample);
-    if (g.idealGains.length === 0 && relevantOf(input.sample).size === 0) return null;
-    return ndcgAt(rankingIds(input.retrieved, this.level), g.gains, g.idealGains, this.k);
+    const g = gainsOf(input);
+    if (g.idealGains.length === 0 && relevantOf(input).size === 0) return null;
+    return ndcgAt(rankingIds(input, this.level), g.gains, g.idealGains, this.k);
   }
 }

@@ -28,8 +28,8 @@ export class Precision implements Metric {
 
   /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
   score(input: MetricInput): number | null {
-    const relevant = relevantOf(input.sample);
+    const relevant = relevantOf(input);
     if (relevant.size === 0) return null;
-    return precisionAt(rankingIds(input.retrieved, this.level), relevant, this.k);
+    return precisionAt(rankingIds(input, this.level), relevant, this.k);
   }
 }

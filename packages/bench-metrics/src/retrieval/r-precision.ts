@@ -26,8 +26,8 @@ export class RPrecision implements Metric {
 
   /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
   score(input: MetricInput): number | null {
-    const relevant = relevantOf(input.sample);
+    const relevant = relevantOf(input);
     if (relevant.size === 0) return null;
-    return rPrecision(rankingIds(input.retrieved, this.level), relevant);
+    return rPrecision(rankingIds(input, this.level), relevant);
   }
 }

@@ -32,8 +32,8 @@ export class Recall implements Metric {
 
   /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
   score(input: MetricInput): number | null {
-    const relevant = relevantOf(input.sample);
+    const relevant = relevantOf(input);
     if (relevant.size === 0) return null;
-    return recallAt(rankingIds(input.retrieved, this.level), relevant, this.k);
+    return recallAt(rankingIds(input, this.level), relevant, this.k);
   }
 }
