@@ -17,15 +17,14 @@ export async function loadCsvDataset(
   delimiter = ",",
 ): Promise<LoadedSamples> {
   const text = await readTextFile(path);
-  let rowStart = 0;
   const builder = new SampleBuilder(mapping, {
     source: path,
     unit: "row",
     cellsAreText: true,
-    describe: (row) => `row ${row} (line ${lineColumnAt(text, skipNewline(text, rowStart)).line})`,
+    ownsRecords: true,
+    describe: (row) => `row ${row} (line ${lineOfRow(text, delimiter, row)})`,
   });
-  forEachCsvRow(text, path, delimiter, (cells, row, start) => {
-    rowStart = start;
+  forEachCsvRow(text, path, delimiter, (cells, row) => {
     if (row === 0) builder.setHeader(cells);
     else builder.addRow(cells, row);
   });
@@ -33,51 +32,60 @@ export async function loadCsvDataset(
 }
 
 /**
- * Parses CSV text row by row (row 0 is the header). A quoting error is a ConfigurationError with
- * the row and line; an error thrown by `onRow` gets the row's line added when it is a
- * ConfigurationError about that row.
+ * Parses CSV text and calls `onRow` for each row (row 0 is the header). The text is parsed in
+ * one papaparse call (its fastest mode); a quoting error is a ConfigurationError naming the row
+ * and the line it starts on.
  */
 export function forEachCsvRow(
   text: string,
   source: string,
   delimiter: string,
-  onRow: (cells: string[], row: number, rowStart: number) => void,
+  onRow: (cells: string[], row: number) => void,
 ): void {
-  let row = 0;
-  let rowStart = 0;
-  let failure: unknown;
-  const parser = Papa.parse<string[]>(text, {
+  const parsed = Papa.parse<string[]>(text, {
     delimiter,
     header: false,
     dynamicTyping: false,
     skipEmptyLines: true,
-    step(results, handle) {
-      if (failure !== undefined) return;
-      try {
-        const error = results.errors[0];
-        if (error !== undefined) {
-          const { line } = lineColumnAt(text, skipNewline(text, rowStart));
-          throw inputError(
-            `${source}: ${row === 0 ? "header" : `row ${row}`} (line ${line})`,
-            `malformed CSV: ${error.message}`,
-          );
-        }
-        onRow(results.data, row, rowStart);
-        row++;
-        rowStart = results.meta.cursor;
-      } catch (error) {
-        failure = error;
-        handle.abort();
-      }
-    },
   });
-  void parser;
-  if (failure !== undefined) throw failure;
-  if (row === 0) throw inputError(source, "empty CSV: expected a header row naming the columns");
+  const rows = parsed.data;
+  const error = parsed.errors[0];
+  // Rows before the first error are good; report the error when its row comes.
+  const errorRow = error?.row ?? Number.POSITIVE_INFINITY;
+  if (rows.length === 0 && error === undefined) {
+    throw inputError(source, "empty CSV: expected a header row naming the columns");
+  }
+  for (let row = 0; row < rows.length; row++) {
+    if (row === errorRow) break;
+    onRow(rows[row]!, row);
+  }
+  if (error !== undefined) {
+    const row = Math.min(errorRow, rows.length);
+    throw inputError(
+      `${source}: ${row === 0 ? "header" : `row ${row}`} (line ${lineOfRow(text, delimiter, row)})`,
+      `malformed CSV: ${error.message}`,
+    );
+  }
 }
 
-function skipNewline(text: string, offset: number): number {
-  let at = offset;
-  while (at < text.length && (text.charCodeAt(at) === 10 || text.charCodeAt(at) === 13)) at++;
-  return at;
+/** The line a row starts on (error path only: it parses up to that row again). */
+export function lineOfRow(text: string, delimiter: string, row: number): number {
+  let seen = 0;
+  let start = 0;
+  Papa.parse<string[]>(text, {
+    delimiter,
+    header: false,
+    skipEmptyLines: true,
+    step(results, parser) {
+      if (seen === row) {
+        parser.abort();
+        return;
+      }
+      seen++;
+      start = results.meta.cursor;
+    },
+  });
+  while (start < text.length && (text.charCodeAt(start) === 10 || text.charCodeAt(start) === 13))
+    start++;
+  return lineColumnAt(text, start).line;
 }

@@ -41,7 +41,12 @@ export function samplesFromDocument(
           : ""),
     );
   }
-  const builder = new SampleBuilder(mapping, { source, unit: "record", arrayName });
+  const builder = new SampleBuilder(mapping, {
+    source,
+    unit: "record",
+    arrayName,
+    ownsRecords: true,
+  });
   for (let i = 0; i < records.length; i++) builder.addRecord(records[i], i + 1);
   return builder.result();
 }

@@ -29,7 +29,7 @@ export async function samplesFromParquet(
   mapping: ColumnMapping | undefined,
   source: string,
 ): Promise<LoadedSamples> {
-  const builder = new SampleBuilder(mapping, { source, unit: "row" });
+  const builder = new SampleBuilder(mapping, { source, unit: "row", ownsRecords: true });
   let row = 0;
   let header: string[] | undefined;
   for (const file of files) {

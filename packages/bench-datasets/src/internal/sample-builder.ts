@@ -28,6 +28,11 @@ export interface BuilderOptions {
   readonly cellsAreText?: boolean;
   /** For `unit: "record"`: the array the records come from, shown as `record 3 (samples[2])`. */
   readonly arrayName?: string;
+  /**
+   * The records were parsed by the loader, so nobody else holds their arrays: lists of strings
+   * can be kept as they are instead of copied.
+   */
+  readonly ownsRecords?: boolean;
   /** Renders a position for messages (called only when there is an error to report). */
   readonly describe?: (position: number) => string;
 }
@@ -52,7 +57,11 @@ export class SampleBuilder {
   /** alias or mapped column → field; only for fields that may still be read. */
   private readonly aliasRole = new Map<string, SampleField>();
   private readonly columnOf = new Map<SampleField, string>();
-  private readonly idIndex = new Map<string, number>();
+  private readonly ids = new Set<string>();
+  private readonly ownsRecords: boolean;
+  /** Own keys of the previous record, in order, and which of them were extra columns. */
+  private lastKeys: string[] = [];
+  private lastExtras: string[] | undefined;
   private firstRecordSeen = false;
   private probed = 0;
   private textLike = 0;
@@ -66,6 +75,7 @@ export class SampleBuilder {
     this.cellsAreText = options.cellsAreText === true;
     this.arrayName = options.arrayName;
     this.describe = options.describe;
+    this.ownsRecords = options.ownsRecords === true;
     this.mapping = mapping;
     this.explicit = normalizeColumnMapping(mapping);
     for (const field of SAMPLE_FIELDS) {
@@ -102,29 +112,24 @@ export class SampleBuilder {
       this.firstRecordSeen = true;
       detectColumns(Object.keys(record), this.mapping, this.at(position, label));
     }
-    let extras: string[] | undefined;
-    for (const key in record) {
-      if (!hasOwn(record, key)) continue;
-      const field = this.aliasRole.get(key);
-      if (field === undefined) {
-        if (extras === undefined) extras = [key];
-        else extras.push(key);
-        continue;
-      }
-      const column = this.columnOf.get(field);
-      if (column === key) continue;
-      if (column === undefined) {
-        this.columnOf.set(field, key);
-      } else if (hasOwn(record, column)) {
-        throw aliasConflict(this.at(position, label), field, column, key);
-      } else {
-        throw inputError(
-          this.at(position, label),
-          `column "${key}" holds the ${field} here, but earlier records used "${column}"; ` +
-            `use one column name throughout, or map one with { ${field}: "${column}" }`,
-        );
+    // Records of one file nearly always share their keys and key order: then the previous
+    // record's resolution holds, and no key needs looking up.
+    const lastKeys = this.lastKeys;
+    let count = 0;
+    let same = lastKeys.length > 0;
+    if (same) {
+      for (const key in record) {
+        if (lastKeys[count] !== key) {
+          same = false;
+          break;
+        }
+        count++;
       }
     }
+    const extras =
+      same && count === lastKeys.length
+        ? this.lastExtras
+        : this.resolveKeys(record, position, label);
     const questionColumn = this.columnOf.get("question");
     if (questionColumn === undefined || !hasOwn(record, questionColumn)) {
       if (questionColumn === undefined) {
@@ -159,6 +164,42 @@ export class SampleBuilder {
       position,
       label,
     );
+  }
+
+  /** Maps each key of `record` to a field (or to the extras), checking alias consistency. */
+  private resolveKeys(
+    record: Record<string, unknown>,
+    position: number,
+    label: string | undefined,
+  ): string[] | undefined {
+    let extras: string[] | undefined;
+    const keys: string[] = [];
+    for (const key in record) {
+      if (!hasOwn(record, key)) continue;
+      keys.push(key);
+      const field = this.aliasRole.get(key);
+      if (field === undefined) {
+        if (extras === undefined) extras = [key];
+        else extras.push(key);
+        continue;
+      }
+      const column = this.columnOf.get(field);
+      if (column === key) continue;
+      if (column === undefined) {
+        this.columnOf.set(field, key);
+      } else if (hasOwn(record, column)) {
+        throw aliasConflict(this.at(position, label), field, column, key);
+      } else {
+        throw inputError(
+          this.at(position, label),
+          `column "${key}" holds the ${field} here, but earlier records used "${column}"; ` +
+            `use one column name throughout, or map one with { ${field}: "${column}" }`,
+        );
+      }
+    }
+    this.lastKeys = keys;
+    this.lastExtras = extras;
+    return extras;
   }
 
   private valueOf(record: Record<string, unknown>, field: SampleField): unknown {
@@ -263,7 +304,7 @@ export class SampleBuilder {
     else if (typeof rawQuestion === "number" && Number.isFinite(rawQuestion))
       question = String(rawQuestion);
     else question = "";
-    if (question.trim().length === 0) {
+    if (isBlankText(question)) {
       throw inputError(
         `${this.at(position, label)}, column "${this.columnOf.get("question")}"`,
         `expected a question (a non-empty string), found ${describeValue(rawQuestion)}`,
@@ -281,27 +322,35 @@ export class SampleBuilder {
       this.probed++;
       if (looksLikeText(relevantIds)) this.textLike++;
     }
-    const sample: {
-      id?: string;
-      question: string;
-      expectedAnswers: readonly string[];
-      relevantIds: readonly string[];
-      relevance?: Readonly<Record<string, number>>;
-      metadata?: Metadata;
-    } = { question, expectedAnswers, relevantIds };
     if (id !== undefined) {
-      const earlier = this.idIndex.get(id);
-      if (earlier !== undefined) {
+      if (this.ids.has(id)) {
+        let earlier = 0;
+        while (this.samples[earlier]?.id !== id) earlier++;
         throw inputError(
           this.at(position, label),
           `duplicate sample id ${JSON.stringify(id)} (also sample ${earlier + 1}); ids must be unique`,
         );
       }
-      this.idIndex.set(id, this.samples.length);
-      sample.id = id;
+      this.ids.add(id);
     }
-    if (relevance !== undefined) sample.relevance = relevance;
-    if (metadata !== undefined) sample.metadata = metadata;
+    // Built as literals of their final shape: adding properties later costs a second allocation
+    // per sample, which shows at a million rows.
+    let sample: EvalSample;
+    if (relevance !== undefined) {
+      sample = { question, expectedAnswers, relevantIds, relevance };
+      if (id !== undefined) sample = { id, ...sample };
+      if (metadata !== undefined) sample = { ...sample, metadata };
+    } else if (id !== undefined) {
+      sample =
+        metadata === undefined
+          ? { id, question, expectedAnswers, relevantIds }
+          : { id, question, expectedAnswers, relevantIds, metadata };
+    } else {
+      sample =
+        metadata === undefined
+          ? { question, expectedAnswers, relevantIds }
+          : { question, expectedAnswers, relevantIds, metadata };
+    }
     this.samples.push(sample);
   }
 
@@ -343,6 +392,7 @@ export class SampleBuilder {
     if (!Array.isArray(value)) {
       throw this.listError(field, raw, position, label);
     }
+    if ((this.ownsRecords || value !== raw) && isListOfIds(value)) return value as string[];
     const out: string[] = new Array(value.length);
     for (let i = 0; i < value.length; i++) {
       let item: unknown = value[i];
@@ -441,6 +491,23 @@ function parseJsonCell(text: string): unknown {
 }
 
 const WHITESPACE = /\s/;
+
+/** True for a string of only whitespace (without allocating a trimmed copy). */
+function isBlankText(text: string): boolean {
+  if (text.length === 0) return true;
+  const c = text.charCodeAt(0);
+  if (c > 32 && c < 127) return false;
+  return text.trim().length === 0;
+}
+
+/** True for an array of non-empty strings: usable as it is for either list field. */
+function isListOfIds(list: readonly unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    if (typeof item !== "string" || item.length === 0) return false;
+  }
+  return true;
+}
 
 /** A passage, not an id: ids do not contain spaces, passages are sentences. */
 function looksLikeText(ids: readonly string[]): boolean {

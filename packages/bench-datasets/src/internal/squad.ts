@@ -85,7 +85,7 @@ export function squadParagraphs(document: { data: unknown[] }, source: string): 
  */
 export function samplesFromSquad(document: { data: unknown[] }, source: string): LoadedSamples {
   const mapping: ColumnMapping = {};
-  const builder = new SampleBuilder(mapping, { source, unit: "record" });
+  const builder = new SampleBuilder(mapping, { source, unit: "record", ownsRecords: true });
   let position = 0;
   for (const paragraph of squadParagraphs(document, source)) {
     for (let q = 0; q < paragraph.qas.length; q++) {
