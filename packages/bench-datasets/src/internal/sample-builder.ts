@@ -1,4 +1,4 @@
-import type { EvalSample, Metadata } from "@fastrag/bench-core";
+import type { EvalSample } from "@fastrag/bench-core";
 import {
   aliasConflict,
   COLUMN_ALIASES,
@@ -337,9 +337,17 @@ export class SampleBuilder {
     // per sample, which shows at a million rows.
     let sample: EvalSample;
     if (relevance !== undefined) {
-      sample = { question, expectedAnswers, relevantIds, relevance };
-      if (id !== undefined) sample = { id, ...sample };
-      if (metadata !== undefined) sample = { ...sample, metadata };
+      if (id !== undefined) {
+        sample =
+          metadata === undefined
+            ? { id, question, expectedAnswers, relevantIds, relevance }
+            : { id, question, expectedAnswers, relevantIds, relevance, metadata };
+      } else {
+        sample =
+          metadata === undefined
+            ? { question, expectedAnswers, relevantIds, relevance }
+            : { question, expectedAnswers, relevantIds, relevance, metadata };
+      }
     } else if (id !== undefined) {
       sample =
         metadata === undefined
