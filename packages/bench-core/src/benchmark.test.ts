@@ -435,3 +435,24 @@ describe("Benchmark.run", () => {
     expect(seen[0]?.retrieved).toEqual([]);
   });
 });
+
+describe("metric reasons", () => {
+  it("keeps a MetricUnavailableError's reason as is, and the latency metric equals the recorded latency", async () => {
+    const { MetricUnavailableError } = await import("./errors.js");
+    const judge: Metric = {
+      name: "judge",
+      higherIsBetter: true,
+      needsRelevantIds: false,
+      needsAnswer: true,
+      score: () => {
+        throw new MetricUnavailableError('unparsable judge reply: "maybe"');
+      },
+    };
+    const r = await new Benchmark({ dataset: dataset(2), metrics: [judge, latency] }).run(
+      perfectEngine,
+      { name: "j" },
+    );
+    expect(r.samples[0]?.error).toBe('judge: unparsable judge reply: "maybe"');
+    for (const s of r.samples) expect(s.scores.latency_ms).toBe(s.latencyMs);
+  });
+});

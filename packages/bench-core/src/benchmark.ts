@@ -1,4 +1,4 @@
-import { ConfigurationError, RunAbortedError } from "./errors.js";
+import { ConfigurationError, FastragBenchError, RunAbortedError } from "./errors.js";
 import { fingerprintSamples } from "./internal/fingerprint.js";
 import { type JournalHeader, JournalWriter, readJournal } from "./internal/journal.js";
 import { setOwn } from "./internal/validate.js";
@@ -362,6 +362,8 @@ async function runSample<M extends Metadata>(
       error: errorMessage(lastError),
     };
   } else {
+    // Rounded to the microsecond once, so the latency metric and the recorded latency agree.
+    latencyMs = Math.round(latencyMs * 1000) / 1000;
     const input: MetricInput<M> = {
       sample,
       answer: output.answer,
@@ -408,7 +410,7 @@ async function runSample<M extends Metadata>(
       answer: output.answer,
       retrievedIds: ids,
       retrievedUris: uris,
-      latencyMs: Math.round(latencyMs * 1000) / 1000,
+      latencyMs,
       error: errors,
     };
   }
@@ -690,6 +692,8 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) {
     const msg = error.message || error.name;
+    // Our own errors carry a reason meant to be read as is; others keep their name (TypeError…).
+    if (FastragBenchError.isInstance(error)) return msg;
     return error.name && error.name !== "Error" && !msg.startsWith(error.name)
       ? `${error.name}: ${msg}`
       : msg;
