@@ -693,7 +693,8 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error) {
     const msg = error.message || error.name;
     // Our own errors carry a reason meant to be read as is; others keep their name (TypeError…).
-    if (FastragBenchError.isInstance(error)) return msg;
+    const ours: boolean = FastragBenchError.isInstance(error);
+    if (ours) return msg;
     return error.name && error.name !== "Error" && !msg.startsWith(error.name)
       ? `${error.name}: ${msg}`
       : msg;
