@@ -1,0 +1,258 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Benchmark } from "./benchmark.js";
+import { ConfigurationError } from "./errors.js";
+import { BenchmarkResult } from "./results.js";
+import type { EvalSample, Metric, QueryEngine, Retriever } from "./types.js";
+
+// Fault injection: whatever the target or a metric does, the run finishes, every status is exact
+// and no failure is ever scored as a number.
+
+const samples = (n: number): EvalSample[] =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `q${i}`,
+    question: `question ${i}`,
+    expectedAnswers: [`a${i}`],
+    relevantIds: [`d${i}`],
+  }));
+
+const constant = (name: string, value: number): Metric => ({
+  name,
+  higherIsBetter: true,
+  needsRelevantIds: false,
+  needsAnswer: false,
+  score: () => value,
+});
+
+describe("fault injection", () => {
+  it("survives a target that resolves twice (a thenable calling back twice) or returns non-arrays", async () => {
+    const weird: Retriever = {
+      retrieve(query) {
+        if (query === "question 0") {
+          // A hand-rolled thenable that resolves twice: only the first value counts.
+          return {
+            then: (ok: (v: unknown) => void) => (ok([{ id: "first" }]), ok([{ id: "second" }])),
+          } as never;
+        }
+        if (query === "question 1") return Promise.resolve({ id: "not-an-array" } as never);
+        if (query === "question 2") return Promise.resolve([null] as never);
+        if (query === "question 3") return Promise.resolve([{ id: "ok", uri: 5 }] as never);
+        return Promise.resolve([]);
+      },
+    };
+    const r = await new Benchmark({ dataset: samples(5), metrics: [constant("c", 1)] }).run(weird, {
+      name: "w",
+    });
+    expect(r.samples[0]).toMatchObject({ status: "successful", retrievedIds: ["first"] });
+    expect(r.samples[1]).toMatchObject({
+      status: "errored",
+      error: expect.stringMatching(/expected an array/),
+    });
+    expect(r.samples[2]).toMatchObject({
+      status: "errored",
+      error: expect.stringMatching(/\[0\] is null/),
+    });
+    expect(r.samples[3]).toMatchObject({
+      status: "errored",
+      error: expect.stringMatching(/uri is the number 5/),
+    });
+    expect(r.status).toEqual({ successful: 2, errored: 3, incomplete: 0 });
+  });
+
+  it("waits for a slow metric without blocking other samples", async () => {
+    const slow: Metric = {
+      name: "slow",
+      higherIsBetter: true,
+      needsRelevantIds: false,
+      needsAnswer: false,
+      score: ({ sample }) =>
+        new Promise((r) => setTimeout(() => r(sample.id === "q0" ? 0.25 : 0.75), 30)),
+    };
+    const order: string[] = [];
+    const engine: QueryEngine = {
+      async query(_q, { sample }) {
+        order.push(sample.id as string);
+        return { answer: "x" };
+      },
+    };
+    const r = await new Benchmark({ dataset: samples(4), metrics: [slow], maxConcurrent: 4 }).run(
+      engine,
+      {
+        name: "slow",
+      },
+    );
+    expect(order).toHaveLength(4);
+    expect(r.samples.map((s) => s.scores.slow)).toEqual([0.25, 0.75, 0.75, 0.75]);
+  });
+
+  it("never writes NaN or Infinity into a result file", async () => {
+    const bad: Metric = {
+      name: "bad",
+      higherIsBetter: true,
+      needsRelevantIds: false,
+      needsAnswer: false,
+      score: ({ sample }) =>
+        [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, "0.5" as never, 1][
+          Number((sample.id as string).slice(1)) % 5
+        ] as number,
+    };
+    const r = await new Benchmark({ dataset: samples(5), metrics: [bad] }).run(
+      { query: async () => ({ answer: "a" }) },
+      { name: "nan" },
+    );
+    const dir = await mkdtemp(join(tmpdir(), "fastrag-faults-"));
+    await r.save(join(dir, "nan.json"));
+    const text = JSON.stringify(r.toJSON());
+    // No NaN/Infinity as a value (the reasons in `error` may name them).
+    expect(text).not.toMatch(/[:,[]\s*-?(NaN|Infinity)/);
+    expect(r.samples.map((s) => s.scores.bad)).toEqual([null, null, null, null, 1]);
+    expect(r.samples[3]?.error).toMatch(/bad: returned a string, expected a finite number or null/);
+    expect((await BenchmarkResult.load(join(dir, "nan.json"))).status).toEqual({
+      successful: 1,
+      errored: 0,
+      incomplete: 4,
+    });
+  });
+
+  it("counts statuses exactly for 10,000 samples with 10% random failures at maxConcurrent 256", async () => {
+    const failing = new Set<string>();
+    const nullScored = new Set<string>();
+    let seed = 7;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const data = samples(10_000);
+    for (const s of data) {
+      const u = rand();
+      if (u < 0.1) failing.add(s.id as string);
+      else if (u < 0.15) nullScored.add(s.id as string);
+    }
+    const engine: QueryEngine = {
+      async query(_q, { sample }) {
+        await new Promise((r) => setTimeout(r, rand() * 2));
+        if (failing.has(sample.id as string)) {
+          if (rand() < 0.5) throw new Error("flaky upstream");
+          return Promise.reject("rejected with a string");
+        }
+        return { answer: "a", chunks: [{ id: sample.relevantIds[0] as string }] };
+      },
+    };
+    const metric: Metric = {
+      name: "m",
+      higherIsBetter: true,
+      needsRelevantIds: false,
+      needsAnswer: false,
+      score: ({ sample }) => (nullScored.has(sample.id as string) ? null : 1),
+    };
+    const r = await new Benchmark({ dataset: data, metrics: [metric], maxConcurrent: 256 }).run(
+      engine,
+      {
+        name: "10k",
+      },
+    );
+    expect(r.status).toEqual({
+      successful: 10_000 - failing.size - nullScored.size,
+      errored: failing.size,
+      incomplete: nullScored.size,
+    });
+    for (const s of r.samples) {
+      if (failing.has(s.sampleId as string)) {
+        expect(s.scores.m).toBeNull();
+        expect(s.status).toBe("errored");
+      }
+    }
+    // Nothing failed is averaged in as a zero: the mean of the scored samples is exactly 1.
+    expect(r.summary.m).toMatchObject({
+      count: 10_000 - failing.size - nullScored.size,
+      mean: 1,
+      min: 1,
+    });
+    expect(r.samples.map((s) => s.sampleId)).toEqual(data.map((s) => s.id));
+  });
+});
+
+describe("BenchmarkResult.load fuzzing", () => {
+  it("gives a result or a ConfigurationError for any bytes", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        try {
+          BenchmarkResult.parse(Buffer.from(bytes).toString("utf8"), "fuzz.json");
+        } catch (error) {
+          expect(ConfigurationError.isInstance(error), String(error)).toBe(true);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("gives a result or a ConfigurationError for any JSON value shaped like a result", () => {
+    const good = {
+      format: "fastrag-bench-result/1",
+      name: "x",
+      created_at: "2026-01-01T00:00:00Z",
+      duration_s: 1,
+      status: { successful: 0, errored: 0, incomplete: 0 },
+      summary: {},
+      higher_is_better: {},
+      samples: [],
+    };
+    const mutated = fc.tuple(
+      fc.constantFrom(
+        ...Object.keys(good),
+        "samples.0",
+        "samples.0.scores",
+        "samples.0.retrieved_ids",
+      ),
+      fc.jsonValue(),
+    );
+    fc.assert(
+      fc.property(mutated, ([key, value]) => {
+        const doc = JSON.parse(JSON.stringify(good));
+        doc.samples = [
+          {
+            question: "q",
+            status: "successful",
+            scores: {},
+            answer: null,
+            retrieved_ids: [],
+            retrieved_uris: [],
+            latency_ms: 1,
+            error: null,
+          },
+        ];
+        const parts = key.split(".");
+        let target = doc;
+        for (const p of parts.slice(0, -1)) target = target[p];
+        target[parts[parts.length - 1] as string] = value;
+        try {
+          BenchmarkResult.fromJSON(doc, "fuzz.json");
+        } catch (error) {
+          expect(ConfigurationError.isInstance(error), String(error)).toBe(true);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("rejects a file with a BOM, CRLF and huge numbers correctly", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "fastrag-bom-"));
+    const r = new BenchmarkResult({
+      name: "bom",
+      createdAt: new Date(0),
+      durationS: 1,
+      samples: [],
+      higherIsBetter: { m: true },
+    });
+    const text = JSON.stringify(r.toJSON(), null, 2).replace(/\n/g, "\r\n");
+    await writeFile(join(dir, "bom.json"), `\ufeff${text}`);
+    expect((await BenchmarkResult.load(join(dir, "bom.json"))).name).toBe("bom");
+    await writeFile(join(dir, "huge.json"), text.replace('"duration_s": 1', '"duration_s": 1e999'));
+    await expect(BenchmarkResult.load(join(dir, "huge.json"))).rejects.toThrow(
+      /duration_s: expected a finite number/,
+    );
+  });
+});
