@@ -13,7 +13,9 @@ const all = readdirSync(here)
 let failed = 0;
 for (const name of wanted.length > 0 ? wanted : all) {
   console.log(`\n## bench/${name}.mjs`);
-  const r = spawnSync(process.execPath, ["--expose-gc", `${here}${name}.mjs`], { stdio: "inherit" });
+  const r = spawnSync(process.execPath, ["--expose-gc", `${here}${name}.mjs`], {
+    stdio: "inherit",
+  });
   if (r.status !== 0) failed++;
 }
 process.exitCode = failed === 0 ? 0 : 1;

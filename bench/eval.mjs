@@ -1,0 +1,100 @@
+// `fastrag-bench eval` as a whole process on large TREC runs (issue 6).
+// Generates (into bench/.data/, git-ignored) a run of 10,000 queries × 100 docs (1,000,000 lines)
+// and one of 100,000 queries × 10 docs, with graded qrels of ~15 judgments per query and tied
+// scores, then times the CLI on each with map, mrr, ndcg@10, recall@10 and precision@10.
+// Linearity: also times 2,500 and 5,000 queries × 100 docs. Run after `pnpm build`.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const dir = fileURLToPath(new URL("./.data/", import.meta.url));
+const bin = fileURLToPath(new URL("../packages/bench-cli/dist/bin.js", import.meta.url));
+mkdirSync(dir, { recursive: true });
+
+let seed = 42;
+const rand = () => {
+  seed = (seed * 1664525 + 1013904223) >>> 0;
+  return seed / 2 ** 32;
+};
+
+function generate(queries, docs) {
+  const run = `${dir}run-${queries}x${docs}.txt`;
+  const qrels = `${dir}qrels-${queries}x${docs}.txt`;
+  if (existsSync(run) && existsSync(qrels)) return { run, qrels };
+  const runLines = [];
+  const qrelLines = [];
+  for (let q = 0; q < queries; q++) {
+    for (let d = 0; d < docs; d++) {
+      // Scores with ties: rounded to 1 decimal.
+      const score = Math.round(rand() * 100) / 10;
+      runLines.push(`${q} Q0 D${q % 997}-${d} ${d + 1} ${score.toFixed(1)} gen`);
+    }
+    for (let j = 0; j < 15; j++) {
+      const d = Math.floor(rand() * docs * 1.5);
+      qrelLines.push(`${q} 0 D${q % 997}-${d} ${Math.floor(rand() * 4) - (j === 0 ? 0 : 1)}`);
+    }
+  }
+  writeFileSync(run, `${runLines.join("\n")}\n`);
+  writeFileSync(
+    qrels,
+    `${[...new Set(qrelLines.map((l) => l.split(" ").slice(0, 3).join(" ")))].length && dedupe(qrelLines).join("\n")}\n`,
+  );
+  return { run, qrels };
+}
+
+function dedupe(lines) {
+  const seen = new Set();
+  return lines.filter((l) => {
+    const key = l.split(" ").slice(0, 3).join(" ");
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function time({ run, qrels }) {
+  const args = [
+    bin,
+    "eval",
+    "--qrels",
+    qrels,
+    "--run",
+    run,
+    "-m",
+    "map",
+    "-m",
+    "mrr",
+    "-m",
+    "ndcg@10",
+    "-m",
+    "recall@10",
+    "-m",
+    "precision@10",
+  ];
+  const samples = [];
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    execFileSync(process.execPath, args, { stdio: ["ignore", "ignore", "ignore"] });
+    samples.push(performance.now() - t);
+  }
+  return samples.sort((a, b) => a - b)[1];
+}
+
+const cases = [
+  [2_500, 100],
+  [5_000, 100],
+  [10_000, 100],
+  [100_000, 10],
+];
+const times = new Map();
+for (const [q, d] of cases) {
+  const ms = time(generate(q, d));
+  times.set(`${q}x${d}`, ms);
+  console.log(
+    `eval ${q.toLocaleString("en")} queries × ${d} docs (${(q * d).toLocaleString("en")} lines): ${ms.toFixed(0)} ms wall (median of 3; target < 1500 ms for the two large runs)`,
+  );
+}
+const per = (k, q) => times.get(k) / q;
+console.log(
+  `linearity (ms per 1,000 queries × 100 docs): 2,500 → ${(per("2500x100", 2.5)).toFixed(0)}, 5,000 → ${(per("5000x100", 5)).toFixed(0)}, 10,000 → ${(per("10000x100", 10)).toFixed(0)} (flat = linear)`,
+);
