@@ -33,9 +33,14 @@ describe("fault injection", () => {
       retrieve(query) {
         if (query === "question 0") {
           // A hand-rolled thenable that resolves twice: only the first value counts.
-          return {
-            then: (ok: (v: unknown) => void) => (ok([{ id: "first" }]), ok([{ id: "second" }])),
-          } as never;
+          const twice = {
+            // biome-ignore lint/suspicious/noThenProperty: a misbehaving thenable is the point of this test
+            then(ok: (v: unknown) => void) {
+              ok([{ id: "first" }]);
+              ok([{ id: "second" }]);
+            },
+          };
+          return twice as never;
         }
         if (query === "question 1") return Promise.resolve({ id: "not-an-array" } as never);
         if (query === "question 2") return Promise.resolve([null] as never);
