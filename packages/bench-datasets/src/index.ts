@@ -8,12 +8,12 @@ export {
 } from "./column-mapping.js";
 export { CORPUS_ALIASES, loadCorpus, type Passage } from "./corpus.js";
 export { HUGGING_FACE_VIEWER_URL, type HuggingFaceOptions } from "./hugging-face.js";
-export type { TopicField } from "./internal/trec-text.js";
 export { Predictions } from "./predictions.js";
 export {
   type LoadOptions,
   QADataset,
   type QADatasetInit,
+  type TopicField,
   type TrecDatasetOptions,
 } from "./qa-dataset.js";
 export { TrecRun } from "./trec-run.js";

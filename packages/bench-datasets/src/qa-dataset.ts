@@ -15,7 +15,10 @@ import { loadParquetDataset } from "./internal/load-parquet.js";
 import { loadYamlDataset } from "./internal/load-yaml.js";
 import { describeValue, setOwn } from "./internal/problems.js";
 import { type LoadedSamples, SampleBuilder } from "./internal/sample-builder.js";
-import { parseQrels, parseTopics, type TopicField } from "./internal/trec-text.js";
+import { parseQrels, parseTopics } from "./internal/trec-text.js";
+
+/** Which part of an SGML TREC topic becomes the question. */
+export type TopicField = "title" | "description" | "narrative";
 
 /** Options of {@link QADataset.load} beyond the column mapping. */
 export interface LoadOptions {
@@ -100,6 +103,7 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
     return this.samples.length;
   }
 
+  /** Iterates the samples in file order, so a dataset works in `for…of` and spreads. */
   [Symbol.iterator](): Iterator<EvalSample<M>> {
     return this.samples[Symbol.iterator]();
   }

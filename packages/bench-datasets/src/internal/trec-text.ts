@@ -1,3 +1,4 @@
+import type { TopicField } from "../qa-dataset.js";
 import { inputError } from "./problems.js";
 
 /** Judgments of one query, in file order: docno → grade. */
@@ -149,9 +150,6 @@ export function trecOrder(entries: RunEntries): number[] {
   });
   return order;
 }
-
-/** Which part of a TREC topic becomes the question. */
-export type TopicField = "title" | "description" | "narrative";
 
 /**
  * Parses TREC topics: the SGML format (`<top> <num> Number: 301 <title> … <desc> …`), or one
