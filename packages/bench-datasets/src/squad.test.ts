@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { rejection, tempFile } from "./__fixtures__/helpers.js";
 import { QADataset } from "./qa-dataset.js";
 
 const data = (name: string) =>
@@ -36,15 +37,22 @@ describe("SQuAD nested JSON through QADataset.load", () => {
     });
   });
 
-  it("names the path of a malformed question", () => {
-    const doc = {
-      data: [
-        {
-          title: "T",
-          paragraphs: [{ context: "c", qas: [{ id: "x", question: "", answers: [] }] }],
-        },
-      ],
-    };
-    expect(() => QADataset.fromRecords([doc])).toThrow(/no question column/);
+  it("names the path of a malformed question or answer", async () => {
+    const doc = (qa: unknown) =>
+      JSON.stringify({
+        version: "v2.0",
+        data: [{ title: "T", paragraphs: [{ context: "c", qas: [qa] }] }],
+      });
+    const empty = await tempFile("squad.json", doc({ id: "x", question: "", answers: [] }));
+    expect((await rejection(QADataset.load(empty))).message).toBe(
+      `${empty}: data[0].paragraphs[0].qas[0], column "question": expected a question (a non-empty string), found the string ""`,
+    );
+    const badAnswer = await tempFile(
+      "squad.json",
+      doc({ id: "x", question: "q", answers: [{ answer_start: 1 }] }),
+    );
+    expect((await rejection(QADataset.load(badAnswer))).message).toBe(
+      `${badAnswer}: data[0].paragraphs[0].qas[0].answers[0].text: expected a string, found nothing`,
+    );
   });
 });
