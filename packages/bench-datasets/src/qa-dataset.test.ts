@@ -91,6 +91,9 @@ describe("QADataset.fromRecords", () => {
       /grade of "a" should be a number/,
     );
     expect(() => QADataset.fromRecords(["just a string"])).toThrow(/record 1: expected a record/);
+    expect(() => QADataset.fromRecords(null as never)).toThrow(
+      /expected an iterable of records, found null/,
+    );
     expect(() =>
       QADataset.fromRecords([
         { question: "a", id: "1" },

@@ -118,6 +118,7 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
    * - a BEIR directory: `queries.jsonl` and `qrels/<split>.tsv` (`options.split`, default `test`).
    *
    * Columns are auto-detected from {@link COLUMN_ALIASES}; `columns` overrides single fields.
+   * SQuAD files and BEIR directories have fixed fields, so `columns` does not apply to them.
    *
    * @throws ConfigurationError for an unsupported suffix (listing those supported), a missing
    *   file, or any malformed content; the message names the file, line/row and column.
@@ -169,6 +170,13 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
     init: { readonly source?: string } = {},
   ): QADataset {
     const source = init.source ?? "records";
+    if (
+      typeof (records as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== "function"
+    ) {
+      throw new ConfigurationError(
+        `QADataset.fromRecords: expected an iterable of records, found ${describeValue(records)}`,
+      );
+    }
     const builder = new SampleBuilder(columns, { source, unit: "record" });
     let position = 0;
     for (const record of records) builder.addRecord(record, ++position);

@@ -58,6 +58,8 @@ export function forEachCsvRow(
   for (let row = 0; row < rows.length; row++) {
     if (row === errorRow) break;
     onRow(rows[row]!, row);
+    // Let each row's cell array go once it is a sample: lowers the peak memory of big files.
+    (rows as unknown[])[row] = undefined;
   }
   if (error !== undefined) {
     const row = Math.min(errorRow, rows.length);
