@@ -9,11 +9,13 @@ import {
 import { globby } from "globby";
 import { type BootstrapOptions, bootstrapCi, type ConfidenceInterval } from "./bootstrap-ci.js";
 import { type DiffOptions, diff, type SampleDiff } from "./diff.js";
+import { buildHtmlReport } from "./html/model.js";
 import { decimalsFor } from "./internal/format.js";
 import { runLabel } from "./internal/labels.js";
 import { describe, expectStat } from "./internal/validate.js";
 import { pairSamples, type SamplePairing } from "./pairing.js";
 import { renderCsv } from "./render-csv.js";
+import { renderHtml } from "./render-html.js";
 import { renderJson } from "./render-json.js";
 import { renderMarkdown } from "./render-markdown.js";
 import {
@@ -59,6 +61,32 @@ export interface RunInterval {
 export interface ComparisonBootstrapOptions extends BootstrapOptions {
   /** Metrics to cover. Default: every metric. */
   readonly metrics?: readonly string[];
+}
+
+/** Options of {@link Comparison.toHtml}: the table's options and the report's own. */
+export interface HtmlReportOptions extends TableOptions {
+  /**
+   * The metric of the per-sample diff (baseline against each run). Default: the first metric.
+   */
+  readonly diffMetric?: string;
+  /** The page title. Default: "Benchmark comparison: a vs b vs c" (run names). */
+  readonly title?: string;
+  /**
+   * Bootstrap resamples per confidence interval. Default 10,000, fewer for runs past 2,000 scores
+   * (20 million draws per interval, never under 500) so a 100k-sample report stays quick. The
+   * bootstrap uses `seed` too.
+   */
+  readonly resamples?: number;
+  /**
+   * Changed samples listed per category (improved, regressed, newly errored, recovered) and run,
+   * largest changes first; the report says how many more there are. Default 500.
+   */
+  readonly maxDiffRows?: number;
+  /**
+   * Metrics drawn as a latency distribution (p50/p90/p95/p99/max). Default: every metric whose
+   * name contains `latency` or ends in `_ms` (see {@link isLatencyMetric}).
+   */
+  readonly latencyMetrics?: readonly string[];
 }
 
 /** Results are read this many at a time by {@link Comparison.load}: parallel I/O, bounded memory. */
@@ -355,6 +383,30 @@ export class Comparison {
       this.table(typeof options === "string" ? { stat: options } : options),
       this.paths,
     );
+  }
+
+  /**
+   * The comparison as one self-contained HTML page: a header with the runs, their dates and
+   * status counts; the table of means with 95 % bootstrap CIs, significance marks against the
+   * baseline and the best run per metric highlighted; a dot chart per metric (means with CI
+   * whiskers); a distribution view per latency metric; and the per-sample diff of the baseline
+   * against each run on `diffMetric`, sortable and filterable. Inline CSS, SVG and script only,
+   * under a Content-Security-Policy of `default-src 'none'`: the page makes no network request.
+   * All user text is escaped. Deterministic: the same results and options give the same bytes.
+   *
+   * Unlike `table()`, a report of two runs or more tests against the baseline (the first run by
+   * default) with the randomization test unless `test: "none"` is given, and with a statistic
+   * other than the mean it shows that statistic without CIs or marks.
+   *
+   * @throws {ConfigurationError} as {@link Comparison.table}, for an unknown `diffMetric` or
+   * latency metric, and for bad option values.
+   * @example
+   * ```ts
+   * await writeFile("report.html", comparison.toHtml({ baseline: "bm25", diffMetric: "ndcg@5" }));
+   * ```
+   */
+  toHtml(options: HtmlReportOptions = {}): string {
+    return renderHtml(buildHtmlReport(this, options));
   }
 
   /**

@@ -3,11 +3,13 @@ export { type CheckFailure, check, type Threshold, type Thresholds } from "./che
 export {
   Comparison,
   type ComparisonBootstrapOptions,
+  type HtmlReportOptions,
   type PairedTestOptions,
   type RunInterval,
   type SignificanceOptions,
 } from "./comparison.js";
 export { type DiffOptions, diff, type SampleChange, type SampleDiff } from "./diff.js";
+export { isLatencyMetric } from "./html/model.js";
 export { type PairedTTestResult, pairedTTest } from "./paired-t-test.js";
 export {
   type PairedScores,
