@@ -30,8 +30,8 @@ export function linearScale(
   }
   const unit = lo >= 0 && hi <= 1;
   const step = niceStep((hi - lo) / count);
-  let nlo = Math.floor(lo / step) * step;
-  let nhi = Math.ceil(hi / step) * step;
+  let nlo = round(Math.floor(lo / step) * step);
+  let nhi = round(Math.ceil(hi / step) * step);
   if (unit) {
     nlo = Math.max(0, nlo);
     nhi = Math.min(1, nhi);
