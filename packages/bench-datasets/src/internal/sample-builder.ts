@@ -323,7 +323,9 @@ export class SampleBuilder {
       if (looksLikeText(relevantIds)) this.textLike++;
     }
     if (id !== undefined) {
-      if (this.ids.has(id)) {
+      // One hash lookup instead of has() + add(): the set grows unless the id was there.
+      const before = this.ids.size;
+      if (this.ids.add(id).size === before) {
         let earlier = 0;
         while (this.samples[earlier]?.id !== id) earlier++;
         throw inputError(
@@ -331,7 +333,6 @@ export class SampleBuilder {
           `duplicate sample id ${JSON.stringify(id)} (also sample ${earlier + 1}); ids must be unique`,
         );
       }
-      this.ids.add(id);
     }
     // Built as literals of their final shape: adding properties later costs a second allocation
     // per sample, which shows at a million rows.
