@@ -3,6 +3,7 @@ import { readFile, stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { ConfigurationError } from "./errors.js";
 import { writeFileAtomic } from "./internal/atomic-write.js";
+import { decodeUtf8 } from "./internal/text.js";
 import {
   describe,
   expectArray,
@@ -156,8 +157,9 @@ export class BenchmarkResult {
     }
     let text: string;
     try {
-      text = await readFile(path, "utf8");
+      text = decodeUtf8(await readFile(path), path);
     } catch (error) {
+      if (ConfigurationError.isInstance(error)) throw error;
       throw new ConfigurationError(`${path}: cannot read result file (${describeIoError(error)})`, {
         cause: error,
       });

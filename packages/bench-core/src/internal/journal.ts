@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import { ConfigurationError } from "../errors.js";
 import { parseSampleJson, sampleToJson } from "../results.js";
 import type { SampleResult } from "../types.js";
+import { decodeUtf8 } from "./text.js";
 
 export const JOURNAL_FORMAT = "fastrag-bench-journal/1";
 
@@ -46,6 +47,9 @@ export async function readJournal(
       },
     );
   }
+  // Validate the encoding up to the last newline: a torn tail may end inside a character.
+  const lastNl = buf.lastIndexOf(0x0a);
+  if (lastNl > 0) decodeUtf8(buf.subarray(0, lastNl), path);
   const finished = new Map<number, SampleResult>();
   let start = 0;
   let lineNo = 0;
@@ -147,7 +151,7 @@ function parseEntry(
       `${path}:${lineNo}: sample index ${index} is outside the dataset (0..${expected.size - 1})`,
     );
   }
-  return [index, parseSampleJson(e.sample, path, `line ${lineNo}`)];
+  return [index, parseSampleJson(e.sample, path, `line ${lineNo}: sample`)];
 }
 
 /**

@@ -1,0 +1,110 @@
+import { copyFile, mkdtemp, readdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { Benchmark } from "./benchmark.js";
+import { ConfigurationError } from "./errors.js";
+import { BenchmarkResult } from "./results.js";
+import type { EvalSample, Metric } from "./types.js";
+
+// The bad-input corpus: every file under __fixtures__/bad must give a ConfigurationError that
+// names the file and where in it the problem is. A file without an expectation here fails the
+// test, so the corpus and its expectations cannot drift apart.
+const bad = fileURLToPath(new URL("./__fixtures__/bad/", import.meta.url));
+
+const RESULTS: Record<string, RegExp> = {
+  "a-dataset.json": /format: expected a string, found undefined/,
+  "bad-date.json": /created_at: expected an ISO-8601 date, found "yesterday"/,
+  "bad-status.json":
+    /samples\[0\]\.status: expected "successful", "incomplete" or "errored", found "ok"/,
+  "bare-array.json": /the top level: expected an object, found an array/,
+  "bom-crlf-truncated.json": /not valid JSON, perhaps truncated/,
+  "empty.json": /not valid JSON \(the file is empty\)/,
+  "huge-number.json":
+    /duration_s: expected a non-negative number|duration_s: expected a finite number/,
+  "invalid-utf8.json": /:\d+: invalid UTF-8 at byte \d+ \(column \d+\)/,
+  "negative-count.json": /status\.errored: expected a non-negative integer, found the number -1/,
+  "no-format.json": /format: expected a string/,
+  "numeric-retrieved-id.json":
+    /samples\[0\]\.retrieved_ids\[0\]: expected a string, found the number 3/,
+  "samples-object.json": /samples: expected an array, found an object/,
+  "score-string.json":
+    /samples\[0\]\.scores\["m"\]: expected a finite number or null, found the string "1"/,
+  "summary-nan-string.json":
+    /summary\["m"\]\.mean: expected a finite number or null, found the string "NaN"/,
+  "truncated.json": /not valid JSON, perhaps truncated/,
+  "wrong-version.json": /format "fastrag-bench-result\/9" is not supported/,
+};
+
+const JOURNALS: Record<string, RegExp> = {
+  "bad-sample.jsonl":
+    /line 2: sample\.scores\["m"\]: expected a finite number or null, found an array/,
+  "bom-crlf-bad-entry.jsonl": /line 2: sample: expected an object, found undefined/,
+  "broken-middle-line.jsonl": /:2: checkpoint journal line is not valid JSON/,
+  "huge-number.jsonl": /line 2: sample\.latency_ms: expected a finite number or null/,
+  "index-out-of-range.jsonl": /:2: sample index 99 is outside the dataset \(0\.\.2\)/,
+  "invalid-utf8.jsonl": /:2: invalid UTF-8 at byte \d+/,
+  "not-a-journal.jsonl": /:1: not a fastrag bench checkpoint journal/,
+  "other-dataset.jsonl": /belongs to another run: dataset differs/,
+  "other-metrics.jsonl": /belongs to another run: metrics differ/,
+  "wrong-types.jsonl": /:2: expected a journal entry \{"index", "sample"\}/,
+  "wrong-version.jsonl": /:1: not a fastrag bench checkpoint journal/,
+};
+
+const samples: EvalSample[] = [0, 1, 2].map((i) => ({
+  id: `q${i}`,
+  question: `question ${i}`,
+  expectedAnswers: [`a${i}`],
+  relevantIds: [`d${i}`],
+}));
+const metric: Metric = {
+  name: "m",
+  higherIsBetter: true,
+  needsRelevantIds: false,
+  needsAnswer: false,
+  score: () => 1,
+};
+
+describe("bad result files", async () => {
+  const files = (await readdir(join(bad, "results"))).sort();
+  it("has an expectation for every file in the corpus", () => {
+    expect(files).toEqual(Object.keys(RESULTS).sort());
+  });
+  it.each(files)("%s → ConfigurationError naming the file and the place", async (file) => {
+    const path = join(bad, "results", file);
+    const error = await BenchmarkResult.load(path).catch((e: unknown) => e);
+    expect(ConfigurationError.isInstance(error), String(error)).toBe(true);
+    expect((error as Error).message).toContain(path);
+    expect((error as Error).message).toMatch(RESULTS[file] as RegExp);
+  });
+});
+
+describe("bad checkpoint journals", async () => {
+  const files = (await readdir(join(bad, "journals"))).sort();
+  it("has an expectation for every file in the corpus", () => {
+    expect(files).toEqual(Object.keys(JOURNALS).sort());
+  });
+  it.each(files)("%s → ConfigurationError naming the file and the line", async (file) => {
+    const dir = await mkdtemp(join(tmpdir(), "fastrag-bad-journal-"));
+    const path = join(dir, file);
+    await copyFile(join(bad, "journals", file), path);
+    let calls = 0;
+    const error = await new Benchmark({ dataset: samples, metrics: [metric] })
+      .run(
+        {
+          query: async () => {
+            calls++;
+            return { answer: "a" };
+          },
+        },
+        { name: "bad", checkpoint: path },
+      )
+      .catch((e: unknown) => e);
+    expect(ConfigurationError.isInstance(error), String(error)).toBe(true);
+    expect((error as Error).message).toContain(path);
+    expect((error as Error).message).toMatch(JOURNALS[file] as RegExp);
+    // Raised before any sample runs: nothing is lost or redone.
+    expect(calls).toBe(0);
+  });
+});

@@ -1,0 +1,63 @@
+import { ConfigurationError } from "../errors.js";
+
+const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/**
+ * Decodes UTF-8 strictly: invalid bytes are a ConfigurationError naming the line and byte, not
+ * silently replaced by U+FFFD (which would corrupt ids and questions without a word). A leading
+ * BOM is dropped.
+ */
+export function decodeUtf8(buf: Uint8Array, source: string): string {
+  try {
+    return fatal.decode(buf);
+  } catch (error) {
+    const offset = firstInvalidUtf8(buf);
+    let line = 1;
+    let lineStart = 0;
+    for (let i = 0; i < offset; i++) {
+      if (buf[i] === 0x0a) {
+        line++;
+        lineStart = i + 1;
+      }
+    }
+    throw new ConfigurationError(
+      `${source}:${line}: invalid UTF-8 at byte ${offset} (column ${offset - lineStart + 1}); expected a UTF-8 text file`,
+      { cause: error },
+    );
+  }
+}
+
+/** Offset of the first byte that does not start or continue a valid UTF-8 sequence. */
+export function firstInvalidUtf8(buf: Uint8Array): number {
+  let i = 0;
+  while (i < buf.length) {
+    const b = buf[i] as number;
+    let need: number;
+    let min: number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else {
+      return i;
+    }
+    if (i + need >= buf.length) return i;
+    let cp = b & (0x3f >> need);
+    for (let j = 1; j <= need; j++) {
+      const c = buf[i + j];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return buf.length;
+}
