@@ -63,6 +63,20 @@ beforeAll(async () => {
     if (url.pathname === "/parquet") {
       const dataset = url.searchParams.get("dataset") ?? "";
       if (dataset === "org/slow") return; // never answers
+      if (dataset === "org/stall") {
+        const entry = {
+          dataset,
+          config: "default",
+          split: "test",
+          url: `${base}/stall.parquet`,
+          filename: "0000.parquet",
+          size: 1000,
+        };
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ parquet_files: [entry], pending: [], failed: [], partial: false }));
+        return;
+      }
       if (dataset === "org/garbled") {
         res.writeHead(200, { "content-type": "application/json" }).end("{not json");
         return;
@@ -76,6 +90,11 @@ beforeAll(async () => {
       res
         .writeHead(200, { "content-type": "application/json" })
         .end(JSON.stringify(listing(dataset, url.searchParams.get("config"))));
+      return;
+    }
+    if (url.pathname === "/stall.parquet") {
+      res.writeHead(200, { "content-type": "application/octet-stream" });
+      res.write(new Uint8Array(100)); // then nothing more: a stalled download
       return;
     }
     const match = /^\/datasets\/org\/[^/]+\/resolve\/([^/]+)\/(.+)$/.exec(url.pathname);
@@ -214,7 +233,15 @@ describe("QADataset.fromHuggingFace", () => {
       QADataset.fromHuggingFace("org/slow", { baseUrl: base, timeoutMs: 200 }),
     );
     expect(ConfigurationError.isInstance(slow)).toBe(true);
-    expect(slow.message).toMatch(/no answer from .* within 200 ms \(no network\?/);
+    expect(slow.message).toMatch(
+      /no progress from .* for 200 ms: no answer, or a stalled download \(no network\?/,
+    );
+
+    const stalled = await rejection(
+      QADataset.fromHuggingFace("org/stall", { baseUrl: base, timeoutMs: 300 }),
+    );
+    expect(ConfigurationError.isInstance(stalled)).toBe(true);
+    expect(stalled.message).toMatch(/no progress from .*\/stall\.parquet for 300 ms/);
 
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));

@@ -28,7 +28,10 @@ export interface HuggingFaceOptions {
   readonly token?: string;
   /** Aborts the download. */
   readonly signal?: AbortSignal;
-  /** Time limit of each request, in milliseconds. Default 30,000. */
+  /**
+   * How long a request may go without progress, in milliseconds: no answer, or a download that
+   * stalls. A slow download that keeps receiving data is not cut off. Default 30,000.
+   */
   readonly timeoutMs?: number;
 }
 
@@ -117,11 +120,15 @@ interface RequestContext {
 async function request(
   url: string,
   context: RequestContext,
-  read: (response: Response) => Promise<unknown>,
+  read: (response: Response, progress: () => void) => Promise<unknown>,
 ): Promise<unknown> {
   const controller = new AbortController();
   const timeout = new Error(`timed out after ${context.timeoutMs} ms`);
-  const timer = setTimeout(() => controller.abort(timeout), context.timeoutMs);
+  let timer = setTimeout(() => controller.abort(timeout), context.timeoutMs);
+  const touch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(timeout), context.timeoutMs);
+  };
   const onAbort = () => controller.abort(context.signal?.reason);
   if (context.signal?.aborted) throw context.signal.reason;
   context.signal?.addEventListener("abort", onAbort, { once: true });
@@ -148,13 +155,14 @@ async function request(
         `Hugging Face: ${url} answered HTTP ${response.status}${detail}${hint}`,
       );
     }
-    return await read(response);
+    touch();
+    return await read(response, touch);
   } catch (error) {
     if (ConfigurationError.isInstance(error)) throw error;
     if (context.signal?.aborted) throw context.signal.reason;
     if (controller.signal.aborted) {
       throw new ConfigurationError(
-        `Hugging Face: no answer from ${url} within ${context.timeoutMs} ms (no network? pass options.baseUrl or options.fetch for a mirror)`,
+        `Hugging Face: no progress from ${url} for ${context.timeoutMs} ms: no answer, or a stalled download (no network? pass options.baseUrl or options.fetch for a mirror)`,
         { cause: error },
       );
     }
@@ -199,7 +207,27 @@ function getJson(url: string, context: RequestContext): Promise<unknown> {
 }
 
 async function getBytes(url: string, context: RequestContext): Promise<ArrayBuffer> {
-  return (await request(url, context, (response) => response.arrayBuffer())) as ArrayBuffer;
+  return (await request(url, context, async (response, progress) => {
+    const reader = response.body?.getReader();
+    if (reader === undefined) return response.arrayBuffer();
+    // Read chunk by chunk so that every chunk received restarts the inactivity timer.
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      progress();
+      chunks.push(value);
+      total += value.byteLength;
+    }
+    const bytes = new Uint8Array(total);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    return bytes.buffer;
+  })) as ArrayBuffer;
 }
 
 function parseListing(listing: unknown, url: string): ParquetFileEntry[] {
