@@ -1,9 +1,12 @@
-import type { Metadata, Metric, Target } from "@fastrag/bench-core";
+import type { DatasetLike, Metadata, Metric, Target } from "@fastrag/bench-core";
 
-/** A dataset as a config gives it: loaded, a promise of one, or a path for `QADataset.load`. */
+/**
+ * A dataset as a config gives it: a `QADataset` or an array of samples, a promise of either, or a
+ * path that `QADataset.load` reads (relative to the config file).
+ */
 export type ConfigDataset<M extends Metadata = Metadata> =
-  | { readonly samples: readonly import("@fastrag/bench-core").EvalSample<M>[] }
-  | PromiseLike<{ readonly samples: readonly import("@fastrag/bench-core").EvalSample<M>[] }>
+  | DatasetLike<M>
+  | PromiseLike<DatasetLike<M>>
   | string;
 
 /** What a `fastrag-bench run` config file exports (as default export or as `config`). */
