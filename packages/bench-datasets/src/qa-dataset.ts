@@ -244,7 +244,7 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
    * with hyparquet. Columns are detected as for files (HF SQuAD's `answers: {text: [...]}` is
    * understood).
    *
-   * Every request has a time limit (`timeoutMs`, default 30 s), so with no network this fails
+   * Every request has an inactivity limit (`timeoutMs`, default 30 s), so with no network this fails
    * with a clear error instead of hanging.
    *
    * @throws ConfigurationError for an unknown dataset, config or split (listing those that
