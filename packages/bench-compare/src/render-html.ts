@@ -4,7 +4,7 @@ import { type ChartRun, colourClass, distributionChart, meanChart } from "./html
 import type { ChangeKind, DiffRow } from "./html/diff-rows.js";
 import { clip, escapeHtml } from "./html/escape.js";
 import type { HtmlReport, ReportMetric } from "./html/model.js";
-import { REPORT_SCRIPT } from "./html/script.js";
+import { DIFF_PAGE, REPORT_SCRIPT } from "./html/script.js";
 import { REPORT_CSS } from "./html/styles.js";
 import { formatNumber } from "./internal/format.js";
 import type { TableCell, TableColumn, TableRow } from "./table.js";
@@ -391,11 +391,14 @@ function diffSection(report: HtmlReport, runs: readonly ChartRun[]): string {
       : "";
   const rows: string[] = [];
   for (const d of report.diffs) {
-    for (const row of d.rows) rows.push(diffRow(row, runs, metric.decimals, report));
+    for (const row of d.rows) {
+      // Rows past the first page start hidden, so the browser does not lay them all out.
+      rows.push(diffRow(row, runs, metric.decimals, report, rows.length >= DIFF_PAGE));
+    }
   }
   const shows =
     report.showIds && report.showAnswers
-      ? "retrieved and answer"
+      ? "retrieved · answer"
       : report.showIds
         ? "retrieved"
         : report.showAnswers
@@ -413,13 +416,14 @@ ${notes.join("\n")}
 <input id="diff-q" type="search" placeholder="Filter: question, id, answer, error…" aria-label="Filter the per-sample diff">
 <label>change <select id="diff-kind"><option value="">all changes</option><option value="regressed">▼ regressed</option><option value="improved">▲ improved</option><option value="newly-errored">✕ newly errored</option><option value="recovered">↺ recovered</option></select></label>
 ${runOptions}
-<span class="count" id="diff-count" aria-live="polite">${total.toLocaleString("en-US")} rows</span>
+<span class="count" id="diff-count" aria-live="polite">${total} rows${total > DIFF_PAGE ? `, first ${DIFF_PAGE} shown` : ""}</span>
 </div>
 <div class="table-wrap diff-wrap"><table id="diff-table">
 <thead><tr><th data-type="text" aria-sort="none"><button type="button">run</button></th><th data-type="num" aria-sort="none"><button type="button">change</button></th><th data-type="text" aria-sort="none"><button type="button">question</button></th><th data-type="num" class="num" aria-sort="none"><button type="button">baseline</button></th><th data-type="num" class="num" aria-sort="none"><button type="button">run score</button></th><th data-type="num" class="num" aria-sort="none"><button type="button">Δ</button></th>${sideHeads}<th data-type="text" aria-sort="none"><button type="button">error</button></th></tr></thead>
 <tbody>
 ${rows.join("\n")}
 </tbody></table>${rows.length === 0 ? '<p class="empty">No sample changed.</p>' : ""}</div>
+<p class="more-row"><button type="button" id="diff-more"${total > DIFF_PAGE ? "" : " hidden"}>Show ${Math.min(DIFF_PAGE, total - DIFF_PAGE)} more</button></p>
 </section>`;
 }
 
@@ -428,6 +432,7 @@ function diffRow(
   runs: readonly ChartRun[],
   decimals: number,
   report: HtmlReport,
+  hidden: boolean,
 ): string {
   const run = runs[row.run] as ChartRun;
   const id = row.base.sampleId ?? row.cand.sampleId;
@@ -445,7 +450,7 @@ function diffRow(
   if (row.base.error !== null) errors.push(`baseline: ${row.base.error}`);
   if (row.cand.error !== null) errors.push(`run: ${row.cand.error}`);
   const errorText = clip(errors.join("\n"), TEXT_SHOWN);
-  return `<tr data-kind="${row.kind}" data-run="${row.run}"><td class="run" data-v="${escapeHtml(`${run.label} ${run.name}`)}">${swatch(run)} ${escapeHtml(clip(run.name, 30))}</td><td data-v="${KIND_ORDER[row.kind]}"><span class="kind ${row.kind}">${KIND_TEXT[row.kind]}</span></td><td class="q">${escapeHtml(row.base.question)}${id !== undefined ? `<span class="sid">${escapeHtml(id)}</span>` : ""}</td>${score(row.baseline)}${score(row.candidate)}${delta}${sides(row, report)}<td class="err">${escapeHtml(errorText)}</td></tr>`;
+  return `<tr data-kind="${row.kind}" data-run="${row.run}"${hidden ? " hidden" : ""}><td class="run" data-v="${escapeHtml(`${run.label} ${run.name}`)}">${swatch(run)} ${escapeHtml(clip(run.name, 30))}</td><td data-v="${KIND_ORDER[row.kind]}"><span class="kind ${row.kind}">${KIND_TEXT[row.kind]}</span></td><td class="q">${escapeHtml(row.base.question)}${id !== undefined ? `<span class="sid">${escapeHtml(id)}</span>` : ""}</td>${score(row.baseline)}${score(row.candidate)}${delta}${sides(row, report)}<td class="err">${escapeHtml(errorText)}</td></tr>`;
 }
 
 function sides(row: DiffRow, report: HtmlReport): string {

@@ -11,7 +11,7 @@ import type { ComparisonTable } from "../table.js";
 import { type RunDiff, runDiff } from "./diff-rows.js";
 
 /** Default cap of diff rows per category and run: keeps a 100k-sample report openable. */
-export const DEFAULT_DIFF_ROWS = 500;
+export const DEFAULT_DIFF_ROWS: number = 500;
 /** Bootstrap draws (resamples × n) per interval before the default resample count shrinks. */
 const BOOTSTRAP_BUDGET = 20_000_000;
 const DEFAULT_RESAMPLES = 10_000;

@@ -1,41 +1,62 @@
+/** Diff rows laid out at a time; "show more" adds as many. Layout, not parsing, is what costs. */
+export const DIFF_PAGE: number = 200;
+
 /**
  * The report's only script, inlined (its hash is in the Content-Security-Policy): sorts the
  * per-sample diff table when a header button is clicked (numbers numerically, empty cells last,
- * ties in the original order) and filters it by text, change category and run. It reads only the
- * DOM rendered from escaped text; it never parses data into HTML. No `//` comments: the report
- * carries no `//` at all, which makes "no resource reference" easy to check.
+ * ties in the original order), filters it by text, change category and run, and shows the
+ * matching rows {@link DIFF_PAGE} at a time (a browser lays out thousands of table rows slowly;
+ * hidden rows cost nothing). It reads only the DOM rendered from escaped text; it never parses
+ * data into HTML. No `//` comments: the report carries no `//` at all, which makes "no resource
+ * reference" easy to check.
  */
-export const REPORT_SCRIPT = `(function () {
+export const REPORT_SCRIPT: string = `(function () {
   "use strict";
+  var PAGE = ${DIFF_PAGE};
   var table = document.getElementById("diff-table");
   document.documentElement.setAttribute("data-ready", "1");
   if (!table) return;
   var body = table.tBodies[0];
   var rows = Array.prototype.slice.call(body.rows);
+  var order = rows.slice();
   var text = new Map();
   for (var i = 0; i < rows.length; i++) text.set(rows[i], rows[i].textContent.toLowerCase());
   var q = document.getElementById("diff-q");
   var kind = document.getElementById("diff-kind");
   var run = document.getElementById("diff-run");
   var count = document.getElementById("diff-count");
+  var more = document.getElementById("diff-more");
+  var limit = PAGE;
   function apply() {
     var needle = q ? q.value.trim().toLowerCase() : "";
     var k = kind ? kind.value : "";
     var r = run ? run.value : "";
-    var shown = 0;
-    for (var i = 0; i < rows.length; i++) {
-      var row = rows[i];
+    var matched = 0;
+    for (var i = 0; i < order.length; i++) {
+      var row = order[i];
       var ok = (!k || row.getAttribute("data-kind") === k) &&
         (!r || row.getAttribute("data-run") === r) &&
         (!needle || text.get(row).indexOf(needle) >= 0);
-      row.hidden = !ok;
-      if (ok) shown++;
+      if (ok) matched++;
+      var show = ok && matched <= limit;
+      if (row.hidden === show) row.hidden = !show;
     }
-    if (count) count.textContent = shown === rows.length ? rows.length + " rows" : shown + " of " + rows.length + " rows";
+    var shown = Math.min(matched, limit);
+    table.setAttribute("data-matched", String(matched));
+    if (count) {
+      count.textContent = (matched === rows.length ? rows.length + " rows" : matched + " of " + rows.length + " rows") +
+        (shown < matched ? ", first " + shown + " shown" : "");
+    }
+    if (more) {
+      more.hidden = shown >= matched;
+      more.textContent = "Show " + Math.min(PAGE, matched - shown) + " more";
+    }
   }
-  if (q) q.addEventListener("input", apply);
-  if (kind) kind.addEventListener("change", apply);
-  if (run) run.addEventListener("change", apply);
+  function refilter() { limit = PAGE; apply(); }
+  if (q) q.addEventListener("input", refilter);
+  if (kind) kind.addEventListener("change", refilter);
+  if (run) run.addEventListener("change", refilter);
+  if (more) more.addEventListener("click", function () { limit += PAGE; apply(); });
   var heads = table.tHead.rows[0].cells;
   function sortBy(col) {
     var th = heads[col];
@@ -58,8 +79,10 @@ export const REPORT_SCRIPT = `(function () {
       if (a.v > b.v) return sign;
       return a.i - b.i;
     });
+    order = keyed.map(function (k) { return k.row; });
+    apply();
     var frag = document.createDocumentFragment();
-    for (var j = 0; j < keyed.length; j++) frag.appendChild(keyed[j].row);
+    for (var j = 0; j < order.length; j++) frag.appendChild(order[j]);
     body.appendChild(frag);
   }
   for (var c = 0; c < heads.length; c++) {

@@ -4,7 +4,7 @@
  * Okabe–Ito palette, which stays distinguishable under the common colour-vision deficiencies;
  * improved / regressed use its blue / vermillion pair and always carry a symbol as well.
  */
-export const REPORT_CSS = `
+export const REPORT_CSS: string = `
 :root {
   color-scheme: light dark;
   --bg: #ffffff; --fg: #1d2129; --muted: #5c6370; --faint: #8a919c;
@@ -41,7 +41,6 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 table { border-collapse: collapse; width: 100%; }
 th, td { padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; text-align: left; }
 th { background: var(--head); font-weight: 600; font-size: 12.5px; }
-thead th { position: sticky; top: 0; z-index: 1; }
 .table-wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: 8px; }
 .table-wrap table th:first-child, .table-wrap table td:first-child { padding-left: 12px; }
 .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 6px; vertical-align: 0; }
@@ -97,6 +96,8 @@ table.pct th, table.pct td { padding: 3px 8px; }
 .controls .count { color: var(--muted); font-size: 12.5px; margin-left: auto; }
 .diff-wrap { max-height: 78vh; overflow: auto; }
 #diff-table { font-size: 12.5px; }
+#diff-table th, #diff-table td { padding: 6px 8px; }
+#diff-table thead th { position: sticky; top: 0; z-index: 1; }
 #diff-table th button {
   font: inherit; font-weight: 600; color: inherit; background: none; border: 0; padding: 0;
   cursor: pointer; white-space: nowrap;
@@ -104,14 +105,14 @@ table.pct th, table.pct td { padding: 3px 8px; }
 #diff-table th button::after { content: " ↕"; color: var(--faint); font-weight: 400; }
 #diff-table th[aria-sort="ascending"] button::after { content: " ↑"; color: var(--accent); }
 #diff-table th[aria-sort="descending"] button::after { content: " ↓"; color: var(--accent); }
-#diff-table td.q { min-width: 220px; max-width: 340px; overflow-wrap: anywhere; }
-#diff-table td.run { min-width: 120px; max-width: 160px; overflow-wrap: break-word; font-size: 12px; }
+#diff-table td.q { min-width: 180px; max-width: 320px; overflow-wrap: anywhere; }
+#diff-table td.run { min-width: 100px; max-width: 150px; overflow-wrap: break-word; font-size: 12px; }
 #diff-table .sid { display: block; color: var(--muted); font-size: 11.5px; }
 #diff-table ol.ids { margin: 0; padding: 0; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 11.5px; }
-#diff-table ol.ids li { max-width: 170px; list-style-position: inside; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+#diff-table ol.ids li { max-width: 150px; list-style-position: inside; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 #diff-table ol.ids li::marker { color: var(--faint); }
 #diff-table .ans { display: block; margin-top: 2px; font-style: italic; overflow-wrap: anywhere; max-width: 260px; }
-#diff-table .err { color: var(--errored); overflow-wrap: anywhere; max-width: 280px; white-space: pre-wrap; }
+#diff-table .err { color: var(--errored); overflow-wrap: break-word; min-width: 150px; max-width: 260px; white-space: pre-wrap; }
 #diff-table .more { color: var(--faint); }
 .kind { display: inline-block; white-space: nowrap; font-weight: 600; font-size: 11.5px; padding: 1px 7px; border-radius: 9px; border: 1px solid currentColor; }
 .kind.improved { color: var(--improved); }
@@ -119,6 +120,11 @@ table.pct th, table.pct td { padding: 3px 8px; }
 .kind.newly-errored { color: var(--errored); }
 .kind.recovered { color: var(--recovered); }
 .delta.up { color: var(--improved); } .delta.down { color: var(--regressed); }
+.more-row { text-align: center; margin: 10px 0 0; }
+.more-row button {
+  font: inherit; color: var(--accent); background: var(--card); border: 1px solid var(--line);
+  border-radius: 6px; padding: 5px 14px; cursor: pointer;
+}
 .empty { color: var(--muted); font-style: italic; padding: 14px; }
 footer { margin-top: 40px; color: var(--faint); font-size: 12px; border-top: 1px solid var(--line); padding-top: 10px; }
 @media print {
@@ -128,10 +134,10 @@ footer { margin-top: 40px; color: var(--faint); font-size: 12px; border-top: 1px
   }
   body { max-width: none; padding: 0; font-size: 11px; }
   * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-  .controls { display: none; }
+  .controls, .more-row { display: none; }
   .diff-wrap { max-height: none; overflow: visible; }
   .table-wrap { overflow: visible; }
-  thead th { position: static; }
+  #diff-table thead th { position: static; }
   .charts { grid-template-columns: 1fr 1fr; }
   h2 { break-after: avoid; }
   tr, .card { break-inside: avoid; }
