@@ -53,7 +53,10 @@ describe("summarize", () => {
         (values) => {
           const s = summarize(values);
           if (s.count === 0) return;
-          const { min, p50, p90, p95, p99, max, mean, std } = s as unknown as Record<string, number>;
+          const { min, p50, p90, p95, p99, max, mean, std } = s as unknown as Record<
+            string,
+            number
+          >;
           expect(min).toBeLessThanOrEqual(p50 as number);
           expect(p50).toBeLessThanOrEqual(p90 as number);
           expect(p90).toBeLessThanOrEqual(p95 as number);
