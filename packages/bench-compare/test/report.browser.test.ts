@@ -152,7 +152,7 @@ describe.skipIf(SKIP)("the HTML report in Chromium", () => {
     );
     expect(total).toBeGreaterThan(DIFF_PAGE);
     await expectMatched(page, total);
-    expect(await page.locator("#diff-count").innerText()).toBe(
+    expect(await page.locator("#diff-count").textContent()).toBe(
       `${total} rows, first ${DIFF_PAGE} shown`,
     );
     // Rows past the first page start hidden; "show more" lays out the next page.
@@ -198,7 +198,7 @@ describe.skipIf(SKIP)("the HTML report in Chromium", () => {
     await page.selectOption("#diff-run", "2");
     const regressedC = diffs[1]?.regressed.length as number;
     await expectMatched(page, regressedC);
-    expect(await page.locator("#diff-count").innerText()).toBe(
+    expect(await page.locator("#diff-count").textContent()).toBe(
       `${regressedC} of ${total} rows${regressedC > DIFF_PAGE ? `, first ${DIFF_PAGE} shown` : ""}`,
     );
     await page.selectOption("#diff-kind", "");
@@ -340,6 +340,7 @@ describe.skipIf(SKIP)("the HTML report in Chromium", () => {
       expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
       expect(await page.locator("img, iframe, body svg[onload]").count()).toBe(0);
       expect(await page.locator("script").count()).toBe(1);
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a reader sees.
       const text = await page.locator("body").innerText();
       expect(text).toContain(XSS_QUESTION);
       expect(text).toContain(XSS_RUN);
