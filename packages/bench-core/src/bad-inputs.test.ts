@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, readdir } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -88,7 +88,14 @@ describe("bad checkpoint journals", async () => {
   it.each(files)("%s → ConfigurationError naming the file and the line", async (file) => {
     const dir = await mkdtemp(join(tmpdir(), "fastrag-bad-journal-"));
     const path = join(dir, file);
-    await copyFile(join(bad, "journals", file), path);
+    // The corpus holds __FINGERPRINT__ where a header names the dataset, so that only what each
+    // file means to break is wrong in it.
+    const raw = await readFile(join(bad, "journals", file));
+    const fingerprint = new Benchmark({ dataset: samples, metrics: [metric] }).fingerprint;
+    await writeFile(
+      path,
+      Buffer.from(raw.toString("latin1").replace("__FINGERPRINT__", fingerprint), "latin1"),
+    );
     let calls = 0;
     const error = await new Benchmark({ dataset: samples, metrics: [metric] })
       .run(

@@ -13,7 +13,7 @@ import { loadJsonDataset } from "./internal/load-json.js";
 import { loadJsonlDataset } from "./internal/load-jsonl.js";
 import { loadParquetDataset } from "./internal/load-parquet.js";
 import { loadYamlDataset } from "./internal/load-yaml.js";
-import { describeValue, setOwn } from "./internal/problems.js";
+import { describeValue, newRecord, setOwn } from "./internal/problems.js";
 import { type LoadedSamples, SampleBuilder } from "./internal/sample-builder.js";
 import { parseQrels, parseTopics } from "./internal/trec-text.js";
 
@@ -227,7 +227,7 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
         }
         question = text;
       }
-      const relevance: Record<string, number> = {};
+      const relevance: Record<string, number> = newRecord();
       const relevantIds: string[] = [];
       for (const [docno, grade] of judgments) {
         setOwn(relevance, docno, grade);

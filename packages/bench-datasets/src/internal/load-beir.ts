@@ -4,7 +4,7 @@ import type { EvalSample, Metadata } from "@fastrag/bench-core";
 import { fileError, readTextFile } from "./files.js";
 import { parseJson } from "./json-text.js";
 import { forEachLine, isBlank } from "./lines.js";
-import { describeValue, inputError, isPlainRecord, setOwn } from "./problems.js";
+import { describeValue, inputError, isPlainRecord, newRecord, setOwn } from "./problems.js";
 import type { LoadedSamples } from "./sample-builder.js";
 
 /** A BEIR record id: `_id` (or `id`), a string or a number. */
@@ -148,7 +148,7 @@ export async function loadBeirDataset(dir: string, split: string): Promise<Loade
         `query ${JSON.stringify(qid)} is judged but missing from queries.jsonl`,
       );
     }
-    const relevance: Record<string, number> = {};
+    const relevance: Record<string, number> = newRecord();
     const relevantIds: string[] = [];
     for (const [docid, grade] of judged) {
       setOwn(relevance, docid, grade);

@@ -9,7 +9,7 @@ import {
   SAMPLE_FIELDS,
   type SampleField,
 } from "../column-mapping.js";
-import { describeValue, inputError, isPlainRecord, setOwn } from "./problems.js";
+import { describeValue, inputError, isPlainRecord, newRecord, setOwn } from "./problems.js";
 
 const hasOwn = Object.hasOwn;
 
@@ -449,7 +449,7 @@ export class SampleBuilder {
         `expected an object of id → grade, found ${describeValue(raw)}`,
       );
     }
-    const out: Record<string, number> = {};
+    const out: Record<string, number> = newRecord();
     for (const key in value) {
       if (!hasOwn(value, key)) continue;
       const grade = value[key];

@@ -4,10 +4,64 @@ import { inputError } from "./problems.js";
 /** Judgments of one query, in file order: docno → grade. */
 export type QueryJudgments = Map<string, number>;
 
-/** Splits a whitespace-separated line into fields (no empty fields). */
-function fieldsOf(line: string): string[] {
-  const trimmed = line.trim();
-  return trimmed.length === 0 ? [] : trimmed.split(/\s+/);
+/** Whitespace as trec_eval's scanner sees it: space, tab, CR, vertical tab, form feed. */
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 13 || c === 11 || c === 12;
+}
+
+/**
+ * A reusable scanner over the whitespace-separated fields of one line, without splitting the
+ * text into per-line strings or running a regex per line (10^6-line runs are the common case).
+ */
+class FieldScanner {
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+  count = 0;
+
+  constructor(readonly max: number) {
+    this.starts = new Int32Array(max + 1);
+    this.ends = new Int32Array(max + 1);
+  }
+
+  /** Finds up to `max + 1` fields of text[from, to): one more than needed, to detect extras. */
+  scan(text: string, from: number, to: number): void {
+    let count = 0;
+    let i = from;
+    const limit = this.max + 1;
+    while (i < to && count < limit) {
+      while (i < to && isSpace(text.charCodeAt(i))) i++;
+      if (i >= to) break;
+      this.starts[count] = i;
+      while (i < to && !isSpace(text.charCodeAt(i))) i++;
+      this.ends[count] = i;
+      count++;
+    }
+    this.count = count;
+  }
+
+  field(text: string, k: number): string {
+    return text.slice(this.starts[k] as number, this.ends[k] as number);
+  }
+
+  /** True when field k equals `value`, without allocating a substring. */
+  equals(text: string, k: number, value: string): boolean {
+    const start = this.starts[k] as number;
+    return (this.ends[k] as number) - start === value.length && text.startsWith(value, start);
+  }
+}
+
+/** Calls `each(from, to, lineNumber)` for every line of `text` ("\n"-separated). */
+function forEachLine(text: string, each: (from: number, to: number, line: number) => void): void {
+  let pos = 0;
+  let line = 0;
+  const len = text.length;
+  while (pos < len) {
+    line++;
+    let end = text.indexOf("\n", pos);
+    if (end === -1) end = len;
+    each(pos, end, line);
+    pos = end + 1;
+  }
 }
 
 /**
@@ -19,21 +73,30 @@ function fieldsOf(line: string): string[] {
  */
 export function parseQrels(text: string, source: string): Map<string, QueryJudgments> {
   const queries = new Map<string, QueryJudgments>();
-  const lines = text.split("\n");
-  for (let n = 0; n < lines.length; n++) {
-    const fields = fieldsOf(lines[n]!);
-    if (fields.length === 0) continue;
-    const where = `${source}: line ${n + 1}`;
-    if (fields.length !== 4) {
-      const missing = ["qid", "iter", "docno", "rel"][fields.length];
+  const f = new FieldScanner(4);
+  let lastQid = "";
+  let judgments: QueryJudgments | undefined;
+  forEachLine(text, (from, to, n) => {
+    f.scan(text, from, to);
+    const count = f.count;
+    if (count === 0) return;
+    const where = `${source}: line ${n}`;
+    if (count !== 4) {
+      const missing = ["qid", "iter", "docno", "rel"][count];
       throw inputError(
-        fields.length < 4
-          ? `${where}, column ${fields.length + 1} (${missing})`
-          : `${where}, column 5`,
-        `expected 4 fields "qid iter docno rel", found ${fields.length}`,
+        count < 4 ? `${where}, column ${count + 1} (${missing})` : `${where}, column 5`,
+        `expected 4 fields "qid iter docno rel", found ${count < 4 ? count : "more"}`,
       );
     }
-    const [qid, , docno, rel] = fields as [string, string, string, string];
+    if (judgments === undefined || !f.equals(text, 0, lastQid)) {
+      lastQid = f.field(text, 0);
+      judgments = queries.get(lastQid);
+      if (judgments === undefined) {
+        judgments = new Map();
+        queries.set(lastQid, judgments);
+      }
+    }
+    const rel = f.field(text, 3);
     const grade = Number(rel);
     if (!Number.isFinite(grade)) {
       throw inputError(
@@ -41,19 +104,15 @@ export function parseQrels(text: string, source: string): Map<string, QueryJudgm
         `expected a numeric grade, found ${JSON.stringify(rel)}`,
       );
     }
-    let judgments = queries.get(qid);
-    if (judgments === undefined) {
-      judgments = new Map();
-      queries.set(qid, judgments);
-    }
+    const docno = f.field(text, 2);
     if (judgments.has(docno)) {
       throw inputError(
         `${where}, column 3 (docno)`,
-        `document ${JSON.stringify(docno)} is judged twice for query ${JSON.stringify(qid)}`,
+        `document ${JSON.stringify(docno)} is judged twice for query ${JSON.stringify(lastQid)}`,
       );
     }
     judgments.set(docno, grade);
-  }
+  });
   return queries;
 }
 
@@ -77,46 +136,53 @@ export function parseRun(
   const entries = new Map<string, RunEntries>();
   const seen = new Map<string, Set<string>>();
   let tag: string | undefined;
-  const lines = text.split("\n");
   const names = ["qid", "Q0", "docno", "rank", "score", "tag"];
-  for (let n = 0; n < lines.length; n++) {
-    const fields = fieldsOf(lines[n]!);
-    if (fields.length === 0) continue;
-    const where = `${source}: line ${n + 1}`;
-    if (fields.length < 6) {
+  // Only six fields matter; a seventh is found only to be ignored.
+  const f = new FieldScanner(6);
+  let lastQid = "";
+  let query: RunEntries | undefined;
+  let docs: Set<string> | undefined;
+  forEachLine(text, (from, to, n) => {
+    f.scan(text, from, to);
+    const count = f.count;
+    if (count === 0) return;
+    if (count < 6) {
       throw inputError(
-        `${where}, column ${fields.length + 1} (${names[fields.length]})`,
-        `expected 6 fields "qid Q0 docno rank score tag", found ${fields.length}`,
+        `${source}: line ${n}, column ${count + 1} (${names[count]})`,
+        `expected 6 fields "qid Q0 docno rank score tag", found ${count}`,
       );
     }
-    const qid = fields[0]!;
-    const docno = fields[2]!;
-    const score = Number(fields[4]);
-    if (!Number.isFinite(score)) {
+    const rawScore = f.field(text, 4);
+    const score = Number(rawScore);
+    if (!Number.isFinite(score) || rawScore === "") {
       throw inputError(
-        `${where}, column 5 (score)`,
-        `expected a number, found ${JSON.stringify(fields[4])}`,
+        `${source}: line ${n}, column 5 (score)`,
+        `expected a number, found ${JSON.stringify(rawScore)}`,
       );
     }
-    tag ??= fields[5];
-    let query = entries.get(qid);
-    let docs = seen.get(qid);
-    if (query === undefined || docs === undefined) {
-      query = { docnos: [], scores: [] };
-      docs = new Set();
-      entries.set(qid, query);
-      seen.set(qid, docs);
+    tag ??= f.field(text, 5);
+    if (query === undefined || docs === undefined || !f.equals(text, 0, lastQid)) {
+      lastQid = f.field(text, 0);
+      query = entries.get(lastQid);
+      docs = seen.get(lastQid);
+      if (query === undefined || docs === undefined) {
+        query = { docnos: [], scores: [] };
+        docs = new Set();
+        entries.set(lastQid, query);
+        seen.set(lastQid, docs);
+      }
     }
+    const docno = f.field(text, 2);
     if (docs.has(docno)) {
       throw inputError(
-        `${where}, column 3 (docno)`,
-        `document ${JSON.stringify(docno)} is listed twice for query ${JSON.stringify(qid)}`,
+        `${source}: line ${n}, column 3 (docno)`,
+        `document ${JSON.stringify(docno)} is listed twice for query ${JSON.stringify(lastQid)}`,
       );
     }
     docs.add(docno);
     query.docnos.push(docno);
     query.scores.push(score);
-  }
+  });
   return tag === undefined ? { entries } : { entries, tag };
 }
 
