@@ -239,13 +239,32 @@ describe("run, compare, diff, check, merge", () => {
     const json = cli(["compare", join(out, "[ws]*.json"), "--format", "json", "--test", "t-test"]);
     expect(json.code).toBe(0);
     expect(() => JSON.parse(json.stdout)).not.toThrow();
-    // Runs over different datasets refuse to pair, loudly.
-    const mixed = cli(["compare", join(out, "*.json")]);
-    expect(mixed.code).toBe(2);
-    expect(mixed.stderr).toMatch(/^error: /);
-    const none = cli(["compare", join(dir, "nothing-*.json")]);
-    expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/no file matches/);
+    const report = join(dir, "report.html");
+    const html = cli([
+      "compare",
+      ...files,
+      "--format",
+      "html",
+      "--out",
+      report,
+      "--diff-metric",
+      "mrr",
+      "--title",
+      "CLI <report>",
+    ]);
+    expect(html.code, html.stderr).toBe(0);
+    return readFile(report, "utf8").then((text) => {
+      expect(text.toLowerCase()).toMatch(/^<!doctype html>/);
+      expect(text).toContain("CLI &lt;report&gt;");
+      expect(text).not.toMatch(/(src|href)="https?:/);
+      // Runs over different datasets refuse to pair, loudly.
+      const mixed = cli(["compare", join(out, "*.json")]);
+      expect(mixed.code).toBe(2);
+      expect(mixed.stderr).toMatch(/^error: /);
+      const none = cli(["compare", join(dir, "nothing-*.json")]);
+      expect(none.code).toBe(2);
+      expect(none.stderr).toMatch(/no file matches/);
+    });
   });
 
   it("diffs two runs and fails on regression when asked", () => {

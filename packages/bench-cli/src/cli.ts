@@ -83,6 +83,11 @@ export async function main(
         .default("md"),
     )
     .option("--out <file>", "write to a file (atomically) instead of stdout")
+    .option(
+      "--diff-metric <metric>",
+      "html: the metric of the per-sample diff (default: the first)",
+    )
+    .option("--title <title>", "html: the report's title")
     .action(async (files: string[], opts) => {
       code = await (await import("./commands/compare.js")).compareCommand(files, opts, io);
     });

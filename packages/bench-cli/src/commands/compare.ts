@@ -10,6 +10,8 @@ export interface CompareOptions {
   readonly alpha?: string;
   readonly format?: string;
   readonly out?: string;
+  readonly diffMetric?: string;
+  readonly title?: string;
 }
 
 const FORMATS = ["md", "csv", "json", "html"] as const;
@@ -53,10 +55,11 @@ export async function compareCommand(
   else if (format === "csv") text = comparison.toCsv(tableOptions);
   else if (format === "json") text = comparison.toJson(tableOptions);
   else {
-    const html = (comparison as unknown as { toHtml?: (o: unknown) => string }).toHtml;
-    if (typeof html !== "function")
-      throw new UsageError("--format html needs a newer @fastrag/bench-compare with toHtml()");
-    text = html.call(comparison, tableOptions);
+    text = comparison.toHtml({
+      ...tableOptions,
+      ...(options.diffMetric !== undefined ? { diffMetric: options.diffMetric } : {}),
+      ...(options.title !== undefined ? { title: options.title } : {}),
+    });
   }
   if (options.out !== undefined) {
     await writeFileAtomic(options.out, () => [text.endsWith("\n") ? text : `${text}\n`]);
