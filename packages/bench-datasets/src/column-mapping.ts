@@ -1,6 +1,6 @@
 import { ConfigurationError } from "@fastrag/bench-core";
 
-/** A field of {@link EvalSample} that can be read from a column. */
+/** A field of `EvalSample` (from `@fastrag/bench-core`) that can be read from a column. */
 export type SampleField =
   | "id"
   | "question"

@@ -11,6 +11,7 @@ export { HUGGING_FACE_VIEWER_URL, type HuggingFaceOptions } from "./hugging-face
 export { Predictions } from "./predictions.js";
 export {
   type LoadOptions,
+  type NativeSample,
   QADataset,
   type QADatasetInit,
   type TopicField,

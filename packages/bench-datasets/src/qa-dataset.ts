@@ -53,8 +53,8 @@ export interface QADatasetInit {
   readonly source?: string;
 }
 
-/** The native format's record (snake_case, as on disk). */
-interface NativeSample {
+/** One sample of the native dataset format, as on disk (snake_case). */
+export interface NativeSample {
   id?: string;
   question: string;
   expected_answers: readonly string[];
