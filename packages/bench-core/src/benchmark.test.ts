@@ -456,3 +456,75 @@ describe("metric reasons", () => {
     for (const s of r.samples) expect(s.scores.latency_ms).toBe(s.latencyMs);
   });
 });
+
+describe("review fixes", () => {
+  it("refuses non-string and duplicate ids, and malformed relevance, before running", () => {
+    const base = dataset(3);
+    const numeric = [{ ...base[0], id: 5 }, ...base.slice(1)] as unknown as EvalSample[];
+    expect(() => new Benchmark({ dataset: numeric, metrics: [hit] })).toThrow(
+      /sample 0: id must be a string, found the number 5/,
+    );
+    const dup = [base[0], { ...base[1], id: "q0" }] as EvalSample[];
+    expect(() => new Benchmark({ dataset: dup, metrics: [hit] })).toThrow(
+      /samples 0 and 1 share the id "q0"/,
+    );
+    const badRel = [{ ...base[0], relevance: null }] as unknown as EvalSample[];
+    expect(() => new Benchmark({ dataset: badRel, metrics: [hit] })).toThrow(
+      /relevance must be an object/,
+    );
+    const strGrade = [{ ...base[0], relevance: { "doc-0": "2" } }] as unknown as EvalSample[];
+    expect(() => new Benchmark({ dataset: strGrade, metrics: [hit] })).toThrow(
+      /relevance\["doc-0"\] must be a finite number/,
+    );
+  });
+
+  it("refuses null retries and shard options with a ConfigurationError", async () => {
+    const b = new Benchmark({ dataset: dataset(1), metrics: [exact] });
+    await expect(b.run(perfectEngine, { name: "x", retries: null as never })).rejects.toThrow(
+      ConfigurationError,
+    );
+    await expect(b.run(perfectEngine, { name: "x", shard: null as never })).rejects.toThrow(
+      ConfigurationError,
+    );
+  });
+
+  it("scores retrieval as null, with the reason, when an engine reports no chunks", async () => {
+    const r = await new Benchmark({ dataset: dataset(2), metrics: [hit, exact] }).run(
+      { query: async (_q, { sample }) => ({ answer: sample.expectedAnswers[0] as string }) },
+      { name: "no-chunks" },
+    );
+    for (const s of r.samples) {
+      expect(s.scores).toEqual({ hit: null, exact: 1 });
+      expect(s.status).toBe("incomplete");
+      expect(s.error).toMatch(/hit: the query engine returned no chunks/);
+    }
+    // An engine that reports an empty list retrieved nothing: that is a real 0.
+    const empty = await new Benchmark({ dataset: dataset(1), metrics: [hit] }).run(
+      { query: async () => ({ answer: "a", chunks: [] }) },
+      { name: "empty" },
+    );
+    expect(empty.samples[0]?.scores.hit).toBe(0);
+  });
+
+  it("does not keep a sample whose scoring was cut short by an abort", async () => {
+    const controller = new AbortController();
+    const judge: Metric = {
+      name: "judge",
+      higherIsBetter: true,
+      needsRelevantIds: false,
+      needsAnswer: true,
+      score: ({ sample, signal }) =>
+        new Promise((resolve, reject) => {
+          if (sample.id === "q0") return resolve(1);
+          signal?.addEventListener("abort", () => reject(new Error("interrupted")));
+          if (sample.id === "q1") setTimeout(() => controller.abort(), 5);
+        }),
+    };
+    const error = await new Benchmark({ dataset: dataset(3), metrics: [judge], maxConcurrent: 1 })
+      .run(perfectEngine, { name: "abort-scoring", signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(RunAbortedError.isInstance(error)).toBe(true);
+    const partial = (error as RunAbortedError<{ samples: { sampleId?: string }[] }>).partial;
+    expect(partial.samples.map((s) => s.sampleId)).toEqual(["q0"]);
+  });
+});

@@ -1,4 +1,9 @@
-import { ConfigurationError, FastragBenchError, RunAbortedError } from "./errors.js";
+import {
+  ConfigurationError,
+  FastragBenchError,
+  MetricUnavailableError,
+  RunAbortedError,
+} from "./errors.js";
 import { fingerprintSamples } from "./internal/fingerprint.js";
 import { type JournalHeader, JournalWriter, readJournal } from "./internal/journal.js";
 import { setOwn } from "./internal/validate.js";
@@ -73,6 +78,8 @@ type TargetKind = "engine" | "retriever";
 interface PipelineOutput {
   readonly answer: string | null;
   readonly chunks: readonly RetrievedChunk[];
+  /** False when a query engine returned no `chunks` at all (as opposed to an empty list). */
+  readonly chunksReported: boolean;
   readonly usage: Usage | undefined;
 }
 
@@ -133,7 +140,19 @@ export class Benchmark<M extends Metadata = Metadata> {
       );
     }
     if (samples.length === 0) throw new ConfigurationError("Benchmark: the dataset has no samples");
-    for (let i = 0; i < samples.length; i++) validateSample(samples[i], i);
+    const ids = new Map<string, number>();
+    for (let i = 0; i < samples.length; i++) {
+      validateSample(samples[i], i);
+      const id = (samples[i] as EvalSample<M>).id;
+      if (id === undefined) continue;
+      const first = ids.get(id);
+      if (first !== undefined) {
+        throw new ConfigurationError(
+          `Benchmark: dataset samples ${first} and ${i} share the id "${id}"; ids must be unique (results pair samples by id)`,
+        );
+      }
+      ids.set(id, i);
+    }
     if (!Array.isArray(metrics) || metrics.length === 0) {
       throw new ConfigurationError("Benchmark: expected at least one metric, found none");
     }
@@ -280,7 +299,14 @@ export class Benchmark<M extends Metadata = Metadata> {
       for (let w = 0; w < n; w++) workers.push(worker());
       await Promise.all(workers);
     } finally {
-      await journal?.close();
+      // A journal that could not be written must not cost the finished result held in memory:
+      // warn, and return (or abort with) the result as usual.
+      await journal?.close().catch((error: unknown) => {
+        process.emitWarning(
+          `${errorMessage(error)}; the run's result is complete, but a resume from this journal would re-run samples`,
+          { code: "FASTRAG_BENCH_JOURNAL" },
+        );
+      });
     }
 
     const samples: SampleResult[] = [];
@@ -379,6 +405,12 @@ async function runSample<M extends Metadata>(
       let value: unknown;
       let problem: string | undefined;
       try {
+        // An engine that reports no chunks exposes no retrieval: not scorable, never a zero.
+        if (!output.chunksReported && metric.needsRelevantIds) {
+          throw new MetricUnavailableError(
+            "the query engine returned no chunks, so its retrieval cannot be scored (return { answer, chunks })",
+          );
+        }
         value = metric.score(input);
         if (typeof (value as PromiseLike<unknown> | null)?.then === "function") value = await value;
         if (value === undefined) value = null;
@@ -395,6 +427,8 @@ async function runSample<M extends Metadata>(
       if (problem !== undefined)
         errors = `${errors === null ? "" : `${errors}; `}${metric.name}: ${problem}`;
     }
+    // Aborted while scoring (a judge cut short): not finished, leave it for a resume.
+    if (status !== "successful" && ctx.signal?.aborted) return CANCELLED;
     const chunks = output.chunks;
     const ids: string[] = new Array(chunks.length);
     const uris: (string | null)[] = new Array(chunks.length);
@@ -497,7 +531,12 @@ async function attemptCall<M extends Metadata>(
 
 function validateOutput(kind: TargetKind, raw: unknown): PipelineOutput {
   if (kind === "retriever") {
-    return { answer: null, chunks: validateChunks(raw, "retrieve() result"), usage: undefined };
+    return {
+      answer: null,
+      chunks: validateChunks(raw, "retrieve() result"),
+      chunksReported: true,
+      usage: undefined,
+    };
   }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new MalformedOutputError(
@@ -521,7 +560,12 @@ function validateOutput(kind: TargetKind, raw: unknown): PipelineOutput {
     }
     usage = r.usage as Usage;
   }
-  return { answer: r.answer, chunks, usage };
+  return {
+    answer: r.answer,
+    chunks,
+    chunksReported: r.chunks !== undefined && r.chunks !== null,
+    usage,
+  };
 }
 
 function validateChunks(raw: unknown, where: string): readonly RetrievedChunk[] {
@@ -587,6 +631,11 @@ function validateRunOptions(options: RunOptions): void {
     );
   }
   if (retries !== undefined) {
+    if (typeof retries !== "object" || retries === null) {
+      throw new ConfigurationError(
+        `Benchmark.run: retries must be { attempts, backoffMs?, retryOn }, found ${describeValue(retries)}`,
+      );
+    }
     if (!Number.isSafeInteger(retries.attempts) || retries.attempts < 1) {
       throw new ConfigurationError(
         `Benchmark.run: retries.attempts must be a positive integer, found ${String(retries.attempts)}`,
@@ -607,6 +656,11 @@ function validateRunOptions(options: RunOptions): void {
     }
   }
   if (shard !== undefined) {
+    if (typeof shard !== "object" || shard === null) {
+      throw new ConfigurationError(
+        `Benchmark.run: shard must be { index, count }, found ${describeValue(shard)}`,
+      );
+    }
     const { index, count } = shard;
     if (
       !Number.isSafeInteger(count) ||
@@ -636,6 +690,10 @@ function validateSample(sample: unknown, i: number): void {
   const where = `Benchmark: dataset sample ${i}${typeof s?.id === "string" ? ` (id "${s.id}")` : ""}`;
   if (typeof s !== "object" || s === null)
     throw new ConfigurationError(`${where}: expected an object`);
+  if (s.id !== undefined && typeof s.id !== "string") {
+    // A numeric id would pair with nothing once a saved result turns it into a string.
+    throw new ConfigurationError(`${where}: id must be a string, found ${describeValue(s.id)}`);
+  }
   if (typeof s.question !== "string") {
     throw new ConfigurationError(
       `${where}: question must be a string, found ${describeValue(s.question)}`,
@@ -647,6 +705,22 @@ function validateSample(sample: unknown, i: number): void {
       throw new ConfigurationError(
         `${where}: ${key} must be an array of strings, found ${describeValue(v)}`,
       );
+    }
+  }
+  const relevance = s.relevance;
+  if (relevance !== undefined) {
+    if (typeof relevance !== "object" || relevance === null || Array.isArray(relevance)) {
+      throw new ConfigurationError(
+        `${where}: relevance must be an object of id → grade, found ${describeValue(relevance)}`,
+      );
+    }
+    for (const id in relevance) {
+      const grade = (relevance as Record<string, unknown>)[id];
+      if (typeof grade !== "number" || !Number.isFinite(grade)) {
+        throw new ConfigurationError(
+          `${where}: relevance["${id}"] must be a finite number, found ${describeValue(grade)}`,
+        );
+      }
     }
   }
 }

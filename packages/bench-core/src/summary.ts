@@ -13,7 +13,10 @@ export function percentile(sorted: ArrayLike<number>, q: number): number | null 
   const a = sorted[lo] as number;
   if (lo === hi) return a;
   const b = sorted[hi] as number;
-  return a + (b - a) * (pos - lo);
+  // numpy's _lerp, operation for operation, so results agree to the last bit.
+  const t = pos - lo;
+  const diff = b - a;
+  return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
 }
 
 const EMPTY: DistributionSummary = Object.freeze({
