@@ -114,3 +114,17 @@ describe("TrecRun", () => {
     expect((await TrecRun.load(join(dir, "empty.txt"))).queryIds()).toEqual([]);
   });
 });
+
+describe("TrecRun score precision", () => {
+  it("compares scores as trec_eval's single-precision floats", () => {
+    // 0.12345679 and 0.123456789 are one float: a tie, broken by docno descending.
+    const run = TrecRun.parse(
+      "q1 Q0 docA 1 0.12345679 t\nq1 Q0 docB 2 0.123456789 t\n",
+      "float.run",
+    );
+    expect(run.ranking("q1").map((c) => c.id)).toEqual(["docB", "docA"]);
+    // Scores that differ as floats keep their order.
+    const apart = TrecRun.parse("q1 Q0 docA 1 0.5 t\nq1 Q0 docB 2 0.25 t\n", "apart.run");
+    expect(apart.ranking("q1").map((c) => c.id)).toEqual(["docA", "docB"]);
+  });
+});

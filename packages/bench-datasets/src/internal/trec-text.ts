@@ -202,13 +202,16 @@ export function compareStrcmp(a: string, b: string): number {
 }
 
 /**
- * Indexes of `entries` in trec_eval's order: score descending, ties broken by docno descending
- * in strcmp order.
+ * Indexes of `entries` in trec_eval's order: score descending (compared as single-precision
+ * floats, as trec_eval stores them), ties broken by docno descending in strcmp order.
  */
 export function trecOrder(entries: RunEntries): number[] {
   const order = new Array<number>(entries.docnos.length);
   for (let i = 0; i < order.length; i++) order[i] = i;
-  const { docnos, scores } = entries;
+  const { docnos } = entries;
+  // trec_eval keeps scores as C floats (single precision): scores equal as floats tie, and the
+  // tie is broken by docno, even when their doubles differ.
+  const scores = Float32Array.from(entries.scores);
   order.sort((x, y) => {
     const ds = scores[y]! - scores[x]!;
     if (ds !== 0) return ds;
