@@ -221,6 +221,13 @@ describe("run, compare, diff, check, merge", () => {
     expect(r.stderr).toMatch(/flaky: 10 samples .*successful 9, incomplete 0, errored 1/);
   });
 
+  it("refuses two targets that would overwrite one result file", () => {
+    const r = cli(["run", join(fixtures, "collide.config.mjs"), "--out-dir", join(dir, "collide")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/targets "a\/b" and "a_b" would both be saved as a_b\.json/);
+    expect(existsSync(join(dir, "collide"))).toBe(false);
+  });
+
   it("refuses a config that is not code or does not exist", async () => {
     await writeFile(join(dir, "bad.json"), "{}");
     expect(cli(["run", join(dir, "bad.json")]).code).toBe(2);

@@ -111,6 +111,18 @@ export async function runCommand(
       : resolve(base, config.outDir ?? "results");
   const results: BenchmarkResult[] = [];
   const names = Object.keys(config.targets);
+  // Two names that map to one file would silently overwrite each other's result.
+  const byFile = new Map<string, string>();
+  for (const name of names) {
+    const file = fileSafe(name);
+    const other = byFile.get(file);
+    if (other !== undefined) {
+      throw new ConfigurationError(
+        `${path}: targets "${other}" and "${name}" would both be saved as ${file}.json; rename one`,
+      );
+    }
+    byFile.set(file, name);
+  }
   for (const name of names) {
     const target = config.targets[name];
     const suffix = shard ? `.shard-${shard.index + 1}-of-${shard.count}` : "";
