@@ -4,7 +4,13 @@ import { isDirectory, readTextFile } from "./internal/files.js";
 import { parseJson } from "./internal/json-text.js";
 import { forEachLine, isBlank } from "./internal/lines.js";
 import { forEachCsvRow } from "./internal/load-csv.js";
-import { describeValue, inputError, isPlainRecord } from "./internal/problems.js";
+import {
+  describeInexact,
+  describeValue,
+  inputError,
+  isExactNumber,
+  isPlainRecord,
+} from "./internal/problems.js";
 import { isSquad, squadParagraphs } from "./internal/squad.js";
 
 /** One passage of a corpus, for retrievers to index. */
@@ -111,11 +117,11 @@ class PassageReader {
     const rawId = record[idKey];
     let id: string;
     if (typeof rawId === "string" && rawId.length > 0) id = rawId;
-    else if (typeof rawId === "number" && Number.isFinite(rawId)) id = String(rawId);
+    else if (typeof rawId === "number" && isExactNumber(rawId)) id = String(rawId);
     else {
       throw inputError(
         `${this.source}: ${where}, column "${idKey}"`,
-        `expected a passage id (a non-empty string or number), found ${describeValue(rawId)}`,
+        `expected a passage id (a non-empty string or number), found ${typeof rawId === "number" ? describeInexact(rawId) : describeValue(rawId)}`,
       );
     }
     const text = record[textKey];

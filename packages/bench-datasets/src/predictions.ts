@@ -7,7 +7,13 @@ import type {
 import { readTextFile } from "./internal/files.js";
 import { parseJson } from "./internal/json-text.js";
 import { forEachLine, isBlank } from "./internal/lines.js";
-import { describeValue, inputError, isPlainRecord } from "./internal/problems.js";
+import {
+  describeInexact,
+  describeValue,
+  inputError,
+  isExactNumber,
+  isPlainRecord,
+} from "./internal/problems.js";
 
 interface Prediction {
   readonly answer: string;
@@ -101,7 +107,7 @@ export class Predictions implements QueryEngine {
       }
     } else {
       throw inputError(
-        source,
+        `${source}: the top level`,
         `expected an object of {question_id: answer} or an array of {id, answer} records, found ${describeValue(data)}`,
       );
     }
@@ -160,12 +166,12 @@ class PredictionIndex {
     for (const key of ID_KEYS) {
       const value = record[key];
       if (value === undefined || value === null) continue;
-      if (typeof value === "number" && Number.isFinite(value)) id = String(value);
+      if (typeof value === "number" && isExactNumber(value)) id = String(value);
       else if (typeof value === "string" && value.length > 0) id = value;
       else
         throw inputError(
           `${where}, column "${key}"`,
-          `expected an id (a string or number), found ${describeValue(value)}`,
+          `expected an id (a string or number), found ${typeof value === "number" ? describeInexact(value) : describeValue(value)}`,
         );
       break;
     }
@@ -202,12 +208,11 @@ class PredictionIndex {
       for (let i = 0; i < retrieved.length; i++) {
         const item = retrieved[i];
         if (typeof item === "string") chunks.push({ id: item });
-        else if (typeof item === "number" && Number.isFinite(item))
-          chunks.push({ id: String(item) });
+        else if (typeof item === "number" && isExactNumber(item)) chunks.push({ id: String(item) });
         else
           throw inputError(
             `${where}, column "retrieved_ids"`,
-            `item ${i + 1} should be a string id, found ${describeValue(item)}`,
+            `item ${i + 1} should be a string id, found ${typeof item === "number" ? describeInexact(item) : describeValue(item)}`,
           );
       }
       prediction.chunks = chunks;

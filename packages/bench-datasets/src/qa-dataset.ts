@@ -210,7 +210,12 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
         `QADataset.fromTrec: relevanceLevel must be a number, found ${describeValue(level)}`,
       );
     }
-    const qrels = parseQrels(await readTextFile(options.qrels), options.qrels);
+    const firstLines = new Map<string, number>();
+    const qrels = parseQrels(
+      await readTextFile(options.qrels),
+      options.qrels,
+      options.topics === undefined ? undefined : firstLines,
+    );
     const topics =
       options.topics === undefined
         ? undefined
@@ -222,7 +227,7 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
         const text = topics.get(qid);
         if (text === undefined) {
           throw new ConfigurationError(
-            `${options.topics}: no topic for query ${JSON.stringify(qid)}, which ${options.qrels} judges`,
+            `${options.topics}: no topic for query ${JSON.stringify(qid)}, which line ${firstLines.get(qid)} of ${options.qrels} judges`,
           );
         }
         question = text;

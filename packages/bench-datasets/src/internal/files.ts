@@ -1,15 +1,19 @@
 import { readFile, stat } from "node:fs/promises";
 import { inputError, messageOf } from "./problems.js";
+import { decodeUtf8 } from "./utf8.js";
 
-/** Reads a whole UTF-8 text file (BOM dropped); a missing or unreadable file is a ConfigurationError. */
+/**
+ * Reads a whole UTF-8 text file (BOM dropped); a missing or unreadable file, or one that is not
+ * valid UTF-8, is a ConfigurationError.
+ */
 export async function readTextFile(path: string): Promise<string> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(path, "utf8");
+    bytes = await readFile(path);
   } catch (error) {
     throw fileError(path, error);
   }
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return decodeUtf8(bytes, path);
 }
 
 /** A ConfigurationError for a file that cannot be opened or read. */

@@ -1,41 +1,75 @@
+import { isUtf8 } from "node:buffer";
 import { createReadStream } from "node:fs";
 import { fileError } from "./files.js";
+import { completePrefixLength, firstInvalidUtf8, hasBom, invalidUtf8 } from "./utf8.js";
 
 /**
  * Streams a UTF-8 text file line by line, without holding it as one string. Calls `onLine` with
  * each line (without its `\n` or `\r\n`) and its 1-based number; the BOM is dropped.
  *
- * @throws ConfigurationError when the file cannot be opened or read.
+ * @throws ConfigurationError when the file cannot be opened or read, or is not valid UTF-8 (naming
+ *   the line, column and byte; lines before it have been passed to `onLine`).
  */
 export async function forEachLine(
   path: string,
   onLine: (line: string, lineNumber: number) => void,
 ): Promise<void> {
-  const stream = createReadStream(path, { encoding: "utf8", highWaterMark: 1 << 20 });
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
   let pending = "";
   let lineNumber = 0;
   let first = true;
+  // Bytes of a multi-byte sequence cut by the chunk boundary, and the file offset of `bytes`.
+  let carry: Buffer | undefined;
+  let offset = 0;
   try {
-    for await (const chunk of stream as AsyncIterable<string>) {
-      let text = pending.length === 0 ? chunk : pending + chunk;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      let bytes = carry === undefined ? chunk : Buffer.concat([carry, chunk]);
       if (first) {
         first = false;
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        if (hasBom(bytes)) {
+          bytes = bytes.subarray(3);
+          offset = 3;
+        }
       }
+      const end = completePrefixLength(bytes);
+      carry = end === bytes.length ? undefined : Buffer.from(bytes.subarray(end));
+      const body = end === bytes.length ? bytes : bytes.subarray(0, end);
+      let bad = -1;
+      if (!isUtf8(body)) bad = firstInvalidUtf8(body);
+      // Up to a bad byte, lines go out as usual: an earlier problem is reported first.
+      const decoded = body.toString("utf8", 0, bad === -1 ? end : bad);
+      const text = pending.length === 0 ? decoded : pending + decoded;
       let start = 0;
       let newline = text.indexOf("\n", start);
       while (newline !== -1) {
-        const end = newline > start && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
-        onLine(text.slice(start, end), ++lineNumber);
+        const stop = newline > start && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
+        onLine(text.slice(start, stop), ++lineNumber);
         start = newline + 1;
         newline = text.indexOf("\n", start);
       }
       pending = start === 0 ? text : text.slice(start);
+      if (bad !== -1) {
+        // `pending` now holds the bad line up to the bad byte.
+        throw invalidUtf8(path, body.subarray(bad), 0, {
+          byte: offset + bad,
+          line: lineNumber + 1,
+          column: pending.length + 1,
+        });
+      }
+      offset += end;
     }
   } catch (error) {
     stream.destroy();
     if ((error as { code?: unknown } | null)?.code !== undefined) throw fileError(path, error);
     throw error;
+  }
+  if (carry !== undefined) {
+    // The file ends inside a multi-byte sequence.
+    throw invalidUtf8(path, carry, 0, {
+      byte: offset,
+      line: lineNumber + 1,
+      column: pending.length + 1,
+    });
   }
   if (pending.length > 0) {
     onLine(

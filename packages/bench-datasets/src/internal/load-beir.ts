@@ -4,7 +4,15 @@ import type { EvalSample, Metadata } from "@fastrag/bench-core";
 import { fileError, readTextFile } from "./files.js";
 import { parseJson } from "./json-text.js";
 import { forEachLine, isBlank } from "./lines.js";
-import { describeValue, inputError, isPlainRecord, newRecord, setOwn } from "./problems.js";
+import {
+  describeInexact,
+  describeValue,
+  inputError,
+  isExactNumber,
+  isPlainRecord,
+  newRecord,
+  setOwn,
+} from "./problems.js";
 import type { LoadedSamples } from "./sample-builder.js";
 
 /** A BEIR record id: `_id` (or `id`), a string or a number. */
@@ -12,15 +20,21 @@ export function beirId(record: Record<string, unknown>, where: string): string {
   const key = Object.hasOwn(record, "_id") ? "_id" : "id";
   const value = record[key];
   if (typeof value === "string" && value.length > 0) return value;
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value === "number" && isExactNumber(value)) return String(value);
   throw inputError(
     `${where}, column "${key}"`,
-    `expected an id (a non-empty string or number), found ${describeValue(value)}`,
+    `expected an id (a non-empty string or number), found ${typeof value === "number" ? describeInexact(value) : describeValue(value)}`,
   );
 }
 
-/** BEIR qrels: query id → (corpus id → grade), in order of first appearance. */
-export async function readBeirQrels(path: string): Promise<Map<string, Map<string, number>>> {
+/**
+ * BEIR qrels: query id → (corpus id → grade), in order of first appearance. `firstLines`, when
+ * given, receives the line each query is first judged on, for messages about that query.
+ */
+export async function readBeirQrels(
+  path: string,
+  firstLines?: Map<string, number>,
+): Promise<Map<string, Map<string, number>>> {
   const text = await readTextFile(path);
   const lines = text.split("\n");
   const qrels = new Map<string, Map<string, number>>();
@@ -71,6 +85,7 @@ export async function readBeirQrels(path: string): Promise<Map<string, Map<strin
     if (judged === undefined) {
       judged = new Map();
       qrels.set(qid!, judged);
+      firstLines?.set(qid!, n + 1);
     }
     if (judged.has(docid!)) {
       throw inputError(
@@ -105,7 +120,9 @@ export async function loadBeirDataset(dir: string, split: string): Promise<Loade
       `no qrels for split "${split}" (qrels/${split}.tsv); splits found: ${qrelsFiles.map((f) => f.slice(0, -4)).join(", ") || "(none)"}`,
     );
   }
-  const qrels = await readBeirQrels(join(dir, "qrels", `${split}.tsv`));
+  const qrelsPath = join(dir, "qrels", `${split}.tsv`);
+  const firstLines = new Map<string, number>();
+  const qrels = await readBeirQrels(qrelsPath, firstLines);
   const queriesPath = join(dir, "queries.jsonl");
   const queries = new Map<string, { text: string; metadata?: Metadata }>();
   try {
@@ -144,8 +161,8 @@ export async function loadBeirDataset(dir: string, split: string): Promise<Loade
     const query = queries.get(qid);
     if (query === undefined) {
       throw inputError(
-        join(dir, "qrels", `${split}.tsv`),
-        `query ${JSON.stringify(qid)} is judged but missing from queries.jsonl`,
+        `${qrelsPath}: line ${firstLines.get(qid)}`,
+        `query ${JSON.stringify(qid)} is judged but missing from ${queriesPath}`,
       );
     }
     const relevance: Record<string, number> = newRecord();

@@ -53,7 +53,7 @@ export function forEachCsvRow(
   // Rows before the first error are good; report the error when its row comes.
   const errorRow = error?.row ?? Number.POSITIVE_INFINITY;
   if (rows.length === 0 && error === undefined) {
-    throw inputError(source, "empty CSV: expected a header row naming the columns");
+    throw inputError(`${source}: line 1`, "empty CSV: expected a header row naming the columns");
   }
   for (let row = 0; row < rows.length; row++) {
     if (row === errorRow) break;

@@ -32,9 +32,14 @@ export function samplesFromDocument(
     arrayName = "samples";
   } else if (isSquad(document)) {
     return samplesFromSquad(document, source);
+  } else if (isPlainRecord(document) && Object.hasOwn(document, "samples")) {
+    throw inputError(
+      `${source}: samples`,
+      `expected an array of records, found ${describeValue(document.samples)}`,
+    );
   } else {
     throw inputError(
-      source,
+      `${source}: the top level`,
       `expected the native format {"samples": [...]}, a bare array of records, or SQuAD's {"data": [{"paragraphs": [...]}]}; found ${describeValue(document)}` +
         (isPlainRecord(document)
           ? ` with keys ${Object.keys(document).slice(0, 10).join(", ")}`

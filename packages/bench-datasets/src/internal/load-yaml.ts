@@ -1,6 +1,7 @@
-import { parseDocument, type YAMLError } from "yaml";
+import { type Document, parseDocument, visit, type YAMLError } from "yaml";
 import type { ColumnMapping } from "../column-mapping.js";
 import { readTextFile } from "./files.js";
+import { lineColumnAt } from "./json-text.js";
 import { samplesFromDocument } from "./load-json.js";
 import { inputError, messageOf } from "./problems.js";
 import type { LoadedSamples } from "./sample-builder.js";
@@ -18,8 +19,9 @@ export async function loadYamlDataset(
   const text = await readTextFile(path);
   let document: unknown;
   const warnings: string[] = [];
+  let parsed: Document | undefined;
   try {
-    const parsed = parseDocument(text, {
+    parsed = parseDocument(text, {
       uniqueKeys: true,
       prettyErrors: true,
       logLevel: "silent",
@@ -30,7 +32,11 @@ export async function loadYamlDataset(
       warnings.push(`${where(path, warning)}: ${firstLine(warning.message)}`);
     document = parsed.toJS({ maxAliasCount: 1000 });
   } catch (error) {
-    throw inputError(where(path, error), `invalid YAML: ${firstLine(messageOf(error))}`, error);
+    let at = where(path, error);
+    // Too many alias expansions (a "billion laughs" file) carries no position: name the first
+    // alias, where the expansion starts.
+    if (at === path && parsed !== undefined) at = firstAlias(path, text, parsed) ?? path;
+    throw inputError(at, `invalid YAML: ${firstLine(messageOf(error))}`, error);
   }
   const loaded = samplesFromDocument(document ?? null, mapping, path);
   loaded.warnings.unshift(...warnings);
@@ -40,6 +46,19 @@ export async function loadYamlDataset(
 function where(path: string, error: unknown): string {
   const position = (error as Partial<YAMLError> | null)?.linePos?.[0];
   return position === undefined ? path : `${path}: line ${position.line}, column ${position.col}`;
+}
+
+function firstAlias(path: string, text: string, parsed: Document): string | undefined {
+  let offset: number | undefined;
+  visit(parsed, {
+    Alias(_, node) {
+      offset = node.range?.[0];
+      return visit.BREAK;
+    },
+  });
+  if (offset === undefined) return undefined;
+  const { line, column } = lineColumnAt(text, offset);
+  return `${path}: line ${line}, column ${column} (the first alias)`;
 }
 
 function firstLine(message: string): string {

@@ -16,6 +16,22 @@ export function describeValue(value: unknown): string {
   return typeof value;
 }
 
+/**
+ * True for a number whose decimal form is the one in the file: finite, and not an integer beyond
+ * 2^53. JSON and YAML numbers are read as doubles, so an id such as 12345678901234567890 arrives
+ * rounded (…000), and would silently match nothing.
+ */
+export function isExactNumber(value: number): boolean {
+  return Number.isFinite(value) && (Number.isSafeInteger(value) || !Number.isInteger(value));
+}
+
+/** What a message says after "found …" for a number that is not {@link isExactNumber}. */
+export function describeInexact(value: number): string {
+  return Number.isFinite(value)
+    ? `number ${value}, an integer beyond 2^53 that cannot be read exactly (it was rounded); write it as a string`
+    : describeValue(value);
+}
+
 /** Builds a ConfigurationError whose message starts with the place it is about. */
 export function inputError(where: string, message: string, cause?: unknown): ConfigurationError {
   return new ConfigurationError(

@@ -9,7 +9,15 @@ import {
   SAMPLE_FIELDS,
   type SampleField,
 } from "../column-mapping.js";
-import { describeValue, inputError, isPlainRecord, newRecord, setOwn } from "./problems.js";
+import {
+  describeInexact,
+  describeValue,
+  inputError,
+  isExactNumber,
+  isPlainRecord,
+  newRecord,
+  setOwn,
+} from "./problems.js";
 
 const hasOwn = Object.hasOwn;
 
@@ -301,13 +309,13 @@ export class SampleBuilder {
     const id = this.idOf(rawId, position, label);
     let question: string;
     if (typeof rawQuestion === "string") question = rawQuestion;
-    else if (typeof rawQuestion === "number" && Number.isFinite(rawQuestion))
+    else if (typeof rawQuestion === "number" && isExactNumber(rawQuestion))
       question = String(rawQuestion);
     else question = "";
     if (isBlankText(question)) {
       throw inputError(
         `${this.at(position, label)}, column "${this.columnOf.get("question")}"`,
-        `expected a question (a non-empty string), found ${describeValue(rawQuestion)}`,
+        `expected a question (a non-empty string), found ${typeof rawQuestion === "number" ? describeInexact(rawQuestion) : describeValue(rawQuestion)}`,
       );
     }
     const expectedAnswers = this.listOf(rawAnswers, "expectedAnswers", position, label);
@@ -366,11 +374,11 @@ export class SampleBuilder {
   private idOf(raw: unknown, position: number, label?: string): string | undefined {
     if (raw === undefined || raw === null || raw === "") return undefined;
     if (typeof raw === "string") return raw;
-    if (typeof raw === "number" && Number.isFinite(raw)) return String(raw);
+    if (typeof raw === "number" && isExactNumber(raw)) return String(raw);
     if (typeof raw === "bigint") return String(raw);
     throw inputError(
       `${this.at(position, label)}, column "${this.columnOf.get("id")}"`,
-      `expected an id (a string or number), found ${describeValue(raw)}`,
+      `expected an id (a string or number), found ${typeof raw === "number" ? describeInexact(raw) : describeValue(raw)}`,
     );
   }
 
@@ -392,7 +400,8 @@ export class SampleBuilder {
         } else return [raw];
       } else return [raw];
     }
-    if (typeof value === "number" || typeof value === "bigint") return [String(value)];
+    if (typeof value === "bigint" || (typeof value === "number" && isExactNumber(value)))
+      return [String(value)];
     // Hugging Face SQuAD exports: answers = { text: [...], answer_start: [...] }.
     if (field === "expectedAnswers" && isPlainRecord(value) && hasOwn(value, "text")) {
       value = value.text;
@@ -416,12 +425,12 @@ export class SampleBuilder {
           );
         }
         out[i] = item;
-      } else if ((typeof item === "number" && Number.isFinite(item)) || typeof item === "bigint") {
+      } else if ((typeof item === "number" && isExactNumber(item)) || typeof item === "bigint") {
         out[i] = String(item);
       } else {
         throw inputError(
           `${this.at(position, label)}, column "${this.columnOf.get(field)}"`,
-          `item ${i + 1} should be a ${field === "relevantIds" ? "string id" : "string answer"}, found ${describeValue(item)}`,
+          `item ${i + 1} should be a ${field === "relevantIds" ? "string id" : "string answer"}, found ${typeof item === "number" ? describeInexact(item) : describeValue(item)}`,
         );
       }
     }
@@ -431,7 +440,7 @@ export class SampleBuilder {
   private listError(field: SampleField, raw: unknown, position: number, label?: string) {
     return inputError(
       `${this.at(position, label)}, column "${this.columnOf.get(field)}"`,
-      `expected a string or a list of strings, found ${describeValue(raw)}`,
+      `expected a string or a list of strings, found ${typeof raw === "number" ? describeInexact(raw) : describeValue(raw)}`,
     );
   }
 

@@ -66,12 +66,17 @@ function forEachLine(text: string, each: (from: number, to: number, line: number
 
 /**
  * Parses TREC qrels (`qid iter docno rel`, whitespace-separated). Grades keep their raw value,
- * negative ones included. Returns queries in order of first appearance.
+ * negative ones included. Returns queries in order of first appearance; `firstLines`, when given,
+ * receives the line each query is first judged on, for messages about that query.
  *
  * @throws ConfigurationError for a line without exactly 4 fields, a non-numeric grade or a
  *   docno judged twice for one query.
  */
-export function parseQrels(text: string, source: string): Map<string, QueryJudgments> {
+export function parseQrels(
+  text: string,
+  source: string,
+  firstLines?: Map<string, number>,
+): Map<string, QueryJudgments> {
   const queries = new Map<string, QueryJudgments>();
   const f = new FieldScanner(4);
   let lastQid = "";
@@ -94,6 +99,7 @@ export function parseQrels(text: string, source: string): Map<string, QueryJudgm
       if (judgments === undefined) {
         judgments = new Map();
         queries.set(lastQid, judgments);
+        firstLines?.set(lastQid, n);
       }
     }
     const rel = f.field(text, 3);
