@@ -65,4 +65,44 @@ describe("check", () => {
     );
     expect(() => check(run, null as never)).toThrow(ConfigurationError);
   });
+
+  it("fails metrics named after Object.prototype members that the run lacks", () => {
+    for (const metric of ["toString", "constructor", "__proto__", "hasOwnProperty", "valueOf"]) {
+      const thresholds: Record<string, { min?: number; max?: number }> = {};
+      Object.defineProperty(thresholds, metric, {
+        value: { min: 0.5 },
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      expect(check(run, thresholds)).toEqual([
+        expect.objectContaining({ metric, value: null, bound: 0.5, kind: "missing" }),
+      ]);
+    }
+    expect(check(run, { constructor: { max: 0.5 } })).toEqual([
+      expect.objectContaining({ metric: "constructor", value: null, bound: 0.5, kind: "missing" }),
+    ]);
+    expect(check(run, { toString: { min: 0.5 } })[0]?.kind).toBe("missing");
+    expect(check(run, { ["__proto__"]: { min: 0.5 } })[0]?.kind).toBe("missing");
+  });
+
+  it("refuses thresholds whose __proto__ key set the prototype instead", () => {
+    // An object literal's `__proto__:` key leaves no own threshold: passing would be silent.
+    expect(() => check(run, { __proto__: { min: 0.5 } } as never)).toThrow(/custom prototype/);
+  });
+
+  it("checks a metric literally named __proto__ or constructor", () => {
+    // Means by hand: __proto__ (1 + 0)/2 = 0.5; constructor (0.25 + 0.75)/2 = 0.5.
+    const odd = makeResult({
+      name: "odd",
+      scores: { ["__proto__"]: [1, 0], constructor: [0.25, 0.75] },
+    });
+    expect(odd.metrics).toEqual(["__proto__", "constructor"]);
+    expect(check(odd, { ["__proto__"]: { min: 0.5 }, constructor: { max: 0.5 } })).toEqual([]);
+    const failures = check(odd, { ["__proto__"]: { min: 0.6 }, constructor: { max: 0.4 } });
+    expect(failures).toEqual([
+      expect.objectContaining({ metric: "__proto__", value: 0.5, bound: 0.6, kind: "min" }),
+      expect.objectContaining({ metric: "constructor", value: 0.5, bound: 0.4, kind: "max" }),
+    ]);
+  });
 });

@@ -1,5 +1,6 @@
 import { type BenchmarkResult, ConfigurationError, type SummaryStat } from "@fastrag/bench-core";
 import { formatNumber } from "./internal/format.js";
+import { own } from "./internal/own.js";
 import { describe, expectStat } from "./internal/validate.js";
 
 /** A bound on one statistic of one metric. At least one of `min` and `max`. */
@@ -34,8 +35,11 @@ export interface CheckFailure {
  * pass), never only the first. A metric the result lacks, or whose statistic is `null` (no
  * scores), is a failure: a gate that cannot be evaluated must not pass.
  *
+ * Metrics are looked up as the result's own entries only: a threshold on `toString` or
+ * `constructor` is a missing metric, never a member of `Object.prototype`.
+ *
  * @throws {ConfigurationError} when a threshold is malformed: no `min` or `max`, a non-finite
- * bound, `min > max`, or an unknown `stat`.
+ * bound, `min > max`, or an unknown `stat`; or when `thresholds` is not a plain object.
  * @example
  * ```ts
  * const failures = check(result, {
@@ -49,6 +53,13 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
   if (thresholds === null || typeof thresholds !== "object" || Array.isArray(thresholds)) {
     throw new ConfigurationError(
       `check: expected thresholds as { metric: { min?, max?, stat? } }, found ${describe(thresholds)}`,
+    );
+  }
+  const proto = Object.getPrototypeOf(thresholds);
+  if (proto !== Object.prototype && proto !== null) {
+    // `{ __proto__: { min: 0.5 } }` sets the prototype and leaves no threshold: refuse it.
+    throw new ConfigurationError(
+      'check: expected thresholds as a plain object, found one with a custom prototype (in an object literal, `__proto__: {…}` sets the prototype; write `["__proto__"]: {…}` for a metric of that name)',
     );
   }
   const failures: CheckFailure[] = [];
@@ -68,7 +79,8 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
     if (min !== undefined && max !== undefined && min > max) {
       throw new ConfigurationError(`${where}: min ${min} is above max ${max}; nothing could pass`);
     }
-    const summary = result.summary[metric];
+    // Own properties only: a metric named "toString" must not find Object.prototype.toString.
+    const summary = own(result.summary, metric);
     const value = summary === undefined ? null : summary[stat];
     const label = stat === "mean" ? metric : `${metric} ${stat}`;
     if (value === null) {

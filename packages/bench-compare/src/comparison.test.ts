@@ -102,8 +102,9 @@ describe("toMarkdown", () => {
       [
         "| # | run | recall@5 | latency_ms |",
         "| --- | --- | ---: | ---: |",
+        // Every pair is tested: good beats base and bad on recall, and bad on latency too.
         "| a | base | 0.5000ᶜ | 100.0ᶜ |",
-        "| b | good | 0.8750ᵃ | 100.0 |",
+        "| b | good | 0.8750ᵃᶜ | 100.0ᶜ |",
         "| c | bad | 0.1250 | 200.0 |",
       ].join("\n"),
     );
@@ -111,14 +112,17 @@ describe("toMarkdown", () => {
     expect(legend).toContain(
       "approximate randomization test (10,000 permutations, seed 0), p < 0.05",
     );
-    expect(legend).toContain("baseline a (base)");
+    expect(legend).toContain(
+      "Every pair of runs is tested on every metric (3 tests per metric); baseline a (base)",
+    );
     expect(legend).toContain("No multiple-comparison correction.");
   });
 
   it("gives the same marks with the t-test, and none when alpha is tiny", () => {
     const c = Comparison.of(sigRuns());
     const md = c.toMarkdown({ baseline: 0, test: "t-test" });
-    expect(md).toContain("| b | good | 0.8750ᵃ | 100.0 |");
+    expect(md).toContain("| a | base | 0.5000ᶜ | 100.0ᶜ |");
+    expect(md).toContain("| b | good | 0.8750ᵃᶜ | 100.0ᶜ |");
     expect(md).toContain("paired two-sided t-test");
     // Randomization p is at least 1/10001 ≈ 1e-4, so alpha 1e-5 can mark nothing.
     const none = c.toMarkdown({ baseline: 0, test: "randomization", alpha: 1e-5 });
@@ -170,10 +174,241 @@ describe("toMarkdown", () => {
           }
           const table = c.toMarkdown({ baseline: "x", test, permutations: 100 }).split("\n\n")[0];
           expect(table).not.toMatch(/[ᵃᵇᶜ]/);
+          // All pairs: y against z too, and no cell names any run.
+          const sig = c.table({ test, permutations: 100 }).significance;
+          expect(sig?.marks).toBe("all-pairs");
+          expect(sig?.pairwise.map((t) => `${t.label}/${t.baselineLabel}`)).toEqual(["c/b"]);
+          for (const t of sig?.pairwise ?? []) {
+            if (scored >= (test === "t-test" ? 2 : 1)) expect(t.p).toBe(1);
+            expect(t.significant).toBe(false);
+          }
         },
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("significance marks over every pair of runs (ranx)", () => {
+  const fill = (n: number, v: number) => new Array<number>(n).fill(v);
+  /**
+   * a = base: 0.5 on all 40 samples. b = worse: 0 on 30, 0.5 on 10 (mean 0.125).
+   * c = close: 1 on the first sample, then as base (mean 20.5 / 40 = 0.5125).
+   * c − a has one nonzero difference, so every sign flip gives |S| = 0.5: p = 1 exactly.
+   * c − b has 30 nonzero differences (1, then 29 × 0.5): only the 2 all-equal sign patterns of
+   * 2^30 reach |S| = 15.5, so p = (count + 1) / 10,001 ≈ 1e-4 < 0.05. a − b likewise.
+   */
+  function threeRuns() {
+    return [
+      makeResult({ name: "base", scores: { "recall@5": fill(40, 0.5) } }),
+      makeResult({ name: "worse", scores: { "recall@5": [...fill(30, 0), ...fill(10, 0.5)] } }),
+      makeResult({ name: "close", scores: { "recall@5": [1, ...fill(39, 0.5)] } }),
+    ];
+  }
+
+  it("marks c with ᵇ when c beats b but not the baseline a", () => {
+    const c = Comparison.of(threeRuns());
+    const [table] = c.toMarkdown({ baseline: "base" }).split("\n\n");
+    expect(table).toBe(
+      [
+        "| # | run | recall@5 |",
+        "| --- | --- | ---: |",
+        "| a | base | 0.5000ᵇ |",
+        "| b | worse | 0.1250 |",
+        "| c | close | 0.5125ᵇ |",
+      ].join("\n"),
+    );
+    const t = c.table({ baseline: "base" });
+    const cell = t.rows[2]!.cells[0]!;
+    // The cell's own test stays the one against the baseline: p = 1, no winner.
+    expect(cell.test).toMatchObject({ run: "close", baseline: "base", p: 1, better: null });
+    expect(cell.beats).toEqual(["b"]);
+    expect(cell.wins[0]).toMatchObject({
+      run: "close",
+      baseline: "worse",
+      baselineLabel: "b",
+      better: "run",
+      significant: true,
+      n: 40,
+    });
+    expect(cell.wins[0]!.p).toBeLessThan(0.001);
+    expect(cell.wins[0]!.meanDiff).toBeCloseTo(15.5 / 40, 12);
+    expect(t.significance).toMatchObject({ marks: "all-pairs", maxPairwiseRuns: 12 });
+    expect(t.significance!.comparisons.map((x) => x.label)).toEqual(["b", "c"]);
+    expect(t.significance!.pairwise.map((x) => `${x.label}/${x.baselineLabel}`)).toEqual(["c/b"]);
+  });
+
+  it("uses the same seed for every test, so a pairwise p equals pairedTest's", () => {
+    const c = Comparison.of(threeRuns());
+    const t = c.table({ baseline: "base", seed: 7, permutations: 2000 });
+    const direct = c.pairedTest("close", "worse", {
+      metric: "recall@5",
+      seed: 7,
+      permutations: 2000,
+    });
+    expect(t.significance!.pairwise[0]).toEqual(direct);
+    expect(c.table({ baseline: "base", seed: 7, permutations: 2000 })).toEqual(t);
+  });
+
+  it("gives the same marks whichever run is the baseline", () => {
+    const c = Comparison.of(threeRuns());
+    const tableOf = (baseline: string) => c.toMarkdown({ baseline }).split("\n\n")[0];
+    expect(tableOf("worse")).toBe(tableOf("base"));
+    expect(tableOf("close")).toBe(tableOf("base"));
+    expect(c.toMarkdown({ baseline: "close" })).toContain("baseline c (close)");
+  });
+
+  it("falls back to baseline-only marks past maxPairwiseRuns, and says so", () => {
+    const c = Comparison.of(threeRuns());
+    const md = c.toMarkdown({ baseline: "base", maxPairwiseRuns: 2 });
+    const [table, legend] = md.split("\n\n");
+    // The baseline still names the run it beats; c's win over b is no longer tested.
+    expect(table).toContain("| a | base | 0.5000ᵇ |");
+    expect(table).toContain("| c | close | 0.5125 |");
+    expect(legend).toContain(
+      "With 3 runs, more than the all-pairs limit of 2, each run is tested against the baseline a (base) only",
+    );
+    const sig = c.table({ baseline: "base", maxPairwiseRuns: 2 }).significance;
+    expect(sig).toMatchObject({ marks: "baseline", maxPairwiseRuns: 2, pairwise: [] });
+    expect(c.table({ baseline: "base", maxPairwiseRuns: 3 }).significance?.marks).toBe("all-pairs");
+  });
+
+  it("falls back above the default limit of 12 runs", () => {
+    // a = base (0.5), b…l = 11 identical "bad" runs (mean 0.125), m = good (mean 0.875).
+    const runs = [
+      makeResult({ name: "base", scores: { s: fill(40, 0.5) } }),
+      ...Array.from({ length: 11 }, (_, i) =>
+        makeResult({ name: `bad${i}`, scores: { s: [...fill(30, 0), ...fill(10, 0.5)] } }),
+      ),
+      makeResult({ name: "good", scores: { s: [...fill(30, 1), ...fill(10, 0.5)] } }),
+    ];
+    const c = Comparison.of(runs);
+    const fallback = c.table({ test: "randomization", permutations: 500 });
+    expect(fallback.significance).toMatchObject({ marks: "baseline", maxPairwiseRuns: 12 });
+    expect(fallback.significance?.pairwise).toEqual([]);
+    expect(fallback.significance?.comparisons).toHaveLength(12);
+    const bToL = "bcdefghijkl".split("");
+    expect(fallback.rows[0]!.cells[0]!.beats).toEqual(bToL);
+    expect(fallback.rows[12]!.cells[0]!.beats).toEqual(["a"]);
+    expect(fallback.rows[1]!.cells[0]!.beats).toEqual([]);
+    expect(c.toMarkdown({ test: "randomization", permutations: 500 })).toContain(
+      "With 13 runs, more than the all-pairs limit of 12, each run is tested against the baseline a (base) only",
+    );
+    const all = c.table({ test: "randomization", permutations: 500, maxPairwiseRuns: 13 });
+    expect(all.significance?.marks).toBe("all-pairs");
+    expect(all.significance?.pairwise).toHaveLength(66); // 12 · 11 / 2 pairs without the baseline
+    expect(all.rows[12]!.cells[0]!.beats).toEqual(["a", ...bToL]);
+    expect(all.rows[0]!.cells[0]!.beats).toEqual(bToL);
+    for (let i = 1; i <= 11; i++) expect(all.rows[i]!.cells[0]!.beats).toEqual([]);
+  });
+
+  it("refuses a bad maxPairwiseRuns", () => {
+    const c = Comparison.of(threeRuns());
+    expect(() => c.table({ baseline: 0, maxPairwiseRuns: -1 })).toThrow(
+      /table: maxPairwiseRuns: expected an integer ≥ 0, found -1/,
+    );
+    expect(() => c.table({ baseline: 0, maxPairwiseRuns: 2.5 })).toThrow(ConfigurationError);
+  });
+
+  it("lists the pairwise tests in the JSON, naming the run each is against", () => {
+    const json = JSON.parse(Comparison.of(threeRuns()).toJson({ baseline: "base" }));
+    expect(json.significance).toMatchObject({ marks: "all-pairs", max_pairwise_runs: 12 });
+    expect(json.significance.pairwise).toEqual([
+      expect.objectContaining({
+        run: "close",
+        label: "c",
+        against: "worse",
+        against_label: "b",
+        metric: "recall@5",
+        better: "run",
+        significant: true,
+      }),
+    ]);
+    expect(json.runs.map((r: { beats: object }) => r.beats)).toEqual([
+      { "recall@5": ["b"] },
+      {},
+      { "recall@5": ["b"] },
+    ]);
+  });
+});
+
+describe("metrics named after Object.prototype members", () => {
+  // x: __proto__ mean (1 + 0 + 1 + 1)/4 = 0.75, constructor 0.5, no toString.
+  // y: __proto__ mean 0.5, toString 1, no constructor.
+  const x = makeResult({
+    name: "x",
+    scores: { ["__proto__"]: [1, 0, 1, 1], constructor: [0.5, 0.5, 0.5, 0.5] },
+  });
+  const y = makeResult({
+    name: "y",
+    scores: { ["__proto__"]: [0, 0, 1, 1], toString: [1, 1, 1, 1] },
+  });
+  const c = Comparison.of([x, y]);
+
+  it("tabulates them, with — where a run lacks one", () => {
+    expect(c.metrics()).toEqual(["__proto__", "constructor", "toString"]);
+    expect(c.toMarkdown()).toBe(
+      [
+        "| run | __proto__ | constructor | toString |",
+        "| --- | ---: | ---: | ---: |",
+        "| x | 0.7500 | 0.5000 | — |",
+        "| y | 0.5000 | — | 1.0000 |",
+        "",
+      ].join("\n"),
+    );
+    expect(c.toCsv()).toBe("run,__proto__,constructor,toString\r\nx,0.75,0.5,\r\ny,0.5,,1\r\n");
+    expect(c.best("__proto__").name).toBe("x");
+    expect(c.best("constructor").name).toBe("x");
+    expect(c.best("toString").name).toBe("y");
+  });
+
+  it("writes them as ordinary JSON keys", () => {
+    const text = c.toJson();
+    expect(text).toContain('"__proto__": 0.75');
+    const json = JSON.parse(text);
+    expect(Object.keys(json.runs[0].values)).toEqual(["__proto__", "constructor"]);
+    expect(Object.getOwnPropertyDescriptor(json.runs[0].values, "__proto__")?.value).toBe(0.75);
+    expect(Object.keys(json.runs[1].values)).toEqual(["__proto__", "toString"]);
+  });
+
+  it("tests and diffs them, and names the run that lacks one", () => {
+    const tests = c.significance({ test: "t-test" });
+    // __proto__ differences y − x: [−1, 0, 0, 0]: mean −0.25, sd 0.5, t = −0.25 / (0.5 / 2) = −1.
+    expect(tests[0]).toMatchObject({ metric: "__proto__", n: 4, t: -1, df: 3 });
+    expect(tests[0]!.meanDiff).toBeCloseTo(-0.25, 12);
+    expect(tests[1]).toMatchObject({
+      metric: "constructor",
+      p: null,
+      reason: 'run "y" has no metric "constructor"',
+    });
+    expect(tests[2]).toMatchObject({
+      metric: "toString",
+      p: null,
+      reason: 'run "x" has no metric "toString"',
+    });
+    const d = c.diff("x", "y", { metric: "__proto__" });
+    expect(d.regressed.map((s) => [s.sampleId, s.baseline, s.candidate])).toEqual([["q1", 1, 0]]);
+    expect(d.unchanged).toBe(3);
+    expect(() => c.diff("x", "y", { metric: "constructor" })).toThrow(
+      /diff: run "y" has no metric "constructor"/,
+    );
+    expect(() => c.diff("y", "x", { metric: "toString" })).toThrow(
+      /diff: run "x" has no metric "toString"/,
+    );
+  });
+
+  it("marks a significant win on a metric named __proto__", () => {
+    const fill = (n: number, v: number) => new Array<number>(n).fill(v);
+    const a = makeResult({
+      name: "a",
+      scores: { ["__proto__"]: [...fill(30, 1), ...fill(10, 0.5)] },
+    });
+    const b = makeResult({ name: "b", scores: { ["__proto__"]: fill(40, 0.5) } });
+    const both = Comparison.of([a, b]);
+    expect(both.toMarkdown({ baseline: "b" })).toContain("| a | a | 0.8750ᵇ |");
+    const json = JSON.parse(both.toJson({ baseline: "b" }));
+    expect(Object.getOwnPropertyDescriptor(json.runs[0].beats, "__proto__")?.value).toEqual(["b"]);
+    expect(Object.keys(json.runs[0].values)).toEqual(["__proto__"]);
   });
 });
 

@@ -12,7 +12,8 @@ import { type DiffOptions, diff, type SampleDiff } from "./diff.js";
 import { buildHtmlReport } from "./html/model.js";
 import { decimalsFor } from "./internal/format.js";
 import { runLabel } from "./internal/labels.js";
-import { describe, expectStat } from "./internal/validate.js";
+import { hasOwn, own } from "./internal/own.js";
+import { describe, expectInteger, expectStat } from "./internal/validate.js";
 import { pairSamples, type SamplePairing } from "./pairing.js";
 import { renderCsv } from "./render-csv.js";
 import { renderHtml } from "./render-html.js";
@@ -24,14 +25,16 @@ import {
   type TestOptions,
   testPair,
 } from "./significance.js";
-import type {
-  ComparisonTable,
-  RunRef,
-  TableCell,
-  TableColumn,
-  TableOptions,
-  TableRow,
-  TableSignificance,
+import {
+  type ComparisonTable,
+  DEFAULT_MAX_PAIRWISE_RUNS,
+  type MarkMode,
+  type RunRef,
+  type TableCell,
+  type TableColumn,
+  type TableOptions,
+  type TableRow,
+  type TableSignificance,
 } from "./table.js";
 
 /** Options of {@link Comparison.significance}. */
@@ -94,7 +97,8 @@ const LOAD_CONCURRENCY = 4;
 
 /**
  * Any number of benchmark results side by side: tables (markdown, CSV, JSON), the best run of a
- * metric, paired significance tests against a baseline, bootstrap CIs and per-sample diffs.
+ * metric, paired significance tests (ranx-style marks over every pair of runs, p-values against a
+ * baseline), bootstrap CIs and per-sample diffs.
  *
  * Runs are labelled a, b, c… (then aa, ab…) in their order here: the order given to `of`, or
  * path order for `load`.
@@ -247,7 +251,7 @@ export class Comparison {
     let best: BenchmarkResult | undefined;
     let bestValue = 0;
     for (const r of this.results) {
-      const v = r.summary[metric]?.[s];
+      const v = own(r.summary, metric)?.[s];
       if (typeof v !== "number") continue;
       if (best === undefined || (higher ? v > bestValue : v < bestValue)) {
         best = r;
@@ -266,20 +270,33 @@ export class Comparison {
    * The renderer-neutral table behind `toMarkdown`, `toCsv` and `toJson`: columns, rows, cells
    * with their significance marks. Other renderers (an HTML report) start from it.
    *
+   * With a test on, marks follow ranx: every pair of runs is tested on every metric (paired, the
+   * same pairing rules and the same seed for every test), and a cell's `beats` names every run it
+   * beats significantly in the metric's own direction. Past `maxPairwiseRuns` runs (default 12,
+   * i.e. 66 tests per metric) marks fall back to tests against the baseline only, and
+   * `significance.marks` says `"baseline"`. Either way each cell's `test` (and
+   * `significance.comparisons`) is the test against the baseline.
+   *
    * @throws {ConfigurationError} for an unknown statistic, an unknown baseline, significance
-   * asked with a statistic other than the mean, or runs over different datasets.
+   * asked with a statistic other than the mean, a bad `maxPairwiseRuns`, or runs over different
+   * datasets.
    */
   table(options: TableOptions = {}): ComparisonTable {
     if (options === null || typeof options !== "object") {
       throw new ConfigurationError(`table: expected options, found ${describe(options)}`);
     }
     const stat = expectStat(options.stat ?? "mean", "table");
+    const maxPairwiseRuns = expectInteger(
+      options.maxPairwiseRuns ?? DEFAULT_MAX_PAIRWISE_RUNS,
+      "table: maxPairwiseRuns",
+      0,
+    );
     const testName = options.test ?? (options.baseline !== undefined ? "randomization" : "none");
     const metrics = this.metrics();
     const values: (number | null | undefined)[][] = this.results.map((r) =>
       metrics.map((m) => {
-        const s = r.summary[m];
-        if (s === undefined) return m in r.higherIsBetter ? null : undefined;
+        const s = own(r.summary, m);
+        if (s === undefined) return hasOwn(r.higherIsBetter, m) ? null : undefined;
         return s[stat];
       }),
     );
@@ -292,7 +309,7 @@ export class Comparison {
         stat,
       ),
     }));
-    const beats: string[][][] = this.results.map(() => metrics.map(() => []));
+    const wins: Mark[][][] = this.results.map(() => metrics.map(() => []));
     const tests: (PairedComparison | undefined)[][] = this.results.map(() =>
       metrics.map(() => undefined),
     );
@@ -306,11 +323,24 @@ export class Comparison {
       const resolved = resolveTestOptions({ ...options, test: testName }, "table");
       const baselineIndex = this.#indexOf(options.baseline ?? 0, "table: baseline");
       const comparisons = this.#testAgainst(baselineIndex, metrics, resolved);
+      const marks: MarkMode = this.results.length <= maxPairwiseRuns ? "all-pairs" : "baseline";
+      const pairwise =
+        marks === "all-pairs" ? this.#testPairs(baselineIndex, metrics, resolved) : [];
+      const column = new Map<string, number>();
+      for (let j = 0; j < metrics.length; j++) column.set(metrics[j] as string, j);
       for (const c of comparisons) {
-        const j = metrics.indexOf(c.metric);
-        (tests[c.index] as (PairedComparison | undefined)[])[j] = c;
-        if (c.better === "run") cellMarks(beats, c.index, j).push(c.baselineLabel);
-        else if (c.better === "baseline") cellMarks(beats, baselineIndex, j).push(c.label);
+        (tests[c.index] as (PairedComparison | undefined)[])[column.get(c.metric) as number] = c;
+      }
+      // Every test behind the marks: the winner's cell names the loser.
+      for (const list of [comparisons, pairwise]) {
+        for (const c of list) {
+          if (c.better === null) continue;
+          const j = column.get(c.metric) as number;
+          const runWon = c.better === "run";
+          const winner = runWon ? c.index : c.baselineIndex;
+          const loser = runWon ? c.baselineIndex : c.index;
+          ((wins[winner] as Mark[][])[j] as Mark[]).push({ loser, test: c });
+        }
       }
       const base = this.results[baselineIndex] as BenchmarkResult;
       significance = {
@@ -321,7 +351,10 @@ export class Comparison {
         baselineIndex,
         baselineLabel: runLabel(baselineIndex),
         baseline: base.name,
+        marks,
+        maxPairwiseRuns,
         comparisons,
+        pairwise,
       };
     }
     const rows: TableRow[] = this.results.map((r, i) => ({
@@ -331,7 +364,14 @@ export class Comparison {
       isBaseline: significance?.baselineIndex === i,
       cells: metrics.map((_, j): TableCell => {
         const test = tests[i]?.[j];
-        const cell = { value: values[i]?.[j], beats: beats[i]?.[j] as string[] };
+        const marks = (wins[i] as Mark[][])[j] as Mark[];
+        // In run order: a before b before c, whichever test found them.
+        if (marks.length > 1) marks.sort((x, y) => x.loser - y.loser);
+        const cell = {
+          value: values[i]?.[j],
+          beats: marks.map((m) => runLabel(m.loser)),
+          wins: marks.map((m) => m.test),
+        };
         return test === undefined ? cell : { ...cell, test };
       }),
     }));
@@ -344,11 +384,12 @@ export class Comparison {
    * magnitudes (latency) with fewer as they grow. When `stat` is not the mean, every header
    * carries it (`latency_ms p95`).
    *
-   * With a `baseline` (or a `test`), every other run is tested against the baseline on every
-   * metric, and marks follow ranx: runs are labelled a, b, c… in a first column, a superscript
-   * letter on a score names each run it beats significantly, and a legend under the table gives
-   * the test, alpha and labels. A run's cell can only carry the baseline's letter; the baseline's
-   * cell carries the letter of every run it beats. There is no multiple-comparison correction.
+   * With a `baseline` (or a `test`), marks follow ranx: runs are labelled a, b, c… in a first
+   * column, every pair of runs is tested on every metric, a superscript letter on a score names
+   * each run it beats significantly, and a legend under the table gives the test, alpha and
+   * labels. Past `maxPairwiseRuns` runs (default 12) each run is tested against the baseline only
+   * (a run's cell can then only carry the baseline's letter), and the legend says so. There is
+   * no multiple-comparison correction.
    *
    * @throws {ConfigurationError} as {@link Comparison.table}.
    * @example
@@ -387,8 +428,8 @@ export class Comparison {
 
   /**
    * The comparison as one self-contained HTML page: a header with the runs, their dates and
-   * status counts; the table of means with 95 % bootstrap CIs, significance marks against the
-   * baseline and the best run per metric highlighted; a dot chart per metric (means with CI
+   * status counts; the table of means with 95 % bootstrap CIs, significance marks (every pair
+   * of runs, as in `table()`) and the best run per metric highlighted; a dot chart per metric (means with CI
    * whiskers); a distribution view per latency metric; and the per-sample diff of the baseline
    * against each run on `diffMetric`, sortable and filterable. Inline CSS, SVG and script only,
    * under a Content-Security-Policy of `default-src 'none'`: the page makes no network request.
@@ -423,7 +464,8 @@ export class Comparison {
   /**
    * Paired tests of every run against a baseline, per metric: p-value, effect (mean difference
    * `run − baseline` over the pairs), pairs used and pairs left out (errored or null scores).
-   * Runs must cover the same dataset (see {@link pairSamples}).
+   * Runs must cover the same dataset (see {@link pairSamples}). The tests between other pairs of
+   * runs, behind the table's marks, are in `table(options).significance.pairwise`.
    *
    * @throws {ConfigurationError} for an unknown baseline or metric, bad options, or runs over
    * different datasets.
@@ -471,7 +513,7 @@ export class Comparison {
         const r = this.results[i] as BenchmarkResult;
         const scores: number[] = [];
         for (const s of r.samples) {
-          const v = s.scores[metric];
+          const v = own(s.scores, metric);
           if (typeof v === "number") scores.push(v);
         }
         out.push({
@@ -509,6 +551,30 @@ export class Comparison {
       for (const metric of metrics) {
         const higher = this.#direction.get(metric) as boolean;
         out.push(testPair(this.results, i, baselineIndex, metric, higher, pairing, resolved));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Paired tests of every pair of runs neither of which is the baseline (the later run against
+   * the earlier), per metric; the same seed for every test.
+   */
+  #testPairs(
+    baselineIndex: number,
+    metrics: readonly string[],
+    resolved: ReturnType<typeof resolveTestOptions>,
+  ): PairedComparison[] {
+    const out: PairedComparison[] = [];
+    for (let i = 0; i < this.results.length; i++) {
+      if (i === baselineIndex) continue;
+      for (let k = i + 1; k < this.results.length; k++) {
+        if (k === baselineIndex) continue;
+        const pairing = this.#pairing(k, i);
+        for (const metric of metrics) {
+          const higher = this.#direction.get(metric) as boolean;
+          out.push(testPair(this.results, k, i, metric, higher, pairing, resolved));
+        }
       }
     }
     return out;
@@ -563,8 +629,10 @@ export class Comparison {
   }
 }
 
-function cellMarks(beats: string[][][], i: number, j: number): string[] {
-  return (beats[i] as string[][])[j] as string[];
+/** One significance mark: the run beaten, and the test that says so. */
+interface Mark {
+  readonly loser: number;
+  readonly test: PairedComparison;
 }
 
 function isResult(value: unknown): value is BenchmarkResult {

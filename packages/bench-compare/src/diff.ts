@@ -4,6 +4,7 @@ import {
   type SampleResult,
   type SampleStatus,
 } from "@fastrag/bench-core";
+import { hasOwn, own } from "./internal/own.js";
 import { type PairingKey, pairSamples } from "./pairing.js";
 
 /** Options of {@link diff}. */
@@ -75,14 +76,14 @@ export function diff(
     );
   }
   for (const r of [baseline, candidate]) {
-    if (!(metric in r.higherIsBetter)) {
+    if (!hasOwn(r.higherIsBetter, metric)) {
       throw new ConfigurationError(
         `diff: run "${r.name}" has no metric "${metric}"; it has ${r.metrics.map((m) => `"${m}"`).join(", ") || "none"}`,
       );
     }
   }
-  const higher = baseline.higherIsBetter[metric] as boolean;
-  if (candidate.higherIsBetter[metric] !== higher) {
+  const higher = own(baseline.higherIsBetter, metric) as boolean;
+  if (own(candidate.higherIsBetter, metric) !== higher) {
     throw new ConfigurationError(
       `diff: runs "${baseline.name}" and "${candidate.name}" disagree on the direction of "${metric}"`,
     );
@@ -99,8 +100,8 @@ export function diff(
     const c = candidate.samples[pairing.indexB[i] as number] as SampleResult;
     const bErr = b.status === "errored";
     const cErr = c.status === "errored";
-    const vb = bErr ? null : (b.scores[metric] ?? null);
-    const vc = cErr ? null : (c.scores[metric] ?? null);
+    const vb = bErr ? null : (own(b.scores, metric) ?? null);
+    const vc = cErr ? null : (own(c.scores, metric) ?? null);
     if (bErr && cErr) {
       leftOut++;
       continue;

@@ -28,12 +28,14 @@ export { csvField, renderCsv } from "./render-csv.js";
 export { COMPARISON_FORMAT, renderJson } from "./render-json.js";
 export { escapeCell, MISSING, renderMarkdown } from "./render-markdown.js";
 export type { PairedComparison, SignificanceTest, TestOptions } from "./significance.js";
-export type {
-  ComparisonTable,
-  RunRef,
-  TableCell,
-  TableColumn,
-  TableOptions,
-  TableRow,
-  TableSignificance,
+export {
+  type ComparisonTable,
+  DEFAULT_MAX_PAIRWISE_RUNS,
+  type MarkMode,
+  type RunRef,
+  type TableCell,
+  type TableColumn,
+  type TableOptions,
+  type TableRow,
+  type TableSignificance,
 } from "./table.js";

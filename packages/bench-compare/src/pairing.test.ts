@@ -86,3 +86,17 @@ describe("pairSamples", () => {
     expect(() => pairedScores(a, b, "m")).toThrow(/run "b" has no metric "m"; it has "n"/);
   });
 });
+
+describe("pairedScores with metric names from Object.prototype", () => {
+  it("refuses a metric a run only inherits, and pairs one it owns", () => {
+    const a = makeResult({ name: "a", scores: { ["__proto__"]: [1, 0], m: [1, 1] } });
+    const b = makeResult({ name: "b", scores: { ["__proto__"]: [0.5, 0.25], m: [1, 1] } });
+    for (const metric of ["toString", "constructor", "hasOwnProperty"]) {
+      expect(() => pairedScores(a, b, metric)).toThrow(`run "a" has no metric "${metric}"`);
+    }
+    const p = pairedScores(a, b, "__proto__");
+    expect([...p.a]).toEqual([1, 0]);
+    expect([...p.b]).toEqual([0.5, 0.25]);
+    expect(p.leftOut).toBe(0);
+  });
+});

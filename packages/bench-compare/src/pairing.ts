@@ -1,4 +1,5 @@
 import { type BenchmarkResult, ConfigurationError, type SampleResult } from "@fastrag/bench-core";
+import { hasOwn, own } from "./internal/own.js";
 
 /** How the samples of two runs were matched. */
 export type PairingKey = "sample_id" | "question" | "position";
@@ -72,7 +73,7 @@ export function pairedScores(
   pairing: SamplePairing = pairSamples(a, b),
 ): PairedScores {
   for (const r of [a, b]) {
-    if (!(metric in r.higherIsBetter)) {
+    if (!hasOwn(r.higherIsBetter, metric)) {
       throw new ConfigurationError(
         `run "${r.name}" has no metric "${metric}"; it has ${r.metrics.map((m) => `"${m}"`).join(", ") || "none"}`,
       );
@@ -85,8 +86,8 @@ export function pairedScores(
   const sa = a.samples;
   const sb = b.samples;
   for (let i = 0; i < n; i++) {
-    const va = (sa[pairing.indexA[i] as number] as SampleResult).scores[metric];
-    const vb = (sb[pairing.indexB[i] as number] as SampleResult).scores[metric];
+    const va = own((sa[pairing.indexA[i] as number] as SampleResult).scores, metric);
+    const vb = own((sb[pairing.indexB[i] as number] as SampleResult).scores, metric);
     if (typeof va === "number" && typeof vb === "number") {
       xa[k] = va;
       xb[k] = vb;

@@ -222,14 +222,77 @@ describe("Comparison.toHtml: table", () => {
     expect(cell("latency_ms", 2)).toContain('<span class="ci">200.0 – 200.0</span>');
   });
 
-  it("marks significance against the baseline (the first run by default)", () => {
-    const sups = (c: string) =>
-      [...c.matchAll(/<sup class="sig"[^>]*>(\w+)<\/sup>/g)].map((m) => m[1]);
-    expect(sups(cell("recall@5", 1))).toEqual(["a"]); // good beats base
+  const sups = (c: string) =>
+    [...c.matchAll(/<sup class="sig"[^>]*>(\w+)<\/sup>/g)].map((m) => m[1]);
+
+  it("marks every significant win over any run, as table() does", () => {
+    expect(sups(cell("recall@5", 1))).toEqual(["a", "c"]); // good beats base and bad
     expect(sups(cell("recall@5", 0))).toEqual(["c"]); // base beats bad
-    expect(sups(cell("latency_ms", 0))).toEqual(["c"]);
-    expect(sups(cell("latency_ms", 1))).toEqual([]);
+    expect(sups(cell("recall@5", 2))).toEqual([]);
+    expect(sups(cell("latency_ms", 0))).toEqual(["c"]); // 100 ms against bad's 200
+    expect(sups(cell("latency_ms", 1))).toEqual(["c"]);
     expect(html).toContain("randomization test, α = 0.05");
+    // Each mark's tooltip gives the p of its own test: good against bad, not against the base.
+    expect(cell("recall@5", 1)).toMatch(
+      /<sup class="sig" title="significantly better than run c \(p = &lt; 0\.0001\)">c<\/sup>/,
+    );
+    // The cell's own tooltip stays the test against the baseline.
+    expect(cell("recall@5", 1)).toMatch(/ title="vs baseline a: Δ \+0\.3750, p = /);
+    const legend = elementsOf(html, /<p class="legend">/, "</p>")[0] as string;
+    expect(legend).toContain(
+      "Every pair of runs is tested on every metric (3 tests per metric), so a cell can name any run",
+    );
+    expect(legend).toContain('against the baseline <span class="letter">a</span> base.');
+    expect(legend).toContain("No multiple-comparison correction.");
+  });
+
+  it("names a run beaten by a non-baseline run, with that test's p", () => {
+    // close beats worse (30 differences of one sign, p ≈ 1e-4) but not base (p = 1 exactly).
+    const fill = (n: number, v: number) => new Array<number>(n).fill(v);
+    const out = Comparison.of([
+      makeResult({ name: "base", scores: { "recall@5": fill(40, 0.5) } }),
+      makeResult({ name: "worse", scores: { "recall@5": [...fill(30, 0), ...fill(10, 0.5)] } }),
+      makeResult({ name: "close", scores: { "recall@5": [1, ...fill(39, 0.5)] } }),
+    ]).toHtml({ resamples: 100 });
+    const td = elementsOf(out, /<td class="num[^"]*" data-metric="recall@5" data-run="2"/, "</td>");
+    expect(sups(td[0] as string)).toEqual(["b"]);
+    expect(td[0]).toContain(
+      '<sup class="sig" title="significantly better than run b (p = &lt; 0.0001)">b</sup>',
+    );
+    expect(td[0]).toContain('title="vs baseline a: Δ +0.0125, p = 1.0000, 40 pairs"');
+  });
+
+  it("falls back to marks against the baseline past maxPairwiseRuns, and says so", () => {
+    const out = Comparison.of(sigRuns()).toHtml({ resamples: 100, maxPairwiseRuns: 2 });
+    const t = elementsOf(out, /<table id="results-table">/, "</table>")[0] as string;
+    const at = (metric: string, run: number) =>
+      elementsOf(
+        t,
+        new RegExp(`<td class="num[^"]*" data-metric="${metric}" data-run="${run}"`),
+        "</td>",
+      )[0] as string;
+    expect(sups(at("recall@5", 1))).toEqual(["a"]);
+    expect(sups(at("recall@5", 0))).toEqual(["c"]);
+    expect(sups(at("latency_ms", 1))).toEqual([]);
+    const legend = elementsOf(out, /<p class="legend">/, "</p>")[0] as string;
+    expect(legend).toContain(
+      'With 3 runs, more than the all-pairs limit of 2, every run is tested against the baseline <span class="letter">a</span> base only',
+    );
+  });
+
+  it("renders metrics named __proto__ and constructor", () => {
+    const x = makeResult({
+      name: "x",
+      scores: { ["__proto__"]: [1, 0, 1, 1], constructor: [0.5, 0.5, 0.5, 0.5] },
+    });
+    const y = makeResult({ name: "y", scores: { ["__proto__"]: [0, 0, 1, 1] } });
+    const out = Comparison.of([x, y]).toHtml({ resamples: 100, latencyMetrics: ["constructor"] });
+    const t = elementsOf(out, /<table id="results-table">/, "</table>")[0] as string;
+    expect(t).toContain('<td class="num best" data-metric="__proto__" data-run="0"');
+    expect(t).toContain('<td class="num missing" data-metric="constructor">—</td>');
+    // The latency view of "constructor": y lacks it, so it has no scores there.
+    const latency = elementsOf(out, /<section id="latency">/, "</section>")[0] as string;
+    expect(latency).toContain('<g class="mark missing" data-run="1">');
   });
 
   it("tabulates another statistic without CIs or marks", () => {

@@ -6,7 +6,7 @@ import { clip, escapeHtml } from "./html/escape.js";
 import type { HtmlReport, ReportMetric } from "./html/model.js";
 import { DIFF_PAGE, REPORT_SCRIPT } from "./html/script.js";
 import { REPORT_CSS } from "./html/styles.js";
-import { formatNumber } from "./internal/format.js";
+import { formatNumber, pairCount } from "./internal/format.js";
 import type { TableCell, TableColumn, TableRow } from "./table.js";
 
 /** Retrieved ids shown per sample and side; the rest are counted. */
@@ -199,11 +199,18 @@ function tableSection(report: HtmlReport): string {
       sig.test === "t-test"
         ? "paired two-sided t-test"
         : `paired two-sided approximate randomization test, ${sig.permutations.toLocaleString("en-US")} permutations, seed ${sig.seed}`;
+    const base = `<span class="letter">${escapeHtml(sig.baselineLabel)}</span> ${escapeHtml(sig.baseline)}`;
     legend.push(
-      `A superscript letter names a run the cell beats significantly (${test}, p &lt; ${sig.alpha}). Every run is tested against the baseline <span class="letter">${escapeHtml(sig.baselineLabel)}</span> only; no multiple-comparison correction.`,
+      `A superscript letter names a run the cell beats significantly (${test}, p &lt; ${sig.alpha}, in the metric's own direction). ${
+        sig.marks === "all-pairs"
+          ? `Every pair of runs is tested on every metric (${pairCount(table.rows.length)} per metric), so a cell can name any run; the Δ and p in a cell's tooltip are against the baseline ${base}.`
+          : `With ${table.rows.length} runs, more than the all-pairs limit of ${sig.maxPairwiseRuns}, every run is tested against the baseline ${base} only: a run's cell can only name the baseline, and the baseline's cell names every run it beats.`
+      } No multiple-comparison correction.`,
     );
     let leftOut = 0;
-    for (const c of sig.comparisons) leftOut += c.leftOut;
+    for (const list of [sig.comparisons, sig.pairwise]) {
+      for (const c of list) leftOut += c.leftOut;
+    }
     if (leftOut > 0) {
       legend.push(
         `${leftOut.toLocaleString("en-US")} pair(s) with an errored or null score were left out of the tests.`,
@@ -252,12 +259,12 @@ function resultCell(
   if (typeof cell.value !== "number") {
     return `<td class="num missing" data-metric="${escapeHtml(column.metric)}">—</td>`;
   }
-  const marks = cell.beats
-    .map(
-      (label) =>
-        `<sup class="sig" title="${escapeHtml(`significantly better than run ${label}${cell.test?.p != null ? ` (p = ${formatP(cell.test.p)})` : ""}`)}">${escapeHtml(label)}</sup>`,
-    )
-    .join("");
+  let marks = "";
+  for (let k = 0; k < cell.beats.length; k++) {
+    const label = cell.beats[k] as string;
+    const p = cell.wins[k]?.p;
+    marks += `<sup class="sig" title="${escapeHtml(`significantly better than run ${label}${typeof p === "number" ? ` (p = ${formatP(p)})` : ""}`)}">${escapeHtml(label)}</sup>`;
+  }
   const title =
     cell.test && cell.test.p !== null
       ? ` title="${escapeHtml(`vs baseline ${cell.test.baselineLabel}: Δ ${signed(cell.test.meanDiff ?? 0, decimals)}, p = ${formatP(cell.test.p)}, ${cell.test.n} pairs`)}"`

@@ -1,3 +1,5 @@
+import { setOwn } from "./internal/own.js";
+import type { PairedComparison } from "./significance.js";
 import type { ComparisonTable } from "./table.js";
 
 /** The `format` of {@link renderJson}'s output. */
@@ -6,8 +8,12 @@ export const COMPARISON_FORMAT = "fastrag-bench-comparison/1";
 /**
  * Renders a comparison table as JSON, with snake_case keys like result files. In each run's
  * `values`, a metric the run lacks is absent and a metric without scores is `null`. With
- * significance on, `significance.comparisons` lists every test (p, mean difference, pairs, pairs
- * left out), and each run's `beats` maps a metric to the labels of the runs it beats.
+ * significance on, `significance.comparisons` lists every test against the baseline (p, mean
+ * difference, pairs, pairs left out), `significance.marks` says whether every pair of runs was
+ * tested (`"all-pairs"`, the other tests in `significance.pairwise`, each naming the run it is
+ * `against`) or only each run against the baseline (`"baseline"`, past `max_pairwise_runs`), and
+ * each run's `beats` maps a metric to the labels of the runs it beats. A metric named `__proto__`
+ * is written as an ordinary key.
  */
 export function renderJson(table: ComparisonTable, paths?: readonly string[]): string {
   const sig = table.significance;
@@ -22,8 +28,8 @@ export function renderJson(table: ComparisonTable, paths?: readonly string[]): s
         const metric = (table.columns[i] as { metric: string }).metric;
         const cell = row.cells[i];
         if (cell === undefined || cell.value === undefined) continue;
-        values[metric] = cell.value;
-        if (cell.beats.length > 0) beats[metric] = [...cell.beats];
+        setOwn(values, metric, cell.value);
+        if (cell.beats.length > 0) setOwn(beats, metric, [...cell.beats]);
       }
       return {
         label: row.label,
@@ -44,24 +50,37 @@ export function renderJson(table: ComparisonTable, paths?: readonly string[]): s
               : {}),
             baseline: sig.baseline,
             baseline_label: sig.baselineLabel,
+            marks: sig.marks,
+            max_pairwise_runs: sig.maxPairwiseRuns,
             correction: "none",
-            comparisons: sig.comparisons.map((c) => ({
-              run: c.run,
-              label: c.label,
-              metric: c.metric,
-              p: c.p,
-              mean_diff: c.meanDiff,
-              ...(c.t !== undefined ? { t: c.t, df: c.df } : {}),
-              n: c.n,
-              left_out: c.leftOut,
-              paired_by: c.pairedBy,
-              significant: c.significant,
-              better: c.better,
-              ...(c.reason !== undefined ? { reason: c.reason } : {}),
-            })),
+            comparisons: sig.comparisons.map((c) => testJson(c, false)),
+            pairwise: sig.pairwise.map((c) => testJson(c, true)),
           },
         }
       : {}),
   };
   return `${JSON.stringify(out, null, 2)}\n`;
+}
+
+/**
+ * One test in snake_case. A pairwise test names its reference run `against`, and `better` is
+ * `"run"`, `"against"` or `null`.
+ */
+function testJson(c: PairedComparison, against: boolean): Record<string, unknown> {
+  return {
+    run: c.run,
+    label: c.label,
+    ...(against ? { against: c.baseline, against_label: c.baselineLabel } : {}),
+    metric: c.metric,
+    p: c.p,
+    mean_diff: c.meanDiff,
+    ...(c.t !== undefined ? { t: c.t, df: c.df } : {}),
+    n: c.n,
+    left_out: c.leftOut,
+    paired_by: c.pairedBy,
+    significant: c.significant,
+    // In a pairwise test the reference is `against`, not the baseline.
+    better: against && c.better === "baseline" ? "against" : c.better,
+    ...(c.reason !== undefined ? { reason: c.reason } : {}),
+  };
 }

@@ -1,4 +1,4 @@
-import { formatNumber } from "./internal/format.js";
+import { formatNumber, pairCount } from "./internal/format.js";
 import { superscript } from "./internal/labels.js";
 import type { ComparisonTable, TableCell, TableColumn } from "./table.js";
 
@@ -8,7 +8,9 @@ export const MISSING = "—";
 /**
  * Renders a comparison table as GitHub-flavoured markdown: one row per run, one column per
  * metric, numbers right-aligned. With significance on, a first column holds the run labels, each
- * cell carries a superscript letter per run it beats, and a legend follows the table.
+ * cell carries a superscript letter per run it beats (every pair of runs tested, or each run
+ * against the baseline only past the all-pairs limit: see `TableSignificance.marks`), and a
+ * legend follows the table saying which.
  */
 export function renderMarkdown(table: ComparisonTable): string {
   const sig = table.significance;
@@ -57,16 +59,24 @@ function legend(table: ComparisonTable): string {
       ? "paired two-sided t-test"
       : `paired two-sided approximate randomization test (${sig.permutations.toLocaleString("en-US")} permutations, seed ${sig.seed})`;
   let leftOut = 0;
-  for (const c of sig.comparisons) leftOut += c.leftOut;
+  let skipped = 0;
+  for (const list of [sig.comparisons, sig.pairwise]) {
+    for (const c of list) {
+      leftOut += c.leftOut;
+      if (c.p === null) skipped++;
+    }
+  }
   const runs = table.rows.map((r) => `${r.label} = ${escapeCell(r.name)}`).join(", ");
+  const base = `${sig.baselineLabel} (${escapeCell(sig.baseline)})`;
   const parts = [
     `Runs: ${runs}.`,
     `A superscript letter names each run a score beats significantly (${test}, p < ${sig.alpha}, in the metric's own direction).`,
-    `Each run is tested against the baseline ${sig.baselineLabel} (${escapeCell(sig.baseline)}) only: a run's cell is marked ${superscript(sig.baselineLabel)} when it beats the baseline, and the baseline's cell names every run it beats. No multiple-comparison correction.`,
+    sig.marks === "all-pairs"
+      ? `Every pair of runs is tested on every metric (${pairCount(table.rows.length)} per metric); baseline ${base}, the reference of the per-run p-values. No multiple-comparison correction.`
+      : `With ${table.rows.length} runs, more than the all-pairs limit of ${sig.maxPairwiseRuns}, each run is tested against the baseline ${base} only: a run's cell is marked ${superscript(sig.baselineLabel)} when it beats the baseline, and the baseline's cell names every run it beats. No multiple-comparison correction.`,
   ];
   if (leftOut > 0)
     parts.push(`${leftOut} pair(s) with an errored or null score were left out of the tests.`);
-  const skipped = sig.comparisons.filter((c) => c.p === null).length;
   if (skipped > 0)
     parts.push(`${skipped} test(s) could not run (a metric missing or too few pairs).`);
   return parts.join(" ");

@@ -1,5 +1,6 @@
 import { type BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
 import { runLabel } from "./internal/labels.js";
+import { hasOwn } from "./internal/own.js";
 import { describe, expectInteger, expectOpenUnit, expectSeed } from "./internal/validate.js";
 import { pairedTTest } from "./paired-t-test.js";
 import { type PairingKey, pairedScores, type SamplePairing } from "./pairing.js";
@@ -107,7 +108,11 @@ export function testPair(
     higherIsBetter,
     test: options.test,
   };
-  const missing = [run, base].find((r) => !(metric in r.higherIsBetter));
+  const missing = !hasOwn(run.higherIsBetter, metric)
+    ? run
+    : !hasOwn(base.higherIsBetter, metric)
+      ? base
+      : undefined;
   if (missing !== undefined) {
     return {
       ...head,

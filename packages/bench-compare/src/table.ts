@@ -1,6 +1,15 @@
 import type { BenchmarkResult, SummaryStat } from "@fastrag/bench-core";
 import type { PairedComparison, SignificanceTest } from "./significance.js";
 
+/**
+ * Default of {@link TableOptions.maxPairwiseRuns}: up to 12 runs, every pair is tested (66 tests
+ * per metric); past it, marks fall back to tests against the baseline only.
+ */
+export const DEFAULT_MAX_PAIRWISE_RUNS: number = 12;
+
+/** How the significance marks were tested: every pair of runs, or each run against the baseline. */
+export type MarkMode = "all-pairs" | "baseline";
+
 /** A run named by its name, its index in the comparison, or the result object itself. */
 export type RunRef = string | number | BenchmarkResult;
 
@@ -8,13 +17,25 @@ export type RunRef = string | number | BenchmarkResult;
 export interface TableOptions {
   /** Which DistributionSummary field to tabulate. Default `"mean"`. */
   readonly stat?: SummaryStat;
-  /** The run the others are tested against. Default: the first run, when a test is on. */
+  /**
+   * The reference run: the p-values of each cell (`TableCell.test`, the CSV's `p` columns, the
+   * JSON's `comparisons`) are against it, and giving it turns the test on. Marks do not depend on
+   * it while every pair is tested (see `maxPairwiseRuns`). Default: the first run, when a test is
+   * on.
+   */
   readonly baseline?: RunRef;
   /**
    * Significance marks. Default `"none"`, or `"randomization"` when `baseline` is given. Only
    * with `stat: "mean"`: the tests compare per-sample scores, i.e. means.
    */
   readonly test?: SignificanceTest | "none";
+  /**
+   * Most runs for which marks test every pair of runs, as ranx does: n(n−1)/2 tests per metric.
+   * With more runs, each run is tested against the baseline only (n − 1 tests per metric), and
+   * `TableSignificance.marks` and the legends say so. Default
+   * {@link DEFAULT_MAX_PAIRWISE_RUNS} (12). 0 or 1 always tests against the baseline only.
+   */
+  readonly maxPairwiseRuns?: number;
   /** p < alpha counts as significant. Default 0.05. No multiple-comparison correction. */
   readonly alpha?: number;
   /** Randomization test draws. Default 10,000. */
@@ -37,9 +58,15 @@ export interface TableColumn {
 export interface TableCell {
   /** `undefined`: the run has no such metric (`—`); `null`: it has no scores for it (`—`). */
   readonly value: number | null | undefined;
-  /** Labels of the runs this cell beats significantly (p < alpha, in the metric's direction). */
+  /**
+   * Labels of the runs this cell beats significantly (p < alpha, in the metric's direction), in
+   * run order. With `marks: "all-pairs"`, any run; with `marks: "baseline"`, a run's cell can only
+   * name the baseline, and the baseline's cell names every run it beats.
+   */
   readonly beats: readonly string[];
-  /** The paired test behind the cell, for a non-baseline run. */
+  /** The test behind each mark: `wins[k]` is the test in which this run beat run `beats[k]`. */
+  readonly wins: readonly PairedComparison[];
+  /** The paired test of this run against the baseline, for a non-baseline run. */
   readonly test?: PairedComparison;
 }
 
@@ -62,8 +89,21 @@ export interface TableSignificance {
   readonly baselineIndex: number;
   readonly baselineLabel: string;
   readonly baseline: string;
-  /** Every test run, per non-baseline run and metric. */
+  /**
+   * `"all-pairs"`: every pair of runs was tested per metric (at most `maxPairwiseRuns` runs);
+   * `"baseline"`: there were more runs, so each was tested against the baseline only.
+   */
+  readonly marks: MarkMode;
+  /** The limit in force (see {@link TableOptions.maxPairwiseRuns}). */
+  readonly maxPairwiseRuns: number;
+  /** The tests against the baseline, per non-baseline run and metric. */
   readonly comparisons: readonly PairedComparison[];
+  /**
+   * With `marks: "all-pairs"`, the tests between two runs neither of which is the baseline, per
+   * pair (the later run as `run`, the earlier as its reference) and metric; empty otherwise.
+   * With `comparisons`, every test behind the marks.
+   */
+  readonly pairwise: readonly PairedComparison[];
 }
 
 /**

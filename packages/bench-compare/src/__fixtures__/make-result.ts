@@ -1,4 +1,5 @@
 import { BenchmarkResult, type SampleResult } from "@fastrag/bench-core";
+import { own, setOwn } from "../internal/own.js";
 
 export interface FakeRun {
   name: string;
@@ -11,22 +12,26 @@ export interface FakeRun {
   fingerprint?: string;
 }
 
-/** Builds an in-memory result; summaries are recomputed by core. */
+/**
+ * Builds an in-memory result; summaries are recomputed by core. Metric names are stored as own
+ * properties, so `__proto__` or `constructor` work (write them as computed keys:
+ * `{ ["__proto__"]: [1, 0] }`).
+ */
 export function makeResult(run: FakeRun): BenchmarkResult {
   const metrics = Object.keys(run.scores);
-  const n = metrics.length === 0 ? 0 : (run.scores[metrics[0] as string] as unknown[]).length;
+  const n = metrics.length === 0 ? 0 : (own(run.scores, metrics[0] as string) as unknown[]).length;
   const samples: SampleResult[] = [];
   for (let i = 0; i < n; i++) {
     const scores: Record<string, number | null> = {};
     let errored = false;
     let incomplete = false;
     for (const m of metrics) {
-      const v = (run.scores[m] as (number | null | "error")[])[i];
+      const v = (own(run.scores, m) as (number | null | "error")[])[i];
       if (v === "error") errored = true;
       else if (v === null || v === undefined) incomplete = true;
-      scores[m] = typeof v === "number" ? v : null;
+      setOwn(scores, m, typeof v === "number" ? v : null);
     }
-    if (errored) for (const m of metrics) scores[m] = null;
+    if (errored) for (const m of metrics) setOwn(scores, m, null);
     const sample: SampleResult = {
       question: run.questions?.[i] ?? `question ${i + 1}?`,
       status: errored ? "errored" : incomplete ? "incomplete" : "successful",
@@ -41,7 +46,10 @@ export function makeResult(run: FakeRun): BenchmarkResult {
     samples.push(id === undefined ? sample : { sampleId: id, ...sample });
   }
   const higherIsBetter: Record<string, boolean> = {};
-  for (const m of metrics) higherIsBetter[m] = run.higherIsBetter?.[m] ?? !m.endsWith("_ms");
+  for (const m of metrics) {
+    const given = run.higherIsBetter === undefined ? undefined : own(run.higherIsBetter, m);
+    setOwn(higherIsBetter, m, given ?? !m.endsWith("_ms"));
+  }
   return new BenchmarkResult({
     name: run.name,
     createdAt: new Date("2025-01-01T00:00:00Z"),

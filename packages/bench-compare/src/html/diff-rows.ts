@@ -1,4 +1,5 @@
 import type { BenchmarkResult, SampleResult } from "@fastrag/bench-core";
+import { hasOwn, own } from "../internal/own.js";
 import { type PairingKey, pairSamples } from "../pairing.js";
 
 /** How a sample changed from the baseline to a run, as {@link diff} classifies it. */
@@ -68,7 +69,7 @@ export function runDiff(
     leftOut: 0,
   };
   for (const r of [baseline, candidate]) {
-    if (!(metric in r.higherIsBetter)) {
+    if (!hasOwn(r.higherIsBetter, metric)) {
       return {
         run,
         pairedBy: null,
@@ -91,8 +92,8 @@ export function runDiff(
     const c = candidate.samples[pairing.indexB[i] as number] as SampleResult;
     const bErr = b.status === "errored";
     const cErr = c.status === "errored";
-    const vb = bErr ? null : (b.scores[metric] ?? null);
-    const vc = cErr ? null : (c.scores[metric] ?? null);
+    const vb = bErr ? null : (own(b.scores, metric) ?? null);
+    const vc = cErr ? null : (own(c.scores, metric) ?? null);
     if (bErr && cErr) {
       leftOut++;
     } else if (cErr) {

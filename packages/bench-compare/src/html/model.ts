@@ -6,6 +6,7 @@ import {
 import { bootstrapCi, type ConfidenceInterval } from "../bootstrap-ci.js";
 import type { Comparison, HtmlReportOptions } from "../comparison.js";
 import { decimalsFor } from "../internal/format.js";
+import { own } from "../internal/own.js";
 import { describe, expectInteger } from "../internal/validate.js";
 import type { ComparisonTable } from "../table.js";
 import { type RunDiff, runDiff } from "./diff-rows.js";
@@ -131,7 +132,7 @@ export function buildHtmlReport(
     const summaries: (DistributionSummary | undefined)[] = [];
     const means: (number | null)[] = [];
     for (const r of results) {
-      summaries.push(r.summary[metric]);
+      summaries.push(own(r.summary, metric));
       const scores = scoresOf(r, metric);
       if (scores.length === 0) {
         intervals.push(null);
@@ -212,7 +213,8 @@ function scoresOf(r: BenchmarkResult, metric: string): Float64Array {
   const out = new Float64Array(samples.length);
   let k = 0;
   for (let i = 0; i < samples.length; i++) {
-    const v = samples[i]?.scores[metric];
+    const s = samples[i];
+    const v = s === undefined ? undefined : own(s.scores, metric);
     if (typeof v === "number") out[k++] = v;
   }
   return out.subarray(0, k);

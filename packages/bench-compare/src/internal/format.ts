@@ -30,3 +30,9 @@ export function formatNumber(value: number, decimals: number): string {
   const text = value.toFixed(decimals);
   return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
 }
+
+/** The tests per metric when every pair of `runs` runs is tested, n(n−1)/2: "3 tests". */
+export function pairCount(runs: number): string {
+  const n = (runs * (runs - 1)) / 2;
+  return `${n} test${n === 1 ? "" : "s"}`;
+}
