@@ -5,6 +5,7 @@ import { ConfigurationError } from "@fastrag/bench-core";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { describe, expect, it } from "vitest";
 import { rejection, tempDir, tempFile } from "./__fixtures__/helpers.js";
+import { loadCorpus } from "./corpus.js";
 import { Predictions } from "./predictions.js";
 import { QADataset } from "./qa-dataset.js";
 import { TrecRun } from "./trec-run.js";
@@ -297,6 +298,22 @@ const PREDICTIONS: Record<string, RegExp> = {
     /record 1, column "id": .*found number 9007199254740992, an integer beyond 2\^53/,
 };
 
+/** loadCorpus(path). */
+const CORPUS: Record<string, RegExp> = {
+  "bom-crlf-bad-json.jsonl": /line 2, column 23: invalid JSON at "}"/,
+  "duplicate-id.jsonl": /line 3: duplicate passage id "d1"/,
+  "invalid-utf8.jsonl": at(
+    "line 2, column 28",
+    /invalid UTF-8 at byte 71 \(found 0xe0 0x80 0x80\)/,
+  ),
+  "invalid-utf8.tsv": at("line 2, column 8", /invalid UTF-8 at byte 16 \(found 0xf5\)/),
+  "ragged.csv": /row 2 \(line 3\): expected 3 cells \(one per header column\), found 2/,
+  "text-number.jsonl":
+    /line 2, column "text": expected the passage text \(a string\), found number 7/,
+  "unsafe-integer-id.jsonl":
+    /line 2, column "_id": .*found number 12345678901234567000, an integer beyond 2\^53/,
+};
+
 let judged301And302: Promise<string> | undefined;
 const qrelsFor301And302 = () => {
   judged301And302 ??= tempFile("qrels.txt", "301 0 d1 1\n302 0 d2 1\n");
@@ -317,6 +334,7 @@ const SUITES: {
   },
   { kind: "runs", expectations: RUNS, load: (path) => TrecRun.load(path) },
   { kind: "predictions", expectations: PREDICTIONS, load: (path) => Predictions.load(path) },
+  { kind: "corpus", expectations: CORPUS, load: (path) => loadCorpus(path) },
 ];
 
 for (const { kind, expectations, load } of SUITES) {

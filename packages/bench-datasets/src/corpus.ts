@@ -3,7 +3,7 @@ import { ConfigurationError } from "@fastrag/bench-core";
 import { isDirectory, readTextFile } from "./internal/files.js";
 import { parseJson } from "./internal/json-text.js";
 import { forEachLine, isBlank } from "./internal/lines.js";
-import { forEachCsvRow } from "./internal/load-csv.js";
+import { forEachCsvRow, lineOfRow } from "./internal/load-csv.js";
 import {
   describeInexact,
   describeValue,
@@ -59,14 +59,15 @@ export async function loadCorpus(path: string): Promise<Passage[]> {
   } else if (lower.endsWith(".csv") || lower.endsWith(".tsv")) {
     const text = await readTextFile(path);
     let header: string[] = [];
-    forEachCsvRow(text, path, lower.endsWith(".tsv") ? "\t" : ",", (cells, row) => {
+    const delimiter = lower.endsWith(".tsv") ? "\t" : ",";
+    forEachCsvRow(text, path, delimiter, (cells, row) => {
       if (row === 0) {
         header = cells;
         return;
       }
       if (cells.length !== header.length) {
         throw inputError(
-          `${path}: row ${row}`,
+          `${path}: row ${row} (line ${lineOfRow(text, delimiter, row)})`,
           `expected ${header.length} cells (one per header column), found ${cells.length}`,
         );
       }

@@ -1,4 +1,4 @@
-// Writes the bad-input corpus beside it (datasets/, qrels/, topics/, runs/, predictions/), which
+// Writes the bad-input corpus beside it (datasets/, qrels/, topics/, runs/, predictions/, corpus/), which
 // src/bad-inputs.test.ts iterates. The bytes are committed; rerun this only to change the corpus:
 //   node src/__fixtures__/bad/generate.mjs   (from packages/bench-datasets)
 // then update the expectations in the test.
@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { parquetWriteBuffer } from "hyparquet-writer";
 
 const root = fileURLToPath(new URL("./", import.meta.url));
-for (const kind of ["datasets", "qrels", "topics", "runs", "predictions"]) {
+for (const kind of ["datasets", "qrels", "topics", "runs", "predictions", "corpus"]) {
   rmSync(join(root, kind), { recursive: true, force: true });
 }
 const w = (rel, content) => {
@@ -242,3 +242,14 @@ w(`${P}duplicate-id.jsonl`, jl({ id: "q1", answer: "a" }, { id: "q2", answer: "b
 w(`${P}record-array.jsonl`, jl({ id: "q1", answer: "a" }, ["q2", "b"]));
 w(`${P}invalid-utf8.jsonl`, bytes(jl({ id: "q1", answer: "a" }), '{"id": "q2", "answer": "', [0xc3], '"}\n'));
 w(`${P}bom-crlf-bad.jsonl`, BOM + crlf(rec({ id: "q1", answer: "a" }), rec({ id: "q2", answer: ["b"] })));
+
+// ---------- passages: loadCorpus ----------
+const C = "corpus/";
+const passage = (i, extra = {}) => ({ _id: `d${i}`, title: "T", text: `passage ${i}`, ...extra });
+w(`${C}unsafe-integer-id.jsonl`, jl(passage(1), '{"_id": 12345678901234567890, "text": "passage 2"}'));
+w(`${C}invalid-utf8.jsonl`, bytes(jl(passage(1)), '{"_id": "d2", "text": "pass', [0xe0, 0x80, 0x80], 'age"}\n'));
+w(`${C}invalid-utf8.tsv`, bytes("_id\ttext\nd1\tpass", [0xf5], "age\n"));
+w(`${C}text-number.jsonl`, jl(passage(1), passage(2, { text: 7 })));
+w(`${C}duplicate-id.jsonl`, jl(passage(1), passage(2), passage(1)));
+w(`${C}ragged.csv`, lines("_id,title,text", "d1,T,passage 1", "d2,T"));
+w(`${C}bom-crlf-bad-json.jsonl`, BOM + crlf(rec(passage(1)), '{"_id": "d2", "text": }'));
