@@ -98,7 +98,7 @@ export class BenchmarkResult {
 
   /** One statistic of one metric, or `undefined` when the run has no such metric. */
   stat(metric: string, stat: SummaryStat = "mean"): number | null | undefined {
-    const s = this.summary[metric];
+    const s = Object.hasOwn(this.summary, metric) ? this.summary[metric] : undefined;
     return s === undefined ? undefined : s[stat];
   }
 
@@ -315,7 +315,8 @@ export function summarizeSamples(
   const column: (number | null)[] = new Array(samples.length);
   for (const m of metrics) {
     for (let i = 0; i < samples.length; i++)
-      column[i] = (samples[i] as SampleResult).scores[m] ?? null;
+      const scores = (samples[i] as SampleResult).scores;
+      column[i] = Object.hasOwn(scores, m) ? (scores[m] ?? null) : null;
     setOwn(summary, m, summarize(column));
   }
   return summary;
