@@ -314,9 +314,10 @@ export function summarizeSamples(
   const summary: Record<string, DistributionSummary> = {};
   const column: (number | null)[] = new Array(samples.length);
   for (const m of metrics) {
-    for (let i = 0; i < samples.length; i++)
+    for (let i = 0; i < samples.length; i++) {
       const scores = (samples[i] as SampleResult).scores;
       column[i] = Object.hasOwn(scores, m) ? (scores[m] ?? null) : null;
+    }
     setOwn(summary, m, summarize(column));
   }
   return summary;
