@@ -611,6 +611,16 @@ describe("strict UTF-8 across the 1 MiB read chunks of streamed files", () => {
     );
   });
 
+  it("loads a valid U+FFFD character (bytes ef bf bd) as itself", async () => {
+    for (const name of ["eval.json", "eval.jsonl"]) {
+      const content = name.endsWith("l")
+        ? '{"question": "a \uFFFD b"}\n'
+        : '[{"question": "a \uFFFD b"}]';
+      const dataset = await QADataset.load(await tempFile(name, content));
+      expect(dataset.samples[0]?.question).toBe("a \uFFFD b");
+    }
+  });
+
   it("reports a file that ends inside a multi-byte sequence", async () => {
     const path = await tempFile(
       "eval.jsonl",

@@ -1,4 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
+import { ConfigurationError } from "@fastrag/bench-core";
 import { inputError, messageOf } from "./problems.js";
 import { decodeUtf8 } from "./utf8.js";
 
@@ -7,13 +8,18 @@ import { decodeUtf8 } from "./utf8.js";
  * valid UTF-8, is a ConfigurationError.
  */
 export async function readTextFile(path: string): Promise<string> {
-  let bytes: Buffer;
+  let text: string;
   try {
-    bytes = await readFile(path);
+    // Node's own UTF-8 read is the fastest (about 2× reading bytes and decoding them here), but
+    // it turns invalid bytes into U+FFFD. So a text holding U+FFFD (never, in nearly every file:
+    // V8 answers at once for a one-byte string) is read again as bytes and checked strictly.
+    text = await readFile(path, "utf8");
+    if (text.indexOf("\uFFFD") !== -1) text = decodeUtf8(await readFile(path), path);
   } catch (error) {
+    if (ConfigurationError.isInstance(error)) throw error;
     throw fileError(path, error);
   }
-  return decodeUtf8(bytes, path);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** A ConfigurationError for a file that cannot be opened or read. */

@@ -1,7 +1,6 @@
-import { isUtf8 } from "node:buffer";
 import { createReadStream } from "node:fs";
 import { fileError } from "./files.js";
-import { completePrefixLength, firstInvalidUtf8, hasBom, invalidUtf8 } from "./utf8.js";
+import { completePrefixLength, firstInvalidUtf8, hasBom, invalidUtf8, strictUtf8 } from "./utf8.js";
 
 /**
  * Streams a UTF-8 text file line by line, without holding it as one string. Calls `onLine` with
@@ -35,9 +34,14 @@ export async function forEachLine(
       carry = end === bytes.length ? undefined : Buffer.from(bytes.subarray(end));
       const body = end === bytes.length ? bytes : bytes.subarray(0, end);
       let bad = -1;
-      if (!isUtf8(body)) bad = firstInvalidUtf8(body);
-      // Up to a bad byte, lines go out as usual: an earlier problem is reported first.
-      const decoded = body.toString("utf8", 0, bad === -1 ? end : bad);
+      let decoded: string;
+      try {
+        decoded = strictUtf8.decode(body);
+      } catch {
+        // Up to the bad byte, lines go out as usual: an earlier problem is reported first.
+        bad = firstInvalidUtf8(body);
+        decoded = body.toString("utf8", 0, bad);
+      }
       const text = pending.length === 0 ? decoded : pending + decoded;
       let start = 0;
       let newline = text.indexOf("\n", start);

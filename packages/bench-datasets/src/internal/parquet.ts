@@ -1,14 +1,12 @@
 import { type FileMetaData, parquetMetadata, parquetRead, parquetSchema } from "hyparquet";
 import { inputError, messageOf } from "./problems.js";
-import { firstInvalidUtf8 } from "./utf8.js";
+import { firstInvalidUtf8, strictUtf8 } from "./utf8.js";
 
 /** The top-level columns and rows (as arrays) of a Parquet file held in memory. */
 export interface ParquetTable {
   readonly columns: string[];
   readonly rows: unknown[][];
 }
-
-const strict = new TextDecoder("utf-8", { fatal: true });
 
 /** A string value whose bytes are not UTF-8; thrown out of hyparquet, then located. */
 class InvalidUtf8Cell extends Error {}
@@ -21,7 +19,7 @@ const STRICT_PARSERS = {
   stringFromBytes(bytes: Uint8Array | undefined): string | undefined {
     if (bytes === undefined) return undefined;
     try {
-      return strict.decode(bytes);
+      return strictUtf8.decode(bytes);
     } catch {
       throw new InvalidUtf8Cell("invalid UTF-8 in a string value");
     }
@@ -116,7 +114,7 @@ async function locateReadError(
     stringFromBytes(bytes: Uint8Array | undefined): string | InvalidBytes | undefined {
       if (bytes === undefined) return undefined;
       try {
-        return strict.decode(bytes);
+        return strictUtf8.decode(bytes);
       } catch {
         return new InvalidBytes(bytes);
       }

@@ -1,18 +1,22 @@
-import { isUtf8 } from "node:buffer";
+import { TextDecoder } from "node:util";
 import { inputError } from "./problems.js";
+
+/** Decodes UTF-8, throwing a TypeError on invalid bytes; keeps a BOM (callers drop it). */
+export const strictUtf8: TextDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Decodes UTF-8 strictly. Invalid bytes are a ConfigurationError naming the line, column and byte,
  * never silently replaced by U+FFFD: a replaced byte corrupts an id or a question without a word,
- * and the sample then matches nothing. A leading BOM is dropped.
+ * and the sample then matches nothing. A leading BOM is kept (callers drop it).
  */
 export function decodeUtf8(bytes: Buffer, source: string): string {
-  const start = hasBom(bytes) ? 3 : 0;
-  const body = start === 0 ? bytes : bytes.subarray(start);
-  if (!isUtf8(body)) {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    const start = hasBom(bytes) ? 3 : 0;
+    const body = bytes.subarray(start);
     throw invalidUtf8(source, body, firstInvalidUtf8(body), { byte: start, line: 1, column: 1 });
   }
-  return body.toString("utf8");
 }
 
 /** True when `bytes` starts with the UTF-8 byte order mark. */
