@@ -4,8 +4,9 @@ import {
   type SampleResult,
   type SampleStatus,
 } from "@fastrag/bench-core";
+import { type ChangeKind, classifyPairs } from "./internal/classify-pairs.js";
 import { hasOwn, own } from "./internal/own.js";
-import { type PairingKey, pairSamples } from "./pairing.js";
+import type { PairingKey } from "./pairing.js";
 
 /** Options of {@link diff}. */
 export interface DiffOptions {
@@ -88,72 +89,29 @@ export function diff(
       `diff: runs "${baseline.name}" and "${candidate.name}" disagree on the direction of "${metric}"`,
     );
   }
-  const pairing = pairSamples(baseline, candidate);
-  const improved: SampleChange[] = [];
-  const regressed: SampleChange[] = [];
-  const newlyErrored: SampleChange[] = [];
-  const recovered: SampleChange[] = [];
-  let unchanged = 0;
-  let leftOut = 0;
-  for (let i = 0; i < pairing.indexA.length; i++) {
-    const b = baseline.samples[pairing.indexA[i] as number] as SampleResult;
-    const c = candidate.samples[pairing.indexB[i] as number] as SampleResult;
-    const bErr = b.status === "errored";
-    const cErr = c.status === "errored";
-    const vb = bErr ? null : (own(b.scores, metric) ?? null);
-    const vc = cErr ? null : (own(c.scores, metric) ?? null);
-    if (bErr && cErr) {
-      leftOut++;
-      continue;
-    }
-    if (cErr) {
-      newlyErrored.push(change(b, c, vb, null, c.error));
-      continue;
-    }
-    if (bErr) {
-      recovered.push(change(b, c, null, vc, b.error));
-      continue;
-    }
-    if (vb === null || vc === null) {
-      leftOut++;
-      continue;
-    }
-    const d = vc - vb;
-    if (d === 0) unchanged++;
-    else if (d > 0 === higher) improved.push(change(b, c, vb, vc, null));
-    else regressed.push(change(b, c, vb, vc, null));
-  }
-  // Array.prototype.sort is stable: ties keep dataset order.
-  improved.sort((x, y) => Math.abs(y.change as number) - Math.abs(x.change as number));
-  regressed.sort((x, y) => Math.abs(y.change as number) - Math.abs(x.change as number));
-  newlyErrored.sort((x, y) => rank(y.baseline, higher) - rank(x.baseline, higher));
-  recovered.sort((x, y) => rank(y.candidate, higher) - rank(x.candidate, higher));
+  const c = classifyPairs(baseline, candidate, metric, higher, change);
   return {
     metric,
     higherIsBetter: higher,
-    pairedBy: pairing.key,
-    improved,
-    regressed,
-    newlyErrored,
-    recovered,
-    unchanged,
-    leftOut,
+    pairedBy: c.pairedBy,
+    improved: c.improved,
+    regressed: c.regressed,
+    newlyErrored: c.newlyErrored,
+    recovered: c.recovered,
+    unchanged: c.unchanged,
+    leftOut: c.leftOut,
   };
 }
 
-/** Orders scores best first in the metric's direction; a null score (unscored) goes last. */
-function rank(v: number | null, higher: boolean): number {
-  if (v === null) return Number.NEGATIVE_INFINITY;
-  return higher ? v : -v;
-}
-
+/** The `SampleChange` of one changed pair; the error shown is the side that errored. */
 function change(
+  kind: ChangeKind,
   b: SampleResult,
   c: SampleResult,
   vb: number | null,
   vc: number | null,
-  error: string | null,
 ): SampleChange {
+  const error = kind === "newly-errored" ? c.error : kind === "recovered" ? b.error : null;
   const out: SampleChange = {
     question: b.question,
     baseline: vb,

@@ -1,9 +1,9 @@
 import type { BenchmarkResult, SampleResult } from "@fastrag/bench-core";
-import { hasOwn, own } from "../internal/own.js";
-import { type PairingKey, pairSamples } from "../pairing.js";
+import { type ChangeKind, classifyPairs, type MakeChange } from "../internal/classify-pairs.js";
+import { hasOwn } from "../internal/own.js";
+import type { PairingKey } from "../pairing.js";
 
-/** How a sample changed from the baseline to a run, as {@link diff} classifies it. */
-export type ChangeKind = "improved" | "regressed" | "newly-errored" | "recovered";
+export type { ChangeKind };
 
 /** One changed sample of one run against the baseline, with both sides' records. */
 export interface DiffRow {
@@ -45,8 +45,8 @@ export interface RunDiff {
 /**
  * The per-sample diff of `candidate` against `baseline` on `metric`, with the sample records of
  * both sides (the report shows their retrieved ids, answers and errors). Categories, order and
- * left-out pairs follow {@link diff} exactly; this mirror exists because `SampleChange` does not
- * carry the records themselves. Each category keeps its first `cap` entries.
+ * left-out pairs are `diff()`'s: both come from the same classification (`classifyPairs`), which
+ * builds these rows instead of `SampleChange`s. Each category keeps its first `cap` entries.
  *
  * @throws {ConfigurationError} when the runs cover different datasets (from `pairSamples`).
  */
@@ -80,79 +80,35 @@ export function runDiff(
       };
     }
   }
-  const pairing = pairSamples(baseline, candidate);
-  const improved: DiffRow[] = [];
-  const regressed: DiffRow[] = [];
-  const newlyErrored: DiffRow[] = [];
-  const recovered: DiffRow[] = [];
-  let unchanged = 0;
-  let leftOut = 0;
-  for (let i = 0; i < pairing.indexA.length; i++) {
-    const b = baseline.samples[pairing.indexA[i] as number] as SampleResult;
-    const c = candidate.samples[pairing.indexB[i] as number] as SampleResult;
-    const bErr = b.status === "errored";
-    const cErr = c.status === "errored";
-    const vb = bErr ? null : (own(b.scores, metric) ?? null);
-    const vc = cErr ? null : (own(c.scores, metric) ?? null);
-    if (bErr && cErr) {
-      leftOut++;
-    } else if (cErr) {
-      newlyErrored.push(row(run, "newly-errored", b, c, vb, null));
-    } else if (bErr) {
-      recovered.push(row(run, "recovered", b, c, null, vc));
-    } else if (vb === null || vc === null) {
-      leftOut++;
-    } else if (vc === vb) {
-      unchanged++;
-    } else if (vc > vb === higher) {
-      improved.push(row(run, "improved", b, c, vb, vc));
-    } else {
-      regressed.push(row(run, "regressed", b, c, vb, vc));
-    }
-  }
-  // The same orders as diff(): biggest change first, lost / regained score first; stable sort.
-  const bySize = (x: DiffRow, y: DiffRow): number =>
-    Math.abs(y.change as number) - Math.abs(x.change as number);
-  improved.sort(bySize);
-  regressed.sort(bySize);
-  newlyErrored.sort((x, y) => rank(y.baseline, higher) - rank(x.baseline, higher));
-  recovered.sort((x, y) => rank(y.candidate, higher) - rank(x.candidate, higher));
+  const makeRow: MakeChange<DiffRow> = (kind, base, cand, vb, vc) => ({
+    run,
+    kind,
+    base,
+    cand,
+    baseline: vb,
+    candidate: vc,
+    change: vb === null || vc === null ? null : vc - vb,
+  });
+  const c = classifyPairs(baseline, candidate, metric, higher, makeRow);
   const rows: DiffRow[] = [];
   let omitted = 0;
-  for (const list of [regressed, improved, newlyErrored, recovered]) {
+  for (const list of [c.regressed, c.improved, c.newlyErrored, c.recovered]) {
     const keep = Math.min(cap, list.length);
     for (let i = 0; i < keep; i++) rows.push(list[i] as DiffRow);
     omitted += list.length - keep;
   }
   return {
     run,
-    pairedBy: pairing.key,
+    pairedBy: c.pairedBy,
     counts: {
-      improved: improved.length,
-      regressed: regressed.length,
-      newlyErrored: newlyErrored.length,
-      recovered: recovered.length,
-      unchanged,
-      leftOut,
+      improved: c.improved.length,
+      regressed: c.regressed.length,
+      newlyErrored: c.newlyErrored.length,
+      recovered: c.recovered.length,
+      unchanged: c.unchanged,
+      leftOut: c.leftOut,
     },
     rows,
     omitted,
   };
-}
-
-function rank(v: number | null, higher: boolean): number {
-  if (v === null) return Number.NEGATIVE_INFINITY;
-  return higher ? v : -v;
-}
-
-function row(
-  run: number,
-  kind: ChangeKind,
-  base: SampleResult,
-  cand: SampleResult,
-  baseline: number | null,
-  candidate: number | null,
-): DiffRow {
-  const change = baseline === null || candidate === null ? null : candidate - baseline;
-  return { run, kind, base, cand, baseline, candidate, change };
 }
