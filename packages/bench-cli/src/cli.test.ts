@@ -228,6 +228,13 @@ describe("run, compare, diff, check, merge", () => {
     expect(existsSync(join(dir, "collide"))).toBe(false);
   });
 
+  it("reports a config that throws while loading in one line, exit 2", () => {
+    const r = cli(["run", join(fixtures, "broken.config.mjs")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/could not load the config: OPENAI_API_KEY is not set/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it("refuses a config that is not code or does not exist", async () => {
     await writeFile(join(dir, "bad.json"), "{}");
     expect(cli(["run", join(dir, "bad.json")]).code).toBe(2);

@@ -7,6 +7,7 @@ import {
   Benchmark,
   type BenchmarkResult,
   ConfigurationError,
+  errorMessage,
   type Progress,
   RunAbortedError,
   type ShardSpec,
@@ -47,12 +48,19 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
   }
   if (!existsSync(path)) throw new UsageError(`${path}: no such config file`);
   let mod: Record<string, unknown>;
-  if (ext === ".ts" || ext === ".mts" || ext === ".cts") {
-    const { createJiti } = await import("jiti");
-    const jiti = createJiti(import.meta.url, { interopDefault: true, moduleCache: false });
-    mod = (await jiti.import(path)) as Record<string, unknown>;
-  } else {
-    mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  try {
+    if (ext === ".ts" || ext === ".mts" || ext === ".cts") {
+      const { createJiti } = await import("jiti");
+      const jiti = createJiti(import.meta.url, { interopDefault: true, moduleCache: false });
+      mod = (await jiti.import(path)) as Record<string, unknown>;
+    } else {
+      mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    }
+  } catch (error) {
+    // A syntax error or a throw in the config's top-level code is bad input: say where, briefly.
+    throw new ConfigurationError(`${path}: could not load the config: ${errorMessage(error)}`, {
+      cause: error,
+    });
   }
   const config = (mod.default ?? mod.config) as BenchConfig | undefined;
   if (typeof config !== "object" || config === null) {
