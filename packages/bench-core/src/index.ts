@@ -14,6 +14,8 @@ export {
 } from "./errors.js";
 export { writeFileAtomic } from "./internal/atomic-write.js";
 export { fingerprintSamples } from "./internal/fingerprint.js";
+export { firstInvalidUtf8 } from "./internal/text.js";
+export { setOwn } from "./internal/validate.js";
 export {
   BenchmarkResult,
   type BenchmarkResultInit,

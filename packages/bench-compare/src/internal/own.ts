@@ -15,16 +15,5 @@ export function own<T>(record: Readonly<Record<string, T>>, key: string): T | un
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
-/** Stores `value` under `key` as an own data property, `__proto__` included. */
-export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
-  if (key === "__proto__") {
-    Object.defineProperty(record, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  } else {
-    record[key] = value;
-  }
-}
+// Stores `value` under `key` as an own data property, `__proto__` included (one implementation, in core).
+export { setOwn } from "@fastrag/bench-core";

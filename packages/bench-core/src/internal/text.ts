@@ -26,7 +26,12 @@ export function decodeUtf8(buf: Uint8Array, source: string): string {
   );
 }
 
-/** Offset of the first byte that does not start or continue a valid UTF-8 sequence. */
+/**
+ * Offset of the first byte of `buf` that does not start or continue a valid UTF-8 sequence
+ * (overlong forms, surrogates and code points above U+10FFFF included); `buf.length` when all are
+ * valid. A sequence cut off by the end of `buf` is invalid. Pure; used by every loader to name
+ * where a file stops being UTF-8.
+ */
 export function firstInvalidUtf8(buf: Uint8Array): number {
   let i = 0;
   while (i < buf.length) {

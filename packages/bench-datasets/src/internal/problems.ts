@@ -45,22 +45,8 @@ export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/**
- * Sets an own, enumerable data property. Unlike `object[key] = value`, a key such as
- * `__proto__` stays plain data instead of replacing the object's prototype.
- */
-export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") {
-    Object.defineProperty(target, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  } else {
-    target[key] = value;
-  }
-}
+// One implementation, in core: keys such as `__proto__` stay plain data.
+export { setOwn } from "@fastrag/bench-core";
 
 /** True for a non-null, non-array object. */
 export function isPlainRecord(value: unknown): value is Record<string, unknown> {

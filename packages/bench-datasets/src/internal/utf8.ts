@@ -1,4 +1,5 @@
 import { TextDecoder } from "node:util";
+import { firstInvalidUtf8 } from "@fastrag/bench-core";
 import { inputError } from "./problems.js";
 
 /** Decodes UTF-8, throwing a TypeError on invalid bytes; keeps a BOM (callers drop it). */
@@ -69,46 +70,8 @@ export function invalidUtf8(
   );
 }
 
-/**
- * Offset of the first byte of `bytes` that does not start or continue a valid UTF-8 sequence
- * (overlong forms, surrogates and code points above U+10FFFF included); `bytes.length` when all
- * are valid. A sequence cut off by the end of `bytes` is invalid.
- */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
-  let i = 0;
-  const n = bytes.length;
-  while (i < n) {
-    const b = bytes[i] as number;
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    let need: number;
-    let min: number;
-    if (b >= 0xc2 && b <= 0xdf) {
-      need = 1;
-      min = 0x80;
-    } else if (b >= 0xe0 && b <= 0xef) {
-      need = 2;
-      min = 0x800;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      need = 3;
-      min = 0x10000;
-    } else {
-      return i;
-    }
-    if (i + need >= n) return i;
-    let cp = b & (0x3f >> need);
-    for (let j = 1; j <= need; j++) {
-      const c = bytes[i + j] as number;
-      if ((c & 0xc0) !== 0x80) return i;
-      cp = (cp << 6) | (c & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
-    i += need + 1;
-  }
-  return n;
-}
+// The validator lives in core (result files and journals use it too).
+export { firstInvalidUtf8 } from "@fastrag/bench-core";
 
 /**
  * The length of the longest prefix of `bytes` that does not end inside a multi-byte sequence, so
