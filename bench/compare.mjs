@@ -149,12 +149,23 @@ const latency = comparison.significance({
 });
 const t5 = performance.now();
 const rss = process.resourceUsage().maxRSS * 1024;
+// The records of two runs, read on first use (a diff needs them).
+const t6 = performance.now();
+const records = comparison.results[0].samples.length + comparison.results[1].samples.length;
+const t7 = performance.now();
+// Baseline in the same process: the full (eager) load of 10 of the files, as before `lazy`.
+const files = comparison.paths.slice(0, 10);
+const t8 = performance.now();
+for (const f of files) await BenchmarkResult.load(f);
+const t9 = performance.now();
 
 const significant = tests.filter((t) => t.significant).length;
 console.log(
   `runs ${comparison.results.length} × samples ${SAMPLES}, ${tests.length} randomization tests (${TESTED.join(", ")}), ${PERMUTATIONS} permutations`,
 );
-console.log(`load                      ${(t1 - t0).toFixed(0).padStart(6)} ms`);
+console.log(
+  `load                      ${(t1 - t0).toFixed(0).padStart(6)} ms  (Comparison.load: lazy, ids and scores)`,
+);
 console.log(
   `mean table                ${(t2 - t1).toFixed(0).padStart(6)} ms  (${table.split("\n").length} lines)`,
 );
@@ -169,4 +180,10 @@ console.log(
 );
 console.log(
   `  latency_ms alone        ${(t5 - t4).toFixed(0).padStart(6)} ms  (${((t5 - t4) / latency.length).toFixed(2)} ms/test: continuous values, no shared differences)`,
+);
+console.log(
+  `  records of 2 runs       ${(t7 - t6).toFixed(0).padStart(6)} ms  (${records} samples, read from the files on first use)`,
+);
+console.log(
+  `  full load of 10 files   ${(t9 - t8).toFixed(0).padStart(6)} ms  (BenchmarkResult.load without lazy: ×${(((t9 - t8) * (comparison.results.length / files.length)) / (t1 - t0)).toFixed(1)} the lazy load, scaled to ${comparison.results.length} files)`,
 );

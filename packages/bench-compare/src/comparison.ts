@@ -10,6 +10,7 @@ import { globby } from "globby";
 import { type BootstrapOptions, bootstrapCi, type ConfidenceInterval } from "./bootstrap-ci.js";
 import { type DiffOptions, diff, type SampleDiff } from "./diff.js";
 import { buildHtmlReport } from "./html/model.js";
+import { scoreColumnOf } from "./internal/columns.js";
 import { decimalsFor } from "./internal/format.js";
 import { runLabel } from "./internal/labels.js";
 import { hasOwn, own } from "./internal/own.js";
@@ -170,6 +171,10 @@ export class Comparison {
    * directory, or absolute), sorted by path. A pattern that names an existing file is taken
    * literally, so file names with glob characters (`run[1].json`) work.
    *
+   * Files are loaded with `{ lazy: true }`: sample ids and scores (all the tables and tests need)
+   * are read and checked now; the full sample records are read from the file when first needed
+   * (`diff`, the HTML report, `result.samples`), so the files must not change in between.
+   *
    * @throws {ConfigurationError} when no pattern is given, a pattern matches nothing (naming it:
    * an empty comparison is a silent wrong answer), or a file is not a readable result.
    */
@@ -211,7 +216,7 @@ export class Comparison {
     const worker = async (): Promise<void> => {
       while (next < unique.length) {
         const i = next++;
-        results[i] = await BenchmarkResult.load(unique[i] as string);
+        results[i] = await BenchmarkResult.load(unique[i] as string, { lazy: true });
       }
     };
     const workers: Promise<void>[] = [];
@@ -512,9 +517,10 @@ export class Comparison {
       for (let i = 0; i < this.results.length; i++) {
         const r = this.results[i] as BenchmarkResult;
         const scores: number[] = [];
-        for (const s of r.samples) {
-          const v = own(s.scores, metric);
-          if (typeof v === "number") scores.push(v);
+        const column = scoreColumnOf(r, metric);
+        for (let j = 0; j < column.length; j++) {
+          const v = column[j] as number;
+          if (!Number.isNaN(v)) scores.push(v);
         }
         out.push({
           run: r.name,
@@ -640,7 +646,7 @@ function isResult(value: unknown): value is BenchmarkResult {
   const r = value as Partial<BenchmarkResult>;
   return (
     typeof r.name === "string" &&
-    Array.isArray(r.samples) &&
+    (typeof r.sampleCount === "number" || Array.isArray(r.samples)) &&
     typeof r.higherIsBetter === "object" &&
     r.higherIsBetter !== null &&
     typeof r.summary === "object" &&

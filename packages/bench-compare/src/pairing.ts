@@ -1,5 +1,6 @@
-import { type BenchmarkResult, ConfigurationError, type SampleResult } from "@fastrag/bench-core";
-import { hasOwn, own } from "./internal/own.js";
+import { type BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
+import { sampleCountOf, sampleIdsOf, scoreColumnOf } from "./internal/columns.js";
+import { hasOwn } from "./internal/own.js";
 
 /** How the samples of two runs were matched. */
 export type PairingKey = "sample_id" | "question" | "position";
@@ -40,9 +41,15 @@ export function pairSamples(a: BenchmarkResult, b: BenchmarkResult): SamplePairi
       `${where}: they ran on different datasets (fingerprint ${a.dataset.fingerprint}, ${a.dataset.size} samples vs fingerprint ${b.dataset.fingerprint}, ${b.dataset.size} samples)`,
     );
   }
-  const na = a.samples.length;
-  const nb = b.samples.length;
+  const na = sampleCountOf(a);
+  const nb = sampleCountOf(b);
   const idsA = keysOf(a, "sample_id");
+  if (idsA !== null && na === nb && sameOrder(sampleIdsOf(a), sampleIdsOf(b))) {
+    // The same ids in the same order (the common case): b's are unique because a's are.
+    const indexA = new Int32Array(na);
+    for (let i = 0; i < na; i++) indexA[i] = i;
+    return { key: "sample_id", indexA, indexB: indexA.slice() };
+  }
   const idsB = idsA === null ? null : keysOf(b, "sample_id");
   if (idsA !== null && idsB !== null) return byKey(a, b, idsA, idsB, "sample_id", where);
   const qa = keysOf(a, "question");
@@ -83,12 +90,15 @@ export function pairedScores(
   const xa = new Float64Array(n);
   const xb = new Float64Array(n);
   let k = 0;
-  const sa = a.samples;
-  const sb = b.samples;
+  const ca = scoreColumnOf(a, metric);
+  const cb = scoreColumnOf(b, metric);
+  const ia = pairing.indexA;
+  const ib = pairing.indexB;
   for (let i = 0; i < n; i++) {
-    const va = own((sa[pairing.indexA[i] as number] as SampleResult).scores, metric);
-    const vb = own((sb[pairing.indexB[i] as number] as SampleResult).scores, metric);
-    if (typeof va === "number" && typeof vb === "number") {
+    const va = ca[ia[i] as number] as number;
+    const vb = cb[ib[i] as number] as number;
+    // NaN: no number (errored, null or missing).
+    if (!Number.isNaN(va) && !Number.isNaN(vb)) {
       xa[k] = va;
       xb[k] = vb;
       k++;
@@ -108,10 +118,10 @@ function keysOf(r: BenchmarkResult, kind: "sample_id" | "question"): Map<string,
   if (hit !== undefined) return hit;
   const map = new Map<string, number>();
   let out: Map<string, number> | null = map;
-  const samples = r.samples;
-  for (let i = 0; i < samples.length; i++) {
-    const s = samples[i] as SampleResult;
-    const key = kind === "sample_id" ? s.sampleId : s.question;
+  const keys: readonly (string | undefined)[] =
+    kind === "sample_id" ? sampleIdsOf(r) : r.samples.map((s) => s.question);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
     if (key === undefined) {
       out = null;
       break;
@@ -178,6 +188,16 @@ function byKey(
     );
   }
   return { key, indexA, indexB };
+}
+
+function sameOrder(
+  a: readonly (string | undefined)[],
+  b: readonly (string | undefined)[],
+): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function clip(text: string): string {

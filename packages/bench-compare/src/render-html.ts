@@ -6,6 +6,7 @@ import { clip, escapeHtml } from "./html/escape.js";
 import type { HtmlReport, ReportMetric } from "./html/model.js";
 import { DIFF_PAGE, REPORT_SCRIPT } from "./html/script.js";
 import { REPORT_CSS } from "./html/styles.js";
+import { sampleCountOf } from "./internal/columns.js";
 import { formatNumber, pairCount } from "./internal/format.js";
 import type { TableCell, TableColumn, TableRow } from "./table.js";
 
@@ -107,9 +108,9 @@ function header(report: HtmlReport, runs: readonly ChartRun[]): string {
 }
 
 function sampleCountText(results: readonly BenchmarkResult[]): string {
-  const counts = new Set(results.map((r) => r.samples.length));
+  const counts = new Set(results.map((r) => sampleCountOf(r)));
   if (counts.size === 1)
-    return (results[0] as BenchmarkResult).samples.length.toLocaleString("en-US");
+    return sampleCountOf(results[0] as BenchmarkResult).toLocaleString("en-US");
   const sorted = [...counts].sort((a, b) => a - b);
   return `${(sorted[0] as number).toLocaleString("en-US")}–${(sorted[sorted.length - 1] as number).toLocaleString("en-US")}`;
 }
@@ -120,7 +121,7 @@ function runsSection(report: HtmlReport, runs: readonly ChartRun[]): string {
     const r = report.results[run.index] as BenchmarkResult;
     const s = r.status;
     lines.push(
-      `<tr data-run="${run.index}"><td>${swatch(run)}</td><td class="run-name">${escapeHtml(r.name)}${run.isBaseline && runs.length > 1 ? '<span class="tag">baseline</span>' : ""}</td><td class="num">${escapeHtml(dateText(r.createdAt))}</td><td class="num">${escapeHtml(durationText(r.durationS))}</td><td class="num">${r.samples.length.toLocaleString("en-US")}</td><td class="num">${s.successful.toLocaleString("en-US")}</td><td class="num">${countPill(s.incomplete, "warn")}</td><td class="num">${countPill(s.errored, "bad")}</td></tr>`,
+      `<tr data-run="${run.index}"><td>${swatch(run)}</td><td class="run-name">${escapeHtml(r.name)}${run.isBaseline && runs.length > 1 ? '<span class="tag">baseline</span>' : ""}</td><td class="num">${escapeHtml(dateText(r.createdAt))}</td><td class="num">${escapeHtml(durationText(r.durationS))}</td><td class="num">${sampleCountOf(r).toLocaleString("en-US")}</td><td class="num">${s.successful.toLocaleString("en-US")}</td><td class="num">${countPill(s.incomplete, "warn")}</td><td class="num">${countPill(s.errored, "bad")}</td></tr>`,
     );
   }
   return `<section id="runs">

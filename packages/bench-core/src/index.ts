@@ -21,6 +21,7 @@ export {
   type BenchmarkResultInit,
   countStatuses,
   type DatasetInfo,
+  type LoadResultOptions,
   RESULT_FORMAT,
   type ResultFile,
   type SampleFile,
