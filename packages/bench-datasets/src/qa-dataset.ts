@@ -6,6 +6,7 @@ import {
 } from "@fastrag/bench-core";
 import type { ColumnMapping } from "./column-mapping.js";
 import { type HuggingFaceOptions, loadFromHuggingFace } from "./hugging-face.js";
+import { feedFile } from "./internal/byte-lines.js";
 import { isDirectory, readTextFile } from "./internal/files.js";
 import { loadBeirDataset } from "./internal/load-beir.js";
 import { loadCsvDataset } from "./internal/load-csv.js";
@@ -13,9 +14,9 @@ import { loadJsonDataset } from "./internal/load-json.js";
 import { loadJsonlDataset } from "./internal/load-jsonl.js";
 import { loadParquetDataset } from "./internal/load-parquet.js";
 import { loadYamlDataset } from "./internal/load-yaml.js";
-import { describeValue, newRecord, setOwn } from "./internal/problems.js";
+import { describeValue } from "./internal/problems.js";
 import { type LoadedSamples, SampleBuilder } from "./internal/sample-builder.js";
-import { parseQrels, parseTopics } from "./internal/trec-text.js";
+import { parseTopics, QrelsParser } from "./internal/trec-text.js";
 
 /** Which part of an SGML TREC topic becomes the question. */
 export type TopicField = "title" | "description" | "narrative";
@@ -62,6 +63,9 @@ export interface NativeSample {
   relevance?: Readonly<Record<string, number>>;
   metadata: Metadata;
 }
+
+// TREC samples have no gold answers: one shared, frozen empty list instead of 10^5 of them.
+const NO_ANSWERS: readonly string[] = Object.freeze([]);
 
 const SUPPORTED =
   ".json (native, bare array or SQuAD), .jsonl, .csv, .tsv, .yaml/.yml, .parquet, or a BEIR directory (queries.jsonl + qrels/<split>.tsv); TREC qrels load with QADataset.fromTrec";
@@ -210,35 +214,33 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
         `QADataset.fromTrec: relevanceLevel must be a number, found ${describeValue(level)}`,
       );
     }
-    const firstLines = new Map<string, number>();
-    const qrels = parseQrels(
-      await readTextFile(options.qrels),
-      options.qrels,
-      options.topics === undefined ? undefined : firstLines,
-    );
+    const qrels = new QrelsParser(options.qrels, level);
+    await feedFile(options.qrels, qrels);
     const topics =
       options.topics === undefined
         ? undefined
         : parseTopics(await readTextFile(options.topics), options.topics, options.topicField);
-    const samples: EvalSample[] = [];
-    for (const [qid, judgments] of qrels) {
+    const { qids, relevance, relevantIds, firstLines } = qrels;
+    const samples: EvalSample[] = new Array(qids.length);
+    for (let q = 0; q < qids.length; q++) {
+      const qid = qids[q] as string;
       let question = qid;
       if (topics !== undefined) {
         const text = topics.get(qid);
         if (text === undefined) {
           throw new ConfigurationError(
-            `${options.topics}: no topic for query ${JSON.stringify(qid)}, which line ${firstLines.get(qid)} of ${options.qrels} judges`,
+            `${options.topics}: no topic for query ${JSON.stringify(qid)}, which line ${firstLines[q]} of ${options.qrels} judges`,
           );
         }
         question = text;
       }
-      const relevance: Record<string, number> = newRecord();
-      const relevantIds: string[] = [];
-      for (const [docno, grade] of judgments) {
-        setOwn(relevance, docno, grade);
-        if (level === undefined ? grade > 0 : grade >= level) relevantIds.push(docno);
-      }
-      samples.push({ id: qid, question, expectedAnswers: [], relevantIds, relevance });
+      samples[q] = {
+        id: qid,
+        question,
+        expectedAnswers: NO_ANSWERS,
+        relevantIds: relevantIds[q] as string[],
+        relevance: relevance[q] as Record<string, number>,
+      };
     }
     return new QADataset(samples, { source: options.qrels });
   }

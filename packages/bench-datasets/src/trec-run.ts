@@ -1,6 +1,6 @@
 import type { RetrievedChunk, Retriever, TargetCallOptions } from "@fastrag/bench-core";
-import { readTextFile } from "./internal/files.js";
-import { parseRun, trecOrder } from "./internal/trec-text.js";
+import { feedFile, feedText } from "./internal/byte-lines.js";
+import { RunParser } from "./internal/trec-text.js";
 
 const EMPTY: readonly RetrievedChunk[] = Object.freeze([]);
 
@@ -30,16 +30,24 @@ export class TrecRun implements Retriever {
   readonly source: string;
   /** The run tag of the first line (the sixth column). */
   readonly tag: string | undefined;
-  private readonly rankings: Map<string, readonly RetrievedChunk[]>;
+  // Columns rather than 10^6 chunk objects: a ranking's chunks are built when it is asked for,
+  // so they die young instead of filling the old generation.
+  private readonly index: ReadonlyMap<string, number>;
+  private readonly qids: readonly string[];
+  private readonly starts: Int32Array;
+  private readonly docIds: Int32Array;
+  private readonly scores: Float64Array;
+  private readonly names: readonly string[];
 
-  private constructor(
-    source: string,
-    tag: string | undefined,
-    rankings: Map<string, readonly RetrievedChunk[]>,
-  ) {
+  private constructor(source: string, parsed: RunParser) {
     this.source = source;
-    this.tag = tag;
-    this.rankings = rankings;
+    this.tag = parsed.tag;
+    this.index = parsed.index;
+    this.qids = parsed.qids;
+    this.starts = parsed.starts;
+    this.docIds = parsed.docIds;
+    this.scores = parsed.scores;
+    this.names = parsed.names.strings;
   }
 
   /**
@@ -50,7 +58,10 @@ export class TrecRun implements Retriever {
    *   and column.
    */
   static async load(path: string): Promise<TrecRun> {
-    return TrecRun.parse(await readTextFile(path), path);
+    const parser = new RunParser(path);
+    await feedFile(path, parser);
+    parser.finish();
+    return new TrecRun(path, parser);
   }
 
   /**
@@ -59,34 +70,35 @@ export class TrecRun implements Retriever {
    * @throws ConfigurationError as {@link TrecRun.load}.
    */
   static parse(text: string, source = "TREC run"): TrecRun {
-    const { entries, tag } = parseRun(text, source);
-    const rankings = new Map<string, readonly RetrievedChunk[]>();
-    for (const [qid, query] of entries) {
-      const order = trecOrder(query);
-      const chunks: RetrievedChunk[] = new Array(order.length);
-      for (let i = 0; i < order.length; i++) {
-        const at = order[i]!;
-        // Not frozen: freezing 10^6 small objects costs more than parsing them; the type is readonly.
-        chunks[i] = { id: query.docnos[at]!, score: query.scores[at]! };
-      }
-      rankings.set(qid, chunks);
-    }
-    return new TrecRun(source, tag, rankings);
+    const parser = new RunParser(source);
+    feedText(text, parser);
+    parser.finish();
+    return new TrecRun(source, parser);
   }
 
   /** The query ids the run answers, in order of first appearance in the file. */
   queryIds(): string[] {
-    return [...this.rankings.keys()];
+    return this.qids.slice();
   }
 
   /** True when the run holds a ranking for `queryId`. */
   has(queryId: string): boolean {
-    return this.rankings.has(queryId);
+    return this.index.has(queryId);
   }
 
   /** The ranking of one query in trec_eval's order; empty for a query the run lacks. */
   ranking(queryId: string): readonly RetrievedChunk[] {
-    return this.rankings.get(queryId) ?? EMPTY;
+    const q = this.index.get(queryId);
+    if (q === undefined) return EMPTY;
+    const from = this.starts[q] as number;
+    const to = this.starts[q + 1] as number;
+    const { docIds, scores, names } = this;
+    const chunks: RetrievedChunk[] = [];
+    for (let k = from; k < to; k++) {
+      // Not frozen: freezing 10^6 small objects costs more than building them; the type is readonly.
+      chunks.push({ id: names[docIds[k] as number] as string, score: scores[k] as number });
+    }
+    return chunks;
   }
 
   /**

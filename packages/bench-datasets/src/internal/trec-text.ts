@@ -1,195 +1,441 @@
 import type { TopicField } from "../qa-dataset.js";
-import { inputError } from "./problems.js";
-
-/** Judgments of one query, in file order: docno → grade. */
-export type QueryJudgments = Map<string, number>;
-
-/** Whitespace as trec_eval's scanner sees it: space, tab, CR, vertical tab, form feed. */
-function isSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 13 || c === 11 || c === 12;
-}
-
-/**
- * A reusable scanner over the whitespace-separated fields of one line, without splitting the
- * text into per-line strings or running a regex per line (10^6-line runs are the common case).
- */
-class FieldScanner {
-  readonly starts: Int32Array;
-  readonly ends: Int32Array;
-  count = 0;
-
-  constructor(readonly max: number) {
-    this.starts = new Int32Array(max + 1);
-    this.ends = new Int32Array(max + 1);
-  }
-
-  /** Finds up to `max + 1` fields of text[from, to): one more than needed, to detect extras. */
-  scan(text: string, from: number, to: number): void {
-    let count = 0;
-    let i = from;
-    const limit = this.max + 1;
-    while (i < to && count < limit) {
-      while (i < to && isSpace(text.charCodeAt(i))) i++;
-      if (i >= to) break;
-      this.starts[count] = i;
-      while (i < to && !isSpace(text.charCodeAt(i))) i++;
-      this.ends[count] = i;
-      count++;
-    }
-    this.count = count;
-  }
-
-  field(text: string, k: number): string {
-    return text.slice(this.starts[k] as number, this.ends[k] as number);
-  }
-
-  /** True when field k equals `value`, without allocating a substring. */
-  equals(text: string, k: number, value: string): boolean {
-    const start = this.starts[k] as number;
-    return (this.ends[k] as number) - start === value.length && text.startsWith(value, start);
-  }
-}
-
-/** Calls `each(from, to, lineNumber)` for every line of `text` ("\n"-separated). */
-function forEachLine(text: string, each: (from: number, to: number, line: number) => void): void {
-  let pos = 0;
-  let line = 0;
-  const len = text.length;
-  while (pos < len) {
-    line++;
-    let end = text.indexOf("\n", pos);
-    if (end === -1) end = len;
-    each(pos, end, line);
-    pos = end + 1;
-  }
-}
+import {
+  ByteInterner,
+  type ByteLineParser,
+  FieldSplitter,
+  grow,
+  parseSimpleDecimal,
+} from "./byte-lines.js";
+import { inputError, newRecord, setOwn } from "./problems.js";
 
 /**
- * Parses TREC qrels (`qid iter docno rel`, whitespace-separated). Grades keep their raw value,
- * negative ones included. Returns queries in order of first appearance; `firstLines`, when given,
- * receives the line each query is first judged on, for messages about that query.
+ * Parses TREC qrels (`qid iter docno rel`, whitespace-separated) from bytes, building each
+ * query's judgments as they come: `relevance` (docno → grade, every grade kept, negative ones
+ * included) and `relevantIds` (grade > 0, or ≥ `level` when given). Queries are in order of
+ * first appearance; docnos are interned, so a docno judged for many queries is one string.
  *
- * @throws ConfigurationError for a line without exactly 4 fields, a non-numeric grade or a
- *   docno judged twice for one query.
+ * Errors (thrown from `feed`): a line without exactly 4 fields, a non-numeric grade, or a docno
+ * judged twice for one query; each a ConfigurationError naming the line and column.
  */
-export function parseQrels(
-  text: string,
-  source: string,
-  firstLines?: Map<string, number>,
-): Map<string, QueryJudgments> {
-  const queries = new Map<string, QueryJudgments>();
-  const f = new FieldScanner(4);
-  let lastQid = "";
-  let judgments: QueryJudgments | undefined;
-  forEachLine(text, (from, to, n) => {
-    f.scan(text, from, to);
+export class QrelsParser implements ByteLineParser {
+  /** Query ids, in order of first appearance. */
+  readonly qids: string[] = [];
+  /** Per query: docno → grade. */
+  readonly relevance: Record<string, number>[] = [];
+  /** Per query: the relevant docnos, in file order. */
+  readonly relevantIds: string[][] = [];
+  /** Per query: the line it is first judged on, for messages about that query. */
+  readonly firstLines: number[] = [];
+  private readonly index = new Map<string, number>();
+  private readonly names = new ByteInterner();
+  private readonly fields = new FieldSplitter(4);
+  private readonly qid = new QidMatcher();
+  // docno id → 1 + the last query that judged it: a duplicate check without a Set per query.
+  private marker = new Int32Array(1024);
+  private line = 0;
+  private query = -1;
+  // True when the current query was already judged before another one (a non-contiguous file):
+  // the marker may then be stale, and the query's own record is checked instead.
+  private reappeared = false;
+  private record: Record<string, number> = {};
+  private relevant: string[] = [];
+
+  constructor(
+    private readonly source: string,
+    private readonly level: number | undefined,
+  ) {}
+
+  reserve(): void {}
+
+  feed(bytes: Buffer, from: number, end: number, last: boolean): number {
+    const f = this.fields;
+    let pos = from;
+    while (pos < end) {
+      const next = f.split(bytes, pos, end, last);
+      if (next < 0) break;
+      this.line++;
+      if (f.count !== 0) this.judgment(bytes);
+      pos = next;
+    }
+    return pos;
+  }
+
+  private judgment(bytes: Buffer): void {
+    const f = this.fields;
     const count = f.count;
-    if (count === 0) return;
-    const where = `${source}: line ${n}`;
     if (count !== 4) {
+      const where = `${this.source}: line ${this.line}`;
       const missing = ["qid", "iter", "docno", "rel"][count];
       throw inputError(
         count < 4 ? `${where}, column ${count + 1} (${missing})` : `${where}, column 5`,
         `expected 4 fields "qid iter docno rel", found ${count < 4 ? count : "more"}`,
       );
     }
-    if (judgments === undefined || !f.equals(text, 0, lastQid)) {
-      lastQid = f.field(text, 0);
-      judgments = queries.get(lastQid);
-      if (judgments === undefined) {
-        judgments = new Map();
-        queries.set(lastQid, judgments);
-        firstLines?.set(lastQid, n);
+    if (!this.qid.matches(bytes, f.starts[0] as number, f.ends[0] as number))
+      this.switchQuery(bytes);
+    let grade = parseSimpleDecimal(bytes, f.starts[3] as number, f.ends[3] as number);
+    if (Number.isNaN(grade)) {
+      const rel = f.text(bytes, 3);
+      grade = Number(rel);
+      if (!Number.isFinite(grade)) {
+        throw inputError(
+          `${this.source}: line ${this.line}, column 4 (rel)`,
+          `expected a numeric grade, found ${JSON.stringify(rel)}`,
+        );
       }
     }
-    const rel = f.field(text, 3);
-    const grade = Number(rel);
-    if (!Number.isFinite(grade)) {
+    const id = this.names.intern(bytes, f.starts[2] as number, f.ends[2] as number);
+    if (id >= this.marker.length) this.marker = grow(this.marker, this.marker.length * 2);
+    const docno = this.names.strings[id] as string;
+    const mark = this.query + 1;
+    if (this.marker[id] === mark || (this.reappeared && Object.hasOwn(this.record, docno))) {
       throw inputError(
-        `${where}, column 4 (rel)`,
-        `expected a numeric grade, found ${JSON.stringify(rel)}`,
+        `${this.source}: line ${this.line}, column 3 (docno)`,
+        `document ${JSON.stringify(docno)} is judged twice for query ${JSON.stringify(this.qids[this.query])}`,
       );
     }
-    const docno = f.field(text, 2);
-    if (judgments.has(docno)) {
-      throw inputError(
-        `${where}, column 3 (docno)`,
-        `document ${JSON.stringify(docno)} is judged twice for query ${JSON.stringify(lastQid)}`,
-      );
-    }
-    judgments.set(docno, grade);
-  });
-  return queries;
-}
+    this.marker[id] = mark;
+    setOwn(this.record, docno, grade);
+    if (this.level === undefined ? grade > 0 : grade >= this.level) this.relevant.push(docno);
+  }
 
-/** One query's retrieved documents, as read (not yet ordered). */
-export interface RunEntries {
-  readonly docnos: string[];
-  readonly scores: number[];
+  private switchQuery(bytes: Buffer): void {
+    const f = this.fields;
+    const qid = f.text(bytes, 0);
+    this.qid.remember(bytes, f.starts[0] as number, f.ends[0] as number);
+    let q = this.index.get(qid);
+    this.reappeared = q !== undefined;
+    if (q === undefined) {
+      q = this.qids.length;
+      this.index.set(qid, q);
+      this.qids.push(qid);
+      this.relevance.push(newRecord());
+      this.relevantIds.push([]);
+      this.firstLines.push(this.line);
+    }
+    this.query = q;
+    this.record = this.relevance[q] as Record<string, number>;
+    this.relevant = this.relevantIds[q] as string[];
+  }
 }
 
 /**
- * Parses a TREC run (`qid Q0 docno rank score tag`). Fields after the sixth are ignored, as
- * trec_eval ignores them; so is the rank column.
+ * Parses a TREC run (`qid Q0 docno rank score tag`) from bytes into flat columns, then orders
+ * each query's documents as trec_eval does (see {@link RunParser.finish}). Fields after the sixth
+ * are ignored, as trec_eval ignores them; so is the rank column.
  *
- * @throws ConfigurationError for a line with fewer than 6 fields, a non-numeric score or a
- *   document listed twice for one query (trec_eval refuses those too).
+ * Errors (thrown from `feed`): a line with fewer than 6 fields, a non-numeric score or a
+ * document listed twice for one query (trec_eval refuses those too).
  */
-export function parseRun(
-  text: string,
-  source: string,
-): { entries: Map<string, RunEntries>; tag?: string } {
-  const entries = new Map<string, RunEntries>();
-  const seen = new Map<string, Set<string>>();
-  let tag: string | undefined;
-  const names = ["qid", "Q0", "docno", "rank", "score", "tag"];
-  // Only six fields matter; a seventh is found only to be ignored.
-  const f = new FieldScanner(6);
-  let lastQid = "";
-  let query: RunEntries | undefined;
-  let docs: Set<string> | undefined;
-  forEachLine(text, (from, to, n) => {
-    f.scan(text, from, to);
+export class RunParser implements ByteLineParser {
+  /** Query ids, in order of first appearance. */
+  readonly qids: string[] = [];
+  /** Query id → its position in `qids`. */
+  readonly index: Map<string, number> = new Map();
+  /** The docnos: `docIds` index into its `strings`. */
+  readonly names: ByteInterner = new ByteInterner();
+  /** The run tag of the first line. */
+  tag: string | undefined;
+  /** Per entry: the docno's id in `names`. After `finish`, grouped by query in trec order. */
+  docIds: Int32Array = new Int32Array(0);
+  /** Per entry: the score as read. */
+  scores: Float64Array = new Float64Array(0);
+  /** After `finish`: query q's entries are [starts[q], starts[q + 1]). */
+  starts: Int32Array = new Int32Array(1);
+  private n = 0;
+  private readonly fields = new FieldSplitter(6);
+  private readonly qid = new QidMatcher();
+  // Runs of consecutive lines of one query: usually one per query.
+  private readonly segmentQuery: number[] = [];
+  private readonly segmentStart: number[] = [];
+  private marker = new Int32Array(1024);
+  private line = 0;
+  private query = -1;
+  // For queries whose lines are not contiguous, the documents seen so far (the marker may be
+  // stale for them); `undefined` for the current query when it is contiguous so far.
+  private split: Map<number, Set<number>> | undefined;
+  private seen: Set<number> | undefined;
+
+  constructor(private readonly source: string) {}
+
+  reserve(bytes: number): void {
+    // A line is at least 12 bytes ("q Q0 d 1 1 t\n" without the rank's and score's width), so
+    // this never grows; untouched pages cost nothing.
+    const capacity = Math.floor(bytes / 11) + 1;
+    this.docIds = new Int32Array(capacity);
+    this.scores = new Float64Array(capacity);
+  }
+
+  feed(bytes: Buffer, from: number, end: number, last: boolean): number {
+    const f = this.fields;
+    let pos = from;
+    while (pos < end) {
+      const next = f.split(bytes, pos, end, last);
+      if (next < 0) break;
+      this.line++;
+      if (f.count !== 0) this.entry(bytes);
+      pos = next;
+    }
+    return pos;
+  }
+
+  private entry(bytes: Buffer): void {
+    const f = this.fields;
     const count = f.count;
-    if (count === 0) return;
     if (count < 6) {
       throw inputError(
-        `${source}: line ${n}, column ${count + 1} (${names[count]})`,
+        `${this.source}: line ${this.line}, column ${count + 1} (${RUN_FIELDS[count]})`,
         `expected 6 fields "qid Q0 docno rank score tag", found ${count}`,
       );
     }
-    const rawScore = f.field(text, 4);
-    const score = Number(rawScore);
-    if (!Number.isFinite(score) || rawScore === "") {
-      throw inputError(
-        `${source}: line ${n}, column 5 (score)`,
-        `expected a number, found ${JSON.stringify(rawScore)}`,
-      );
-    }
-    tag ??= f.field(text, 5);
-    if (query === undefined || docs === undefined || !f.equals(text, 0, lastQid)) {
-      lastQid = f.field(text, 0);
-      query = entries.get(lastQid);
-      docs = seen.get(lastQid);
-      if (query === undefined || docs === undefined) {
-        query = { docnos: [], scores: [] };
-        docs = new Set();
-        entries.set(lastQid, query);
-        seen.set(lastQid, docs);
+    let score = parseSimpleDecimal(bytes, f.starts[4] as number, f.ends[4] as number);
+    if (Number.isNaN(score)) {
+      const raw = f.text(bytes, 4);
+      score = Number(raw);
+      if (!Number.isFinite(score)) {
+        throw inputError(
+          `${this.source}: line ${this.line}, column 5 (score)`,
+          `expected a number, found ${JSON.stringify(raw)}`,
+        );
       }
     }
-    const docno = f.field(text, 2);
-    if (docs.has(docno)) {
+    this.tag ??= f.text(bytes, 5);
+    if (!this.qid.matches(bytes, f.starts[0] as number, f.ends[0] as number))
+      this.switchQuery(bytes);
+    const id = this.names.intern(bytes, f.starts[2] as number, f.ends[2] as number);
+    if (id >= this.marker.length) this.marker = grow(this.marker, this.marker.length * 2);
+    const mark = this.query + 1;
+    const seen = this.seen;
+    if (this.marker[id] === mark || seen?.has(id) === true) {
       throw inputError(
-        `${source}: line ${n}, column 3 (docno)`,
-        `document ${JSON.stringify(docno)} is listed twice for query ${JSON.stringify(lastQid)}`,
+        `${this.source}: line ${this.line}, column 3 (docno)`,
+        `document ${JSON.stringify(this.names.strings[id])} is listed twice for query ${JSON.stringify(this.qids[this.query])}`,
       );
     }
-    docs.add(docno);
-    query.docnos.push(docno);
-    query.scores.push(score);
-  });
-  return tag === undefined ? { entries } : { entries, tag };
+    this.marker[id] = mark;
+    seen?.add(id);
+    const n = this.n;
+    this.docIds[n] = id;
+    this.scores[n] = score;
+    this.n = n + 1;
+  }
+
+  private switchQuery(bytes: Buffer): void {
+    const f = this.fields;
+    const qid = f.text(bytes, 0);
+    this.qid.remember(bytes, f.starts[0] as number, f.ends[0] as number);
+    let q = this.index.get(qid);
+    this.seen = undefined;
+    if (q === undefined) {
+      q = this.qids.length;
+      this.index.set(qid, q);
+      this.qids.push(qid);
+    } else {
+      // The query's lines resume after another query's: track its documents in a Set.
+      this.split ??= new Map();
+      let seen = this.split.get(q);
+      if (seen === undefined) {
+        seen = new Set();
+        for (let s = 0; s < this.segmentQuery.length; s++) {
+          if (this.segmentQuery[s] !== q) continue;
+          const stop =
+            s + 1 < this.segmentStart.length ? (this.segmentStart[s + 1] as number) : this.n;
+          for (let k = this.segmentStart[s] as number; k < stop; k++)
+            seen.add(this.docIds[k] as number);
+        }
+        this.split.set(q, seen);
+      }
+      this.seen = seen;
+    }
+    this.query = q;
+    this.segmentQuery.push(q);
+    this.segmentStart.push(this.n);
+  }
+
+  /**
+   * Groups the entries by query and orders each query as trec_eval does: by score descending,
+   * compared as single-precision floats (trec_eval keeps scores as C floats, so scores equal as
+   * floats tie even when their doubles differ), ties broken by docno descending in strcmp order.
+   */
+  finish(): void {
+    const queries = this.qids.length;
+    const n = this.n;
+    const starts = new Int32Array(queries + 1);
+    if (this.split === undefined) {
+      for (let q = 0; q < queries; q++) starts[q] = this.segmentStart[q] as number;
+      starts[queries] = n;
+    } else {
+      this.regroup(starts);
+    }
+    this.starts = starts;
+    const names = this.names.strings;
+    let longest = 0;
+    for (let q = 0; q < queries; q++)
+      longest = Math.max(longest, (starts[q + 1] as number) - (starts[q] as number));
+    const sorter = new RankSorter(longest);
+    for (let q = 0; q < queries; q++) {
+      sorter.sort(this.docIds, this.scores, names, starts[q] as number, starts[q + 1] as number);
+    }
+  }
+
+  private regroup(starts: Int32Array): void {
+    const queries = this.qids.length;
+    const segments = this.segmentQuery.length;
+    const n = this.n;
+    for (let s = 0; s < segments; s++) {
+      const stop = s + 1 < segments ? (this.segmentStart[s + 1] as number) : n;
+      const q = (this.segmentQuery[s] as number) + 1;
+      starts[q] = (starts[q] as number) + stop - (this.segmentStart[s] as number);
+    }
+    for (let q = 0; q < queries; q++)
+      starts[q + 1] = (starts[q + 1] as number) + (starts[q] as number);
+    const at = starts.slice(0, queries);
+    const docIds = new Int32Array(n);
+    const scores = new Float64Array(n);
+    for (let s = 0; s < segments; s++) {
+      const q = this.segmentQuery[s] as number;
+      const stop = s + 1 < segments ? (this.segmentStart[s + 1] as number) : n;
+      for (let k = this.segmentStart[s] as number; k < stop; k++) {
+        const to = at[q] as number;
+        at[q] = to + 1;
+        docIds[to] = this.docIds[k] as number;
+        scores[to] = this.scores[k] as number;
+      }
+    }
+    this.docIds = docIds;
+    this.scores = scores;
+  }
+}
+
+const RUN_FIELDS = ["qid", "Q0", "docno", "rank", "score", "tag"];
+
+/** Remembers the bytes of the last query id, so a line of the same query costs no string. */
+class QidMatcher {
+  private bytes = new Uint8Array(64);
+  private length = -1;
+
+  matches(source: Uint8Array, start: number, end: number): boolean {
+    const length = end - start;
+    if (length !== this.length) return false;
+    const bytes = this.bytes;
+    for (let i = 0; i < length; i++) if (bytes[i] !== source[start + i]) return false;
+    return true;
+  }
+
+  remember(source: Uint8Array, start: number, end: number): void {
+    const length = end - start;
+    if (length > this.bytes.length) this.bytes = new Uint8Array(length * 2);
+    const bytes = this.bytes;
+    for (let i = 0; i < length; i++) bytes[i] = source[start + i] as number;
+    this.length = length;
+  }
+}
+
+/**
+ * Sorts one query's entries into trec_eval's order, in place in the parallel columns: insertion
+ * sort for short rankings, a bottom-up merge sort of positions otherwise. Scratch space is
+ * allocated once, for the longest query.
+ */
+class RankSorter {
+  private readonly order: Int32Array;
+  private readonly spare: Int32Array;
+  private readonly ids: Int32Array;
+  private readonly values: Float64Array;
+
+  constructor(longest: number) {
+    this.order = new Int32Array(longest);
+    this.spare = new Int32Array(longest);
+    this.ids = new Int32Array(longest);
+    this.values = new Float64Array(longest);
+  }
+
+  sort(
+    docIds: Int32Array,
+    scores: Float64Array,
+    names: readonly string[],
+    from: number,
+    to: number,
+  ): void {
+    const length = to - from;
+    if (length <= 16) {
+      for (let i = from + 1; i < to; i++) {
+        const id = docIds[i] as number;
+        const score = scores[i] as number;
+        let j = i - 1;
+        while (
+          j >= from &&
+          ranksBefore(names, id, score, docIds[j] as number, scores[j] as number)
+        ) {
+          docIds[j + 1] = docIds[j] as number;
+          scores[j + 1] = scores[j] as number;
+          j--;
+        }
+        docIds[j + 1] = id;
+        scores[j + 1] = score;
+      }
+      return;
+    }
+    let order = this.order;
+    let spare = this.spare;
+    for (let i = 0; i < length; i++) order[i] = from + i;
+    for (let width = 1; width < length; width *= 2) {
+      for (let lo = 0; lo < length; lo += 2 * width) {
+        const mid = Math.min(lo + width, length);
+        const hi = Math.min(lo + 2 * width, length);
+        let a = lo;
+        let b = mid;
+        let out = lo;
+        while (a < mid && b < hi) {
+          const x = order[a] as number;
+          const y = order[b] as number;
+          // Take from the right only when it ranks strictly before: the merge stays stable.
+          if (
+            ranksBefore(
+              names,
+              docIds[y] as number,
+              scores[y] as number,
+              docIds[x] as number,
+              scores[x] as number,
+            )
+          ) {
+            spare[out++] = y;
+            b++;
+          } else {
+            spare[out++] = x;
+            a++;
+          }
+        }
+        while (a < mid) spare[out++] = order[a++] as number;
+        while (b < hi) spare[out++] = order[b++] as number;
+      }
+      const swap = order;
+      order = spare;
+      spare = swap;
+    }
+    const ids = this.ids;
+    const values = this.values;
+    for (let i = 0; i < length; i++) {
+      const k = order[i] as number;
+      ids[i] = docIds[k] as number;
+      values[i] = scores[k] as number;
+    }
+    docIds.set(ids.subarray(0, length), from);
+    scores.set(values.subarray(0, length), from);
+  }
+}
+
+/** True when entry (a, scoreA) ranks before (b, scoreB) in trec_eval's order. */
+function ranksBefore(
+  names: readonly string[],
+  a: number,
+  scoreA: number,
+  b: number,
+  scoreB: number,
+): boolean {
+  const x = Math.fround(scoreA);
+  const y = Math.fround(scoreB);
+  if (x !== y) return x > y;
+  return compareStrcmp(names[a] as string, names[b] as string) > 0;
 }
 
 /** Byte-wise (strcmp) comparison of two strings, as trec_eval compares docnos. */
@@ -205,25 +451,6 @@ export function compareStrcmp(a: string, b: string): number {
     return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
   }
   return a.length - b.length;
-}
-
-/**
- * Indexes of `entries` in trec_eval's order: score descending (compared as single-precision
- * floats, as trec_eval stores them), ties broken by docno descending in strcmp order.
- */
-export function trecOrder(entries: RunEntries): number[] {
-  const order = new Array<number>(entries.docnos.length);
-  for (let i = 0; i < order.length; i++) order[i] = i;
-  const { docnos } = entries;
-  // trec_eval keeps scores as C floats (single precision): scores equal as floats tie, and the
-  // tie is broken by docno, even when their doubles differ.
-  const scores = Float32Array.from(entries.scores);
-  order.sort((x, y) => {
-    const ds = scores[y]! - scores[x]!;
-    if (ds !== 0) return ds;
-    return compareStrcmp(docnos[y]!, docnos[x]!);
-  });
-  return order;
 }
 
 /**

@@ -1,0 +1,296 @@
+import { isAscii, isUtf8 } from "node:buffer";
+import { type FileHandle, open, readFile } from "node:fs/promises";
+import { ConfigurationError } from "@fastrag/bench-core";
+import { fileError } from "./files.js";
+import { decodeUtf8, hasBom } from "./utf8.js";
+
+/**
+ * A parser of whitespace-separated lines fed as raw UTF-8 bytes. Reading bytes and keeping only
+ * what is needed (an interned id, a number) avoids decoding a whole 10^6-line file into one
+ * string and slicing a string per field: on large runs those allocations were most of the cost.
+ */
+export interface ByteLineParser {
+  /** Called once before any bytes, with the input's size in bytes (for capacity planning). */
+  reserve(bytes: number): void;
+  /**
+   * Parses the complete lines of `bytes[from, end)` and returns where the first incomplete line
+   * starts (`end` when none is). With `last`, the final line needs no "\n" and all is consumed.
+   */
+  feed(bytes: Buffer, from: number, end: number, last: boolean): number;
+}
+
+const CHUNK = 1 << 20;
+
+/**
+ * Feeds a UTF-8 text file to `parser` chunk by chunk through one reused buffer (a BOM is
+ * skipped). Fresh memory is slow to touch, so the file is never held whole.
+ *
+ * @throws ConfigurationError when the file cannot be read or is not valid UTF-8 (naming line,
+ *   column and byte), or whatever `parser` throws.
+ */
+export async function feedFile(path: string, parser: ByteLineParser): Promise<void> {
+  let handle: FileHandle;
+  let size: number;
+  try {
+    handle = await open(path, "r");
+    const info = await handle.stat();
+    if (info.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+    size = info.size;
+  } catch (error) {
+    if (ConfigurationError.isInstance(error)) throw error;
+    throw fileError(path, error);
+  }
+  try {
+    parser.reserve(size);
+    let buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size, 64)));
+    let filled = 0;
+    let first = true;
+    for (;;) {
+      if (filled === buffer.length) {
+        // One line longer than the buffer: grow it.
+        const bigger = Buffer.allocUnsafe(buffer.length * 2);
+        buffer.copy(bigger, 0, 0, filled);
+        buffer = bigger;
+      }
+      let read: number;
+      try {
+        ({ bytesRead: read } = await handle.read(buffer, filled, buffer.length - filled, null));
+      } catch (error) {
+        throw fileError(path, error);
+      }
+      const last = read === 0;
+      const end = filled + read;
+      let from = 0;
+      if (first && (end >= 3 || last)) {
+        first = false;
+        if (hasBom(buffer)) from = 3;
+      } else if (first) {
+        filled = end;
+        continue;
+      }
+      // Complete lines end at the last "\n"; the text before it cannot end inside a UTF-8
+      // sequence, so it is validated alone and the rest waits for the next chunk.
+      const stop = last ? end : buffer.lastIndexOf(10, end - 1) + 1;
+      if (stop > from) {
+        const view = buffer.subarray(from, stop);
+        if (!isAscii(view) && !isUtf8(view)) await throwInvalidUtf8(path);
+      }
+      const consumed = stop > from ? parser.feed(buffer, from, stop, last) : from;
+      if (last) break;
+      buffer.copy(buffer, 0, consumed, end);
+      filled = end - consumed;
+    }
+  } finally {
+    await handle.close().catch(() => {});
+  }
+}
+
+/** Feeds text already in memory to `parser`, as {@link feedFile} feeds a file. */
+export function feedText(text: string, parser: ByteLineParser): void {
+  const bytes = Buffer.from(text, "utf8");
+  parser.reserve(bytes.length);
+  parser.feed(bytes, 0, bytes.length, true);
+}
+
+async function throwInvalidUtf8(path: string): Promise<never> {
+  // The exact line and column come from decoding the whole file: an error path only.
+  decodeUtf8(await readFile(path), path);
+  throw new ConfigurationError(`${path}: invalid UTF-8; expected a UTF-8 text file`);
+}
+
+/** Whitespace as trec_eval's scanner sees it: space, tab, CR, vertical tab, form feed. */
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 13 || c === 11 || c === 12;
+}
+
+/**
+ * Splits one line of bytes into whitespace-separated fields, recording the byte range of the
+ * first `max + 1` of them (one more than needed, to tell "too many" apart).
+ */
+export class FieldSplitter {
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+  /** Fields on the line (all of them, not only those recorded). */
+  count = 0;
+  private readonly limit: number;
+
+  constructor(max: number) {
+    this.limit = max + 1;
+    this.starts = new Int32Array(max + 1);
+    this.ends = new Int32Array(max + 1);
+  }
+
+  /**
+   * Splits the line starting at `from`. Returns where the next line starts (after the "\n"), or
+   * -1 when the line does not end before `end` and `last` is false.
+   */
+  split(bytes: Uint8Array, from: number, end: number, last: boolean): number {
+    let count = 0;
+    let i = from;
+    const limit = this.limit;
+    for (;;) {
+      let c = 0;
+      while (i < end) {
+        c = bytes[i] as number;
+        if (!isSpace(c)) break;
+        i++;
+      }
+      if (i >= end) break;
+      if (c === 10) break;
+      if (count < limit) this.starts[count] = i;
+      i++;
+      while (i < end) {
+        c = bytes[i] as number;
+        if (c === 10 || isSpace(c)) break;
+        i++;
+      }
+      if (count < limit) this.ends[count] = i;
+      count++;
+    }
+    this.count = count;
+    if (i < end) return i + 1; // at the "\n"
+    return last ? end : -1;
+  }
+
+  /** Field `k` as a string (UTF-8; validated when the bytes were read). */
+  text(bytes: Buffer, k: number): string {
+    return decodeField(bytes, this.starts[k] as number, this.ends[k] as number);
+  }
+}
+
+/** Bytes [start, end) as a string: Latin-1 is the fast path for ASCII, else UTF-8. */
+export function decodeField(bytes: Buffer, start: number, end: number): string {
+  for (let i = start; i < end; i++) {
+    if ((bytes[i] as number) >= 0x80) return bytes.toString("utf8", start, end);
+  }
+  return bytes.toString("latin1", start, end);
+}
+
+/**
+ * Reads a decimal number (`[+-]digits[.digits]`) straight from bytes, returning exactly what
+ * `Number()` returns for that text, or NaN when the text is not in that simple form (an
+ * exponent, hex, too many digits): callers then fall back to `Number()` on the decoded text.
+ *
+ * Exact because the digits form an integer m ≤ 2^53 and 10^f (f ≤ 22) is exact in binary, so
+ * m / 10^f is the correctly rounded quotient, i.e. the correctly rounded decimal.
+ */
+export function parseSimpleDecimal(bytes: Uint8Array, start: number, end: number): number {
+  let i = start;
+  let negative = false;
+  const sign = bytes[i];
+  if (sign === 45 || sign === 43) {
+    negative = sign === 45;
+    i++;
+  }
+  let m = 0;
+  let digits = 0;
+  let fraction = -1;
+  for (; i < end; i++) {
+    const c = bytes[i] as number;
+    if (c >= 48 && c <= 57) {
+      if (m >= 900719925474099) return Number.NaN; // m * 10 + 9 could pass 2^53
+      m = m * 10 + (c - 48);
+      digits++;
+      if (fraction >= 0) fraction++;
+    } else if (c === 46 && fraction < 0) {
+      fraction = 0;
+    } else {
+      return Number.NaN;
+    }
+  }
+  if (digits === 0 || fraction > 22) return Number.NaN;
+  const value = fraction > 0 ? m / (POWERS_OF_TEN[fraction] as number) : m;
+  return negative ? -value : value;
+}
+
+const POWERS_OF_TEN: Float64Array = /* @__PURE__ */ (() => {
+  const out = new Float64Array(23);
+  for (let i = 0; i < 23; i++) out[i] = Number(`1e${i}`);
+  return out;
+})();
+
+/**
+ * Interns byte strings: equal bytes get one id and one JS string, created once. Runs and qrels
+ * repeat docnos across queries, so this saves a string (and its GC) per line.
+ */
+export class ByteInterner {
+  /** The string of each id. */
+  readonly strings: string[] = [];
+  private slots = new Int32Array(1 << 12);
+  private hashes = new Int32Array(1 << 10);
+  private offsets = new Int32Array((1 << 10) + 1);
+  private pool = new Uint8Array(1 << 14);
+
+  /** How many distinct strings were interned. */
+  get size(): number {
+    return this.strings.length;
+  }
+
+  /** The id of bytes [start, end), interning them on first sight. */
+  intern(bytes: Buffer, start: number, end: number): number {
+    let hash = -2128831035;
+    for (let i = start; i < end; i++) hash = Math.imul(hash ^ (bytes[i] as number), 16777619);
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    const length = end - start;
+    let slot = hash & mask;
+    for (;;) {
+      const entry = slots[slot] as number;
+      if (entry === 0) break;
+      const id = entry - 1;
+      if (this.hashes[id] === hash) {
+        const at = this.offsets[id] as number;
+        if ((this.offsets[id + 1] as number) - at === length) {
+          const pool = this.pool;
+          let k = 0;
+          while (k < length && pool[at + k] === bytes[start + k]) k++;
+          if (k === length) return id;
+        }
+      }
+      slot = (slot + 1) & mask;
+    }
+    return this.add(bytes, start, end, hash, slot);
+  }
+
+  private add(bytes: Buffer, start: number, end: number, hash: number, slot: number): number {
+    const id = this.strings.length;
+    this.strings.push(decodeField(bytes, start, end));
+    if (id + 1 >= this.hashes.length) {
+      this.hashes = grow(this.hashes, this.hashes.length * 2);
+      this.offsets = grow(this.offsets, this.offsets.length * 2);
+    }
+    const at = this.offsets[id] as number;
+    const stop = at + (end - start);
+    if (stop > this.pool.length) {
+      const pool = new Uint8Array(Math.max(this.pool.length * 2, stop));
+      pool.set(this.pool.subarray(0, at));
+      this.pool = pool;
+    }
+    const pool = this.pool;
+    for (let i = start; i < end; i++) pool[at + i - start] = bytes[i] as number;
+    this.offsets[id + 1] = stop;
+    this.hashes[id] = hash;
+    this.slots[slot] = id + 1;
+    if ((id + 1) * 2 > this.slots.length) this.rehash();
+    return id;
+  }
+
+  private rehash(): void {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    const n = this.strings.length;
+    for (let id = 0; id < n; id++) {
+      let slot = (this.hashes[id] as number) & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = id + 1;
+    }
+    this.slots = slots;
+  }
+}
+
+/** A copy of `array` with room for `length` items. */
+export function grow<T extends Int32Array | Float64Array>(array: T, length: number): T {
+  const out = new (array.constructor as new (n: number) => T)(length);
+  out.set(array);
+  return out;
+}
