@@ -17,11 +17,16 @@ export interface Gains {
 // Each sample is prepared once and shared by every metric: the runner builds one MetricInput per
 // scored sample and hands that same object to each metric in turn, so the input's identity is a
 // safe cache key. (Not the retrieved array's: a target may reuse and refill one array across
-// calls.) Gains are built only when an nDCG asks for them.
-const relevantCache = new WeakMap<object, ReadonlySet<string>>();
-const gainsCache = new WeakMap<object, Gains>();
-const chunkRankingCache = new WeakMap<object, readonly string[]>();
-const documentRankingCache = new WeakMap<object, readonly string[]>();
+// calls.) One slot per kind is enough, since the metrics of a sample run back to back, and unlike
+// WeakMaps it costs no per-sample entry for the GC to trace; it keeps only the last input alive.
+let relevantInput: object | undefined;
+let relevantSet: ReadonlySet<string> = NO_IDS;
+let idealInput: object | undefined;
+let idealValue: readonly number[] = [];
+let chunkInput: object | undefined;
+let chunkValue: readonly string[] = [];
+let documentInput: object | undefined;
+let documentValue: readonly string[] = [];
 
 /**
  * The ids that count as relevant for binary measures: membership in `relevantIds`. The dataset
@@ -29,35 +34,58 @@ const documentRankingCache = new WeakMap<object, readonly string[]>();
  * low grades. Its size is R.
  */
 export function relevantOf(input: MetricInput): ReadonlySet<string> {
-  let set = relevantCache.get(input);
-  if (set === undefined) {
+  if (input !== relevantInput) {
     const ids = input.sample.relevantIds;
-    if (ids.length === 0) set = NO_IDS;
-    else {
+    let set = NO_IDS;
+    if (ids.length > 0) {
       const built = new Set<string>();
       for (let i = 0; i < ids.length; i++) built.add(ids[i] as string);
       set = built;
     }
-    relevantCache.set(input, set);
+    relevantSet = set;
+    relevantInput = input;
   }
-  return set;
+  return relevantSet;
 }
 
 /**
- * nDCG gains of a sample: the grades of `relevance` when present (grades ≤ 0 give no gain); a
- * relevant id that `relevance` does not grade has gain 1, and without `relevance` every relevant
- * id has gain 1.
+ * The ideal ranking's gains of a sample, sorted descending: the same numbers as
+ * `gainsOf(input).idealGains`, without building the id → gain map (nDCG looks the few ranked
+ * ids up in `relevance` instead; see `ndcgGraded`).
  */
-export function gainsOf(input: MetricInput): Gains {
-  let g = gainsCache.get(input);
-  if (g === undefined) {
-    g = buildGains(input.sample.relevantIds, input.sample.relevance);
-    gainsCache.set(input, g);
+export function idealGainsOf(input: MetricInput): readonly number[] {
+  if (input !== idealInput) {
+    idealValue = buildIdealGains(relevantOf(input), input.sample.relevance);
+    idealInput = input;
   }
-  return g;
+  return idealValue;
 }
 
-/** Pure builder behind {@link gainsOf}. */
+/** Pure builder behind {@link idealGainsOf}; `relevant` holds the distinct relevant ids. */
+export function buildIdealGains(
+  relevant: ReadonlySet<string>,
+  relevance: Readonly<Record<string, number>> | undefined,
+): number[] {
+  const ideal: number[] = [];
+  if (relevance !== undefined) {
+    const grades = Object.values(relevance);
+    for (let i = 0; i < grades.length; i++) {
+      const grade = grades[i] as number;
+      if (grade > 0) ideal.push(grade);
+    }
+    for (const id of relevant) if (!Object.hasOwn(relevance, id)) ideal.push(1);
+  } else {
+    for (let i = 0; i < relevant.size; i++) ideal.push(1);
+  }
+  if (ideal.length > 1) ideal.sort(descending);
+  return ideal;
+}
+
+/**
+ * nDCG gains of a sample as an id → gain map: the grades of `relevance` when present (grades ≤ 0
+ * give no gain); a relevant id that `relevance` does not grade has gain 1, and without `relevance`
+ * every relevant id has gain 1. (The metric classes look gains up with `ndcgGraded` instead.)
+ */
 export function buildGains(
   relevantIds: readonly string[],
   relevance: Readonly<Record<string, number>> | undefined,
@@ -114,25 +142,43 @@ function descending(a: number, b: number): number {
  * @throws {MetricUnavailableError} at document level when a chunk has no `documentId`.
  */
 export function rankingIds(input: MetricInput, level: MatchLevel): readonly string[] {
-  const cache = level === "chunk" ? chunkRankingCache : documentRankingCache;
-  let ids = cache.get(input);
-  if (ids === undefined) {
-    ids = level === "chunk" ? chunkIds(input.retrieved) : documentIds(input.retrieved);
-    cache.set(input, ids);
+  if (level === "chunk") {
+    if (input !== chunkInput) {
+      chunkValue = chunkIds(input.retrieved);
+      chunkInput = input;
+    }
+    return chunkValue;
   }
-  return ids;
+  if (input !== documentInput) {
+    documentValue = documentIds(input.retrieved);
+    documentInput = input;
+  }
+  return documentValue;
 }
+
+// Up to this length, duplicates are found by comparing with the ids kept so far: cheaper than
+// building a Set for every sample of a short ranking.
+const SCAN_LIMIT = 16;
 
 function chunkIds(retrieved: readonly RetrievedChunk[]): readonly string[] {
   const n = retrieved.length;
   const out: string[] = new Array(n);
-  const seen = new Set<string>();
   let m = 0;
-  for (let i = 0; i < n; i++) {
-    const id = (retrieved[i] as RetrievedChunk).id;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    out[m++] = id;
+  if (n <= SCAN_LIMIT) {
+    for (let i = 0; i < n; i++) {
+      const id = (retrieved[i] as RetrievedChunk).id;
+      let j = 0;
+      while (j < m && out[j] !== id) j++;
+      if (j === m) out[m++] = id;
+    }
+  } else {
+    const seen = new Set<string>();
+    for (let i = 0; i < n; i++) {
+      const id = (retrieved[i] as RetrievedChunk).id;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      out[m++] = id;
+    }
   }
   out.length = m;
   return out;

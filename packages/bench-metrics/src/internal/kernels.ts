@@ -134,3 +134,31 @@ export function ndcgAt(
   }
   return dcg / ideal;
 }
+
+/**
+ * `ndcgAt` with the gains looked up per ranked id instead of held in a Map: a ranked id graded
+ * in `relevance` gains its grade when > 0 (else nothing); an ungraded id gains 1 when relevant.
+ * These are exactly `buildGains`'s gains, so the result equals `ndcgAt` with them.
+ */
+export function ndcgGraded(
+  ranked: readonly string[],
+  relevance: Readonly<Record<string, number>> | undefined,
+  relevant: ReadonlySet<string>,
+  idealGains: readonly number[],
+  k: number,
+): number {
+  const m = Math.min(idealGains.length, k);
+  let ideal = 0;
+  for (let i = 0; i < m; i++) ideal += (idealGains[i] as number) / discount(i);
+  if (ideal <= 0) return 0;
+  const n = Math.min(ranked.length, k);
+  let dcg = 0;
+  for (let i = 0; i < n; i++) {
+    const id = ranked[i] as string;
+    let gain = 0;
+    if (relevance !== undefined && Object.hasOwn(relevance, id)) gain = relevance[id] as number;
+    else if (relevant.has(id)) gain = 1;
+    if (gain > 0) dcg += gain / discount(i);
+  }
+  return dcg / ideal;
+}

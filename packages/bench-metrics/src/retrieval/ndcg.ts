@@ -1,6 +1,6 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { gainsOf, type MatchLevel, rankingIds, relevantOf } from "../internal/judgments.js";
-import { ndcgAt } from "../internal/kernels.js";
+import { idealGainsOf, type MatchLevel, rankingIds, relevantOf } from "../internal/judgments.js";
+import { ndcgGraded } from "../internal/kernels.js";
 import { cutoff, matchLevel, metricName, optionsObject } from "../internal/options.js";
 import type { CutoffOptions } from "./options.js";
 
@@ -34,8 +34,15 @@ export class NDCG implements Metric {
 
   /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
   score(input: MetricInput): number | null {
-    const g = gainsOf(input);
-    if (g.idealGains.length === 0 && relevantOf(input).size === 0) return null;
-    return ndcgAt(rankingIds(input, this.level), g.gains, g.idealGains, this.k);
+    const relevant = relevantOf(input);
+    const ideal = idealGainsOf(input);
+    if (ideal.length === 0 && relevant.size === 0) return null;
+    return ndcgGraded(
+      rankingIds(input, this.level),
+      input.sample.relevance,
+      relevant,
+      ideal,
+      this.k,
+    );
   }
 }
