@@ -2,7 +2,9 @@
 // Generates (into bench/.data/, git-ignored) a run of 10,000 queries × 100 docs (1,000,000 lines)
 // and one of 100,000 queries × 10 docs, with graded qrels of ~15 judgments per query and tied
 // scores, then times the CLI on each with map, mrr, ndcg@10, recall@10 and precision@10.
-// Linearity: also times 2,500 and 5,000 queries × 100 docs. Run after `pnpm build`.
+// Linearity: also times 2,500 and 5,000 queries × 100 docs. Then, in this process, the phases of
+// the two large runs (qrels, run, Benchmark constructor, fingerprint, run + metrics), to show
+// where the time goes. Run after `pnpm build`.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -35,10 +37,8 @@ function generate(queries, docs) {
     }
   }
   writeFileSync(run, `${runLines.join("\n")}\n`);
-  writeFileSync(
-    qrels,
-    `${[...new Set(qrelLines.map((l) => l.split(" ").slice(0, 3).join(" ")))].length && dedupe(qrelLines).join("\n")}\n`,
-  );
+  // One judgment per (query, docno): trec_eval and the loader both refuse a docno judged twice.
+  writeFileSync(qrels, `${dedupe(qrelLines).join("\n")}\n`);
   return { run, qrels };
 }
 
@@ -98,3 +98,30 @@ const per = (k, q) => times.get(k) / q;
 console.log(
   `linearity (ms per 1,000 queries × 100 docs): 2,500 → ${(per("2500x100", 2.5)).toFixed(0)}, 5,000 → ${(per("5000x100", 5)).toFixed(0)}, 10,000 → ${(per("10000x100", 10)).toFixed(0)} (flat = linear)`,
 );
+
+// Phases, in-process (one pass each; a fresh process per case so one case's heap does not slow
+// the next): the same calls `fastrag-bench eval` makes.
+const phases = `
+const [qrels, run] = process.argv.slice(1);
+const dist = (p) => new URL("../packages/" + p, ${JSON.stringify(import.meta.url)}).href;
+const { Benchmark } = await import(dist("bench-core/dist/index.js"));
+const { QADataset, TrecRun } = await import(dist("bench-datasets/dist/index.js"));
+const { MAP, MRR, NDCG, Precision, Recall } = await import(dist("bench-metrics/dist/retrieval.js"));
+const out = [];
+let t = performance.now();
+const lap = (name) => { const now = performance.now(); out.push(name + " " + (now - t).toFixed(0)); t = now; };
+const dataset = await QADataset.fromTrec({ qrels }); lap("qrels");
+const target = await TrecRun.load(run); lap("run");
+const metrics = [new MAP(), new MRR(), new NDCG({ k: 10 }), new Recall({ k: 10 }), new Precision({ k: 10 })];
+const benchmark = new Benchmark({ dataset, metrics, maxConcurrent: 64 }); lap("constructor");
+benchmark.fingerprint; lap("fingerprint");
+await benchmark.run(target, { name: "run" }); lap("run+metrics");
+console.log(out.join(" ms, ") + " ms");
+`;
+for (const [q, d] of cases.slice(2)) {
+  const { run, qrels } = generate(q, d);
+  const line = execFileSync(process.execPath, ["--input-type=module", "-e", phases, qrels, run], {
+    encoding: "utf8",
+  });
+  console.log(`phases ${q.toLocaleString("en")} × ${d}: ${line.trim()}`);
+}
