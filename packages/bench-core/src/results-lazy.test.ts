@@ -193,7 +193,7 @@ describe("BenchmarkResult.load(path, { lazy: true })", () => {
     expect((error as Error).message).toMatch(/truncated|not valid JSON/);
   });
 
-  it("reports a bad answer when the records are read, naming the line", async () => {
+  it("refuses a bad answer at load, naming the line, as a full load does", async () => {
     const path = nextPath();
     await resultOf(
       [
@@ -204,16 +204,94 @@ describe("BenchmarkResult.load(path, { lazy: true })", () => {
     ).save(path);
     const text = await readFile(path, "utf8");
     await writeFile(path, text.replace('"answer":"bee"', '"answer":7'));
-    const lazy = await BenchmarkResult.load(path, { lazy: true });
-    expect(Array.from(lazy.scoreColumn("m") as Float64Array)).toEqual([1, 2]);
-    let error: unknown;
-    try {
-      void lazy.samples;
-    } catch (e) {
-      error = e;
-    }
+    await expect(BenchmarkResult.load(path)).rejects.toThrow(/samples\[1\]\.answer/);
+    const error = await BenchmarkResult.load(path, { lazy: true }).catch((e: unknown) => e);
     expect(ConfigurationError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toContain("samples[1].answer");
+    expect((error as Error).message).toMatch(/samples\[1\] \(line \d+\)\.answer/);
+  });
+
+  // Files a reviewer built by hand: each must load lazily exactly as in full, or be refused by both.
+  const ONE =
+    '{"sample_id":"a","question":"q","status":"successful","scores":{"m":0.5},"answer":null}';
+  const TWO =
+    '{"sample_id":"b","question":"q","status":"successful","scores":{"m":0.25},"answer":null}';
+  const oddFiles: [string, (header: string) => string][] = [
+    ["two samples on one line", (h) => `${h}${ONE},${TWO}\n]}\n`],
+    [
+      "sample_id after the scores",
+      (h) =>
+        `${h}${ONE.replace('"sample_id":"a",', "").replace('"answer":null', '"answer":null,"sample_id":"late"')}\n]}\n`,
+    ],
+    [
+      "sample_id twice",
+      (h) => `${h}${ONE.replace('"answer":null', '"answer":null,"sample_id":"b"')}\n]}\n`,
+    ],
+    [
+      "scores twice",
+      (h) => `${h}${ONE.replace('"answer":null', '"answer":null,"scores":{"m":0.9}')}\n]}\n`,
+    ],
+    [
+      "a bad status after the scores",
+      (h) => `${h}${ONE.replace('"answer":null', '"answer":null,"status":"bogus"')}\n]}\n`,
+    ],
+    ["a sample over two lines", (h) => `${h}${ONE.replace(',"answer"', ',\n"answer"')}\n]}\n`],
+    ["]} on the last sample's line", (h) => `${h}${ONE}]}`],
+    ["]} on the last sample's line, newline", (h) => `${h}${ONE}]}\n`],
+    [
+      "an invalid literal after the scores",
+      (h) => `${h}${ONE.replace('"answer":null', '"answer":nul')}\n]}\n`,
+    ],
+    ["a raw tab in the question", (h) => `${h}${ONE.replace('"q"', '"q\tq"')}\n]}\n`],
+    ["an escape in the question", (h) => `${h}${ONE.replace('"q"', '"q\\u00e9\\n"')}\n]}\n`],
+    [
+      "an unknown field holding JSON",
+      (h) =>
+        `${h}${ONE.replace('"answer":null', '"answer":null,"x":{"y":[1,true,false,null,"s",-2.5e3]}')}\n]}\n`,
+    ],
+    [
+      "a bad unknown field",
+      (h) => `${h}${ONE.replace('"answer":null', '"answer":null,"x":[1,]')}\n]}\n`,
+    ],
+    [
+      "attempts 2",
+      (h) => `${h}${ONE.replace('"answer":null', '"answer":null,"attempts":2')}\n]}\n`,
+    ],
+    [
+      "attempts -1",
+      (h) => `${h}${ONE.replace('"answer":null', '"answer":null,"attempts":-1')}\n]}\n`,
+    ],
+    [
+      "a number split over header lines",
+      (h) => `${h.replace('"duration_s": 1,', '"duration_s": 1\n5,')}${ONE}\n]}\n`,
+    ],
+    [
+      "a header without its last comma",
+      (h) => `${h.replace(/,\n "samples": \[\n$/, '\n "samples": [\n')}${ONE}\n]}\n`,
+    ],
+    [
+      "a raw newline in the name",
+      (h) => `${h.replace('"name": "lazy"', '"name": "la\nzy"')}${ONE}\n]}\n`,
+    ],
+    ["trailing garbage", (h) => `${h}${ONE}\n]}\nx\n`],
+    ["CRLF", (h) => `${h}${ONE}\n]}\n`.replaceAll("\n", "\r\n")],
+  ];
+  it.each(oddFiles)("agrees with a full load: %s", async (_name, build) => {
+    const template = nextPath();
+    await resultOf([sample({ sampleId: "a", scores: { m: 0.5 } })], { m: true }).save(template);
+    const text = await readFile(template, "utf8");
+    const header = text.slice(0, text.indexOf(' "samples": [\n') + ' "samples": [\n'.length);
+    const path = nextPath();
+    const body = build(header);
+    expect(body).not.toBe(`${header}${ONE}\n]}\n`); // the change applied
+    await writeFile(path, body);
+    const eager = await BenchmarkResult.load(path).catch((e: unknown) => e);
+    if (eager instanceof BenchmarkResult) {
+      await checkAgainstEager(path);
+    } else {
+      expect(ConfigurationError.isInstance(eager)).toBe(true);
+      const lazy = await BenchmarkResult.load(path, { lazy: true }).catch((e: unknown) => e);
+      expect(ConfigurationError.isInstance(lazy)).toBe(true);
+    }
   });
 
   it("refuses to read the records of a file that changed after the load", async () => {

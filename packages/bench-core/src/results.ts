@@ -53,12 +53,11 @@ export interface LoadResultOptions {
    * read. This is what `Comparison.load` uses: loading 100 files of 10,000 samples this way takes
    * about a tenth of the time and memory. Default `false`.
    *
-   * A lazy load checks the header, and every sample's framing, id, status and scores, as strictly
-   * as a full load. The rest of each sample (question, answer, retrieved ids and URIs, latency,
-   * error) is checked when the records are read, and a bad value then raises the same
-   * `ConfigurationError`, naming the file and line. Reading them reads the file again, so it must
-   * not change in between: a file whose size or modification time changed is refused.
-   * Files not in the layout `save` writes are read in full either way.
+   * A lazy load checks the file as strictly as a full load does (UTF-8, JSON grammar, the header,
+   * and the type of every field of every sample) and refuses the same files. Reading the records
+   * reads the file again, so it must not change in between: a file whose size or modification
+   * time changed is then refused. Files not in the layout `save` writes (one sample per line), and
+   * files over 256 MB, are read in full either way.
    */
   readonly lazy?: boolean;
 }
@@ -232,7 +231,9 @@ export class BenchmarkResult {
         cause: error,
       });
     }
-    if (options?.lazy === true) {
+    // A lazy load reads the records again later in one piece: past 256 MB that is the streaming
+    // reader's job, so such files are read in full now.
+    if (options?.lazy === true && size <= 256 * 1024 * 1024) {
       let scanned: ScannedSamples<Omit<BenchmarkResultInit, "samples">> | undefined;
       try {
         scanned = scanResultFile(path, {
@@ -435,7 +436,16 @@ function readLazySamples(lazy: LazySamples): readonly SampleResult[] {
       { cause: error },
     );
   }
-  const samples = BenchmarkResult.parse(decodeUtf8(bytes, path), path).samples;
+  let samples: readonly SampleResult[];
+  try {
+    samples = BenchmarkResult.parse(decodeUtf8(bytes, path), path).samples;
+  } catch (error) {
+    if (ConfigurationError.isInstance(error)) throw error;
+    throw new ConfigurationError(
+      `${path}: cannot read the samples of a result loaded with { lazy: true } (${(error as Error).message})`,
+      { cause: error },
+    );
+  }
   if (samples.length !== lazy.count) {
     throw new ConfigurationError(
       `${path}: the file changed after it was loaded with { lazy: true } (${lazy.count} samples then, ${samples.length} now); load it again`,

@@ -30,8 +30,8 @@ export function sampleIdsOf(r: BenchmarkResult): readonly (string | undefined)[]
 export function scoreColumnOf(r: BenchmarkResult, metric: string): Float64Array {
   const c = r as Columnar;
   if (typeof c.scoreColumn === "function") {
-    const column = c.scoreColumn(metric);
-    if (column !== undefined) return column;
+    // undefined: the run has no such metric, so no sample has a score for it.
+    return c.scoreColumn(metric) ?? new Float64Array(sampleCountOf(r)).fill(Number.NaN);
   }
   let cache = fallback.get(r);
   if (cache === undefined) {

@@ -1,6 +1,5 @@
 import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { ConfigurationError } from "../errors.js";
 
 /**
  * What a lazy load keeps of a result file: per sample its id and the score of each metric, in
@@ -51,6 +50,41 @@ const S_SUCCESSFUL = ascii('successful"');
 const S_ERRORED = ascii('errored"');
 const S_INCOMPLETE = ascii('incomplete"');
 const NULL = ascii("null");
+const TRUE = ascii("true");
+const FALSE = ascii("false");
+
+const FIELD_OTHER = 0;
+const FIELD_STRING_OR_NULL = 1;
+const FIELD_IDS = 2;
+const FIELD_URIS = 3;
+const FIELD_NUMBER_OR_NULL = 4;
+const FIELD_COUNT = 5;
+const FIELD_KEPT = 6;
+/** The fields after `scores`, by name: what type a full load requires of each. */
+const TAIL_FIELDS: ReadonlyMap<string, number> = new Map([
+  ["answer", FIELD_STRING_OR_NULL],
+  ["error", FIELD_STRING_OR_NULL],
+  ["retrieved_ids", FIELD_IDS],
+  ["retrieved_uris", FIELD_URIS],
+  ["latency_ms", FIELD_NUMBER_OR_NULL],
+  ["attempts", FIELD_COUNT],
+  ["sample_id", FIELD_KEPT],
+  ["question", FIELD_KEPT],
+  ["status", FIELD_KEPT],
+  ["scores", FIELD_KEPT],
+]);
+/** `,"key":` of the fields `save` writes after `scores`, in its order. */
+const TAIL_ORDER: readonly (readonly [Uint8Array, number])[] = [
+  "answer",
+  "retrieved_ids",
+  "retrieved_uris",
+  "latency_ms",
+  "error",
+  "attempts",
+].map((name) => [ascii(`,"${name}":`), TAIL_FIELDS.get(name) as number] as const);
+const TAIL_KEYS: readonly (readonly [Uint8Array, number])[] = [...TAIL_FIELDS].map(
+  ([name, field]) => [ascii(name), field] as const,
+);
 
 /**
  * Reads a result file in the layout `BenchmarkResult.save` writes (an indented header, then one
@@ -117,7 +151,6 @@ export function scanResultFile<H>(
               if (!isUtf8(buf.subarray(checked, upTo))) return undefined;
               checked = upTo;
             }
-            scan?.moved();
             continue;
           }
           // EOF: what is left is the last (unterminated) line.
@@ -129,19 +162,26 @@ export function scanResultFile<H>(
           const line = buf.toString("utf8", pos, nl);
           pos = nl + 1;
           if (line === SAMPLES_LINE) {
+            // The header is the file's text up to here, its last comma replaced by the brace
+            // that closes the object: exactly what a full parse would read, minus the samples.
+            const trimmed = headerText.trimEnd();
+            if (!trimmed.endsWith(",")) return undefined;
             let data: unknown;
             try {
-              data = JSON.parse(`${headerText.replace(/,\s*$/, "")}}`);
+              data = JSON.parse(`${trimmed.slice(0, -1)}}`);
             } catch {
               return undefined;
             }
             const parsed = parsers.header(data);
             header = parsed.header;
-            scan = new LineScanner(parsed.metrics, path, parsers, parsed.expected ?? size / 128);
+            // Columns sized for the count the header announces, but never past what the file
+            // can hold (a sample line takes over 40 bytes); grown by doubling when short.
+            const capacity = Math.min(parsed.expected ?? Number.POSITIVE_INFINITY, size / 40);
+            scan = new LineScanner(parsed.metrics, parsers, capacity);
             state = "samples";
             continue;
           }
-          headerText += line;
+          headerText += `${line}\n`;
           if (lineNo === 1 && line !== "{") return undefined;
           if (headerText.length > MAX_HEADER) return undefined;
           continue;
@@ -167,20 +207,17 @@ export function scanResultFile<H>(
         lastHadComma = buf[end - 1] === 0x2c;
         if (lastHadComma) end--;
         if (end <= pos || buf[pos] !== 0x7b || buf[end - 1] !== 0x7d) return undefined;
-        s.line(buf, pos, end, lineNo);
+        if (!s.line(buf, pos, end, lineNo)) return undefined;
         count++;
         pos = nl + 1;
       }
     } finally {
       giveBuffer(buf);
     }
-    if (state !== "done") {
-      if (state === "header") return undefined;
-      throw new ConfigurationError(
-        `${path}: truncated: the samples array never closes (read ${lineNo} lines)`,
-      );
-    }
+    // Not closed (truncated, or another layout): the full parse says what is wrong.
+    if (state !== "done") return undefined;
     const s = scan as LineScanner;
+    previousIds = s.ids;
     return {
       header: header as H,
       count,
@@ -205,6 +242,16 @@ function giveBuffer(b: Buffer): void {
   if (b.length === CHUNK) spare = b;
 }
 
+/** The ids of the last file scanned, by row. */
+let previousIds: readonly (string | undefined)[] = [];
+
+/** Whether `text` is exactly the ASCII bytes b[start, end). */
+function sameAscii(text: string, b: Buffer, start: number, end: number): boolean {
+  if (text.length !== end - start) return false;
+  for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) !== b[start + k]) return false;
+  return true;
+}
+
 /** Reads sample lines into columns. One per file. */
 class LineScanner {
   readonly ids: (string | undefined)[] = [];
@@ -214,33 +261,18 @@ class LineScanner {
   #cols: Float64Array[];
   #capacity: number;
   #n = 0;
-  /**
-   * Position of the next backslash at or after the last search, so that finding every string's
-   * escapes is one pass over the buffer; -1: none left in the buffer; -2: search again.
-   */
-  #nextBackslash = -2;
-  readonly #path: string;
   readonly #parsers: ScanParsers<unknown>;
+  /** The value of the last number read. */
   #value = 0;
+  /** Whether the last string read held an escape. */
+  #escaped = false;
 
-  constructor(
-    metrics: readonly string[],
-    path: string,
-    parsers: ScanParsers<unknown>,
-    expected: number,
-  ) {
+  constructor(metrics: readonly string[], parsers: ScanParsers<unknown>, capacity: number) {
     this.#metrics = metrics;
     this.#keys = metrics.map((m) => Buffer.from(`${JSON.stringify(m)}:`, "utf8"));
-    // The count the header announces (else a guess); grown by doubling when short.
-    this.#capacity = Math.max(16, Math.min(1 << 24, Math.ceil(expected)));
+    this.#capacity = Math.max(16, Math.ceil(capacity));
     this.#cols = metrics.map(() => new Float64Array(this.#capacity));
-    this.#path = path;
     this.#parsers = parsers as ScanParsers<unknown>;
-  }
-
-  /** The buffer's content moved or changed: forget the backslash search. */
-  moved(): void {
-    this.#nextBackslash = -2;
   }
 
   columns(): Map<string, Float64Array> {
@@ -252,16 +284,21 @@ class LineScanner {
     return out;
   }
 
-  /** One sample, the JSON object in buf[start, end). */
-  line(buf: Buffer, start: number, end: number, lineNo: number): void {
+  /**
+   * One sample, the line buf[start, end) without its trailing comma. False when the line is not
+   * one JSON value (a sample spread over lines, two on one line): the caller falls back to a
+   * full parse, which reads any valid layout and words the error of an invalid one.
+   *
+   * @throws {ConfigurationError} when the line is valid JSON but not a valid sample.
+   */
+  line(buf: Buffer, start: number, end: number, lineNo: number): boolean {
     if (this.#n === this.#capacity) this.#grow();
     const row = this.#n++;
     const cols = this.#cols;
     for (let m = 0; m < cols.length; m++) (cols[m] as Float64Array)[row] = Number.NaN;
-    if (!this.#fast(buf, start, end, row)) {
-      for (let m = 0; m < cols.length; m++) (cols[m] as Float64Array)[row] = Number.NaN;
-      this.#slow(buf, start, end, row, lineNo);
-    }
+    if (this.#fast(buf, start, end, row)) return true;
+    for (let m = 0; m < cols.length; m++) (cols[m] as Float64Array)[row] = Number.NaN;
+    return this.#slow(buf, start, end, row, lineNo);
   }
 
   #grow(): void {
@@ -273,51 +310,60 @@ class LineScanner {
     });
   }
 
-  #slow(buf: Buffer, start: number, end: number, row: number, lineNo: number): void {
-    const where = `samples[${row}] (line ${lineNo})`;
+  #slow(buf: Buffer, start: number, end: number, row: number, lineNo: number): boolean {
     let data: unknown;
     try {
       data = JSON.parse(buf.toString("utf8", start, end));
-    } catch (error) {
-      throw new ConfigurationError(
-        `${this.#path}:${lineNo}: not valid JSON, perhaps truncated: ${(error as Error).message}`,
-        { cause: error },
-      );
+    } catch {
+      return false;
     }
-    const { sampleId, scores } = this.#parsers.sample(data, where);
+    const { sampleId, scores } = this.#parsers.sample(data, `samples[${row}] (line ${lineNo})`);
     this.ids[row] = sampleId;
     for (let m = 0; m < this.#metrics.length; m++) {
       const name = this.#metrics[m] as string;
       const v = Object.hasOwn(scores, name) ? scores[name] : null;
       if (typeof v === "number") (this.#cols[m] as Float64Array)[row] = v;
     }
+    return true;
   }
 
-  /** The common case, byte by byte; false to hand the line to the full parser. */
+  /**
+   * The common case, byte by byte: the whole line is checked as a full load would check it (JSON
+   * grammar, and the type of every field a sample has), and only the id and scores are kept.
+   * False hands the line to JSON.parse: an escape in the id, keys in another order or repeated,
+   * whitespace, or anything invalid (whose error the full parse then words).
+   */
   #fast(b: Buffer, start: number, end: number, row: number): boolean {
     let i: number;
     let id: string | undefined;
     if (startsWith(b, start, P_ID, end)) {
       const s = start + P_ID.length;
-      const q = this.#stringEnd(b, s, end);
-      if (q < 0) return false;
+      let q = s;
       let nonAscii = false;
-      for (let k = s; k < q; k++) {
-        const c = b[k] as number;
-        if (c < 0x20) return false;
+      for (; q < end; q++) {
+        const c = b[q] as number;
+        if (c === 0x22) break;
+        if (c === 0x5c || c < 0x20) return false;
         if (c >= 0x80) nonAscii = true;
       }
-      id = nonAscii ? b.toString("utf8", s, q) : (b as unknown as Latin1Slicing).latin1Slice(s, q);
+      if (q >= end) return false;
+      if (nonAscii) id = b.toString("utf8", s, q);
+      else {
+        // Runs of one dataset share their ids, usually in the same order: reuse the string the
+        // previous file had in this row rather than allocate (and later copy) a new one.
+        const prev = previousIds[row];
+        id =
+          prev !== undefined && sameAscii(prev, b, s, q)
+            ? prev
+            : (b as unknown as Latin1Slicing).latin1Slice(s, q);
+      }
       if (!startsWith(b, q + 1, P_QUESTION, end)) return false;
       i = q + 1 + P_QUESTION.length;
     } else if (startsWith(b, start, P_QUESTION_FIRST, end)) {
       i = start + P_QUESTION_FIRST.length;
     } else return false;
-    // The question is checked when the records are read; here only its end is found.
-    const q = this.#stringEnd(b, i, end);
-    if (q < 0) return false;
-    i = q + 1;
-    if (!startsWith(b, i, P_STATUS, end)) return false;
+    i = this.#string(b, i, end);
+    if (i < 0 || !startsWith(b, i, P_STATUS, end)) return false;
     i += P_STATUS.length;
     if (startsWith(b, i, S_SUCCESSFUL, end)) i += S_SUCCESSFUL.length;
     else if (startsWith(b, i, S_ERRORED, end)) i += S_ERRORED.length;
@@ -360,24 +406,146 @@ class LineScanner {
         if (c !== 0x2c) return false;
       }
     }
-    // The rest of the line is another key or the end of the object.
-    if (i >= end || b[i] !== 0x2c) return false;
+    // The other fields, checked for grammar and type; the object must close at the line's end.
+    let order = 0;
+    for (;;) {
+      if (i >= end) return false;
+      const c = b[i];
+      if (c === 0x7d) {
+        if (i !== end - 1) return false;
+        break;
+      }
+      if (c !== 0x2c || b[i + 1] !== 0x22) return false;
+      // The key: the one `save` writes next, else any.
+      let field: number;
+      const next = TAIL_ORDER[order];
+      if (next !== undefined && startsWith(b, i, next[0], end)) {
+        i += next[0].length;
+        field = next[1];
+        order++;
+      } else {
+        const k = i + 2;
+        i = this.#string(b, k, end);
+        if (i < 0 || this.#escaped || b[i] !== 0x3a) return false;
+        field = tailField(b, k, i - 1);
+        i++;
+      }
+      switch (field) {
+        case FIELD_STRING_OR_NULL:
+          i = this.#stringOrNull(b, i, end);
+          break;
+        case FIELD_IDS:
+        case FIELD_URIS:
+          if (b[i] !== 0x5b) return false;
+          i++;
+          if (b[i] === 0x5d) {
+            i++;
+            break;
+          }
+          for (;;) {
+            i = field === FIELD_IDS ? this.#stringOnly(b, i, end) : this.#stringOrNull(b, i, end);
+            if (i < 0 || i >= end) return false;
+            const d = b[i];
+            i++;
+            if (d === 0x5d) break;
+            if (d !== 0x2c) return false;
+          }
+          break;
+        case FIELD_NUMBER_OR_NULL:
+          if (startsWith(b, i, NULL, end)) i += 4;
+          else i = this.#number(b, i, end);
+          break;
+        case FIELD_COUNT:
+          i = this.#number(b, i, end);
+          if (i >= 0 && !(Number.isInteger(this.#value) && this.#value >= 0)) return false;
+          break;
+        case FIELD_OTHER:
+          i = this.#any(b, i, end, 0);
+          break;
+        default:
+          // id, question, status or scores again: the last one counts, as in JSON.parse.
+          return false;
+      }
+      if (i < 0) return false;
+    }
     this.ids[row] = id;
     return true;
   }
 
-  /**
-   * Index of the quote closing a JSON string whose content starts at `s`, or -1 when the string
-   * holds a backslash (an escape: the full parser decodes it) or does not close before `end`.
-   */
-  #stringEnd(b: Buffer, s: number, end: number): number {
-    const q = b.indexOf(0x22, s);
-    if (q < 0 || q >= end) return -1;
-    if (this.#nextBackslash === -2 || (this.#nextBackslash !== -1 && this.#nextBackslash < s)) {
-      this.#nextBackslash = b.indexOf(0x5c, s);
+  /** A string whose content starts at b[i]: the index after its closing quote, or -1. */
+  #string(b: Buffer, i: number, end: number): number {
+    this.#escaped = false;
+    while (i < end) {
+      const c = b[i] as number;
+      // Most bytes are neither a quote, a backslash nor a control character: one test.
+      if (c > 0x5c || (c > 0x22 && c < 0x5c) || c === 0x20 || c === 0x21) {
+        i++;
+        continue;
+      }
+      if (c === 0x22) return i + 1;
+      if (c === 0x5c) {
+        this.#escaped = true;
+        const e = b[i + 1];
+        if (e === 0x75) {
+          for (let h = i + 2; h < i + 6; h++) if (!isHex(b[h] as number)) return -1;
+          i += 6;
+        } else if (
+          e === 0x22 ||
+          e === 0x5c ||
+          e === 0x2f ||
+          e === 0x62 ||
+          e === 0x66 ||
+          e === 0x6e ||
+          e === 0x72 ||
+          e === 0x74
+        ) {
+          i += 2;
+        } else return -1;
+        continue;
+      }
+      if (c < 0x20) return -1;
+      i++;
     }
-    if (this.#nextBackslash !== -1 && this.#nextBackslash < q) return -1;
-    return q;
+    return -1;
+  }
+
+  #stringOnly(b: Buffer, i: number, end: number): number {
+    return b[i] === 0x22 ? this.#string(b, i + 1, end) : -1;
+  }
+
+  #stringOrNull(b: Buffer, i: number, end: number): number {
+    if (b[i] === 0x22) return this.#string(b, i + 1, end);
+    return startsWith(b, i, NULL, end) ? i + 4 : -1;
+  }
+
+  /** Any JSON value without whitespace (an unknown field): the index after it, or -1. */
+  #any(b: Buffer, i: number, end: number, depth: number): number {
+    if (depth > 32 || i >= end) return -1;
+    const c = b[i] as number;
+    if (c === 0x22) return this.#string(b, i + 1, end);
+    if (c === 0x7b || c === 0x5b) {
+      const close = c === 0x7b ? 0x7d : 0x5d;
+      i++;
+      if (b[i] === close) return i + 1;
+      for (;;) {
+        if (c === 0x7b) {
+          if (b[i] !== 0x22) return -1;
+          i = this.#string(b, i + 1, end);
+          if (i < 0 || b[i] !== 0x3a) return -1;
+          i++;
+        }
+        i = this.#any(b, i, end, depth + 1);
+        if (i < 0 || i >= end) return -1;
+        const d = b[i];
+        i++;
+        if (d === close) return i;
+        if (d !== 0x2c) return -1;
+      }
+    }
+    if (startsWith(b, i, NULL, end)) return i + 4;
+    if (startsWith(b, i, TRUE, end)) return i + 4;
+    if (startsWith(b, i, FALSE, end)) return i + 5;
+    return this.#number(b, i, end);
   }
 
   /** A JSON number at b[i…]: its value in #value, and the index after it; -1 when invalid. */
@@ -451,4 +619,20 @@ function startsWith(b: Buffer, at: number, prefix: Uint8Array, end: number): boo
   if (at + n > end) return false;
   for (let k = 0; k < n; k++) if (b[at + k] !== prefix[k]) return false;
   return true;
+}
+
+function isHex(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+}
+
+/** Which of the known fields the key b[start, end) names (no escapes in it). */
+function tailField(b: Buffer, start: number, end: number): number {
+  const n = end - start;
+  for (const [key, field] of TAIL_KEYS) {
+    if (key.length !== n) continue;
+    let k = 0;
+    while (k < n && b[start + k] === key[k]) k++;
+    if (k === n) return field;
+  }
+  return FIELD_OTHER;
 }
