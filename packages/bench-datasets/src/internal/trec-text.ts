@@ -358,6 +358,23 @@ class RankSorter {
     to: number,
   ): void {
     const length = to - from;
+    // Runs are usually written in rank order already: one pass confirms it.
+    let sorted = true;
+    for (let i = from + 1; i < to; i++) {
+      if (
+        ranksBefore(
+          names,
+          docIds[i] as number,
+          scores[i] as number,
+          docIds[i - 1] as number,
+          scores[i - 1] as number,
+        )
+      ) {
+        sorted = false;
+        break;
+      }
+    }
+    if (sorted) return;
     if (length <= 16) {
       for (let i = from + 1; i < to; i++) {
         const id = docIds[i] as number;

@@ -1,6 +1,7 @@
+import type { MetricInput } from "@fastrag/bench-core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildGains, buildIdealGains } from "./judgments.js";
+import { buildGains, buildIdealGains, rankingIds } from "./judgments.js";
 import { ndcgAt, ndcgGraded } from "./kernels.js";
 
 // Ids drawn from a small pool (so rankings and judgments overlap), including names of
@@ -58,6 +59,38 @@ describe("graded judgments without a gains map", () => {
           );
         },
       ),
+    );
+  });
+});
+
+describe("rankingIds de-duplication", () => {
+  const input = (ids: readonly string[]): MetricInput => ({
+    sample: { question: "q", expectedAnswers: [], relevantIds: [] },
+    answer: null,
+    retrieved: ids.map((id) => ({ id })),
+    latencyMs: 0,
+    usage: undefined,
+    signal: new AbortController().signal,
+  });
+
+  it("keeps each id once, at its first rank, for short, long and very long rankings", () => {
+    for (const n of [5, 16, 17, 100, 3000, 40_000]) {
+      // d0 … d(n-1) with every fifth rank repeating the id two ranks before it.
+      const ids = Array.from({ length: n }, (_, i) => (i % 5 === 4 ? `d${i - 2}` : `d${i}`));
+      const expected = ids.filter((id, i) => i % 5 !== 4 || !ids.slice(0, i).includes(id));
+      const got = rankingIds(input(ids), "chunk");
+      expect(got.length).toBe(n - Math.floor(n / 5));
+      if (n <= 3000) expect(got).toEqual(expected);
+      expect(new Set(got).size).toBe(got.length);
+    }
+  });
+
+  it("agrees with a Set on random rankings with many repeats", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 120 }), (picks) => {
+        const ids = picks.map((p) => `doc${p}`);
+        expect(rankingIds(input(ids), "chunk")).toEqual([...new Set(ids)]);
+      }),
     );
   });
 });

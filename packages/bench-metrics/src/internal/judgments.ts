@@ -156,9 +156,14 @@ export function rankingIds(input: MetricInput, level: MatchLevel): readonly stri
   return documentValue;
 }
 
-// Up to this length, duplicates are found by comparing with the ids kept so far: cheaper than
-// building a Set for every sample of a short ranking.
+// Up to this length, duplicates are found by comparing with the ids kept so far; up to
+// HASH_LIMIT, with a reused open-addressing table of positions stamped per call. Both avoid a
+// Set per sample, whose growth was a third of the metric time on 10^6-row runs.
 const SCAN_LIMIT = 16;
+const HASH_LIMIT = 1 << 15;
+let stamps = new Int32Array(256);
+let positions = new Int32Array(256);
+let stamp = 0;
 
 function chunkIds(retrieved: readonly RetrievedChunk[]): readonly string[] {
   const n = retrieved.length;
@@ -171,6 +176,34 @@ function chunkIds(retrieved: readonly RetrievedChunk[]): readonly string[] {
       while (j < m && out[j] !== id) j++;
       if (j === m) out[m++] = id;
     }
+  } else if (n <= HASH_LIMIT) {
+    let size = 256;
+    while (size < 2 * n) size *= 2;
+    if (stamps.length < size) {
+      stamps = new Int32Array(size);
+      positions = new Int32Array(size);
+      stamp = 0;
+    }
+    if (stamp === 0x7fffffff) {
+      stamps.fill(0);
+      stamp = 0;
+    }
+    const mark = ++stamp;
+    const mask = size - 1;
+    for (let i = 0; i < n; i++) {
+      const id = (retrieved[i] as RetrievedChunk).id;
+      let slot = hashString(id) & mask;
+      for (;;) {
+        if (stamps[slot] !== mark) {
+          stamps[slot] = mark;
+          positions[slot] = m;
+          out[m++] = id;
+          break;
+        }
+        if (out[positions[slot] as number] === id) break;
+        slot = (slot + 1) & mask;
+      }
+    }
   } else {
     const seen = new Set<string>();
     for (let i = 0; i < n; i++) {
@@ -182,6 +215,13 @@ function chunkIds(retrieved: readonly RetrievedChunk[]): readonly string[] {
   }
   out.length = m;
   return out;
+}
+
+/** FNV-1a over UTF-16 code units: a table hash, not a fingerprint. */
+function hashString(s: string): number {
+  let h = -2128831035;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h;
 }
 
 function documentIds(retrieved: readonly RetrievedChunk[]): readonly string[] {
