@@ -334,18 +334,17 @@ class QidMatcher {
 
 /**
  * Sorts one query's entries into trec_eval's order, in place in the parallel columns: insertion
- * sort for short rankings, a bottom-up merge sort of positions otherwise. Scratch space is
- * allocated once, for the longest query.
+ * sort for short rankings; otherwise a native sort of numeric keys (float order, then position),
+ * then insertion sort of each run of equal floats by docno. Scratch space is allocated once, for
+ * the longest query.
  */
 class RankSorter {
-  private readonly order: Int32Array;
-  private readonly spare: Int32Array;
+  private readonly keys: Float64Array;
   private readonly ids: Int32Array;
   private readonly values: Float64Array;
 
   constructor(longest: number) {
-    this.order = new Int32Array(longest);
-    this.spare = new Int32Array(longest);
+    this.keys = new Float64Array(longest);
     this.ids = new Int32Array(longest);
     this.values = new Float64Array(longest);
   }
@@ -376,69 +375,101 @@ class RankSorter {
     }
     if (sorted) return;
     if (length <= 16) {
-      for (let i = from + 1; i < to; i++) {
-        const id = docIds[i] as number;
-        const score = scores[i] as number;
-        let j = i - 1;
-        while (
-          j >= from &&
-          ranksBefore(names, id, score, docIds[j] as number, scores[j] as number)
-        ) {
-          docIds[j + 1] = docIds[j] as number;
-          scores[j + 1] = scores[j] as number;
-          j--;
-        }
-        docIds[j + 1] = id;
-        scores[j + 1] = score;
-      }
+      insertionSort(docIds, scores, names, from, to);
       return;
     }
-    let order = this.order;
-    let spare = this.spare;
-    for (let i = 0; i < length; i++) order[i] = from + i;
-    for (let width = 1; width < length; width *= 2) {
-      for (let lo = 0; lo < length; lo += 2 * width) {
-        const mid = Math.min(lo + width, length);
-        const hi = Math.min(lo + 2 * width, length);
-        let a = lo;
-        let b = mid;
-        let out = lo;
-        while (a < mid && b < hi) {
-          const x = order[a] as number;
-          const y = order[b] as number;
-          // Take from the right only when it ranks strictly before: the merge stays stable.
-          if (
-            ranksBefore(
-              names,
-              docIds[y] as number,
-              scores[y] as number,
-              docIds[x] as number,
-              scores[x] as number,
-            )
-          ) {
-            spare[out++] = y;
-            b++;
-          } else {
-            spare[out++] = x;
-            a++;
-          }
-        }
-        while (a < mid) spare[out++] = order[a++] as number;
-        while (b < hi) spare[out++] = order[b++] as number;
-      }
-      const swap = order;
-      order = spare;
-      spare = swap;
+    if (length >= POSITION_SPAN) {
+      comparatorSort(docIds, scores, names, from, to);
+      return;
     }
+    // A native numeric sort of packed keys: the float's order (descending) above the position.
+    // Exact in a double: 32 bits of float order × 2^20 positions < 2^53.
+    const keys = this.keys.subarray(0, length);
+    for (let i = 0; i < length; i++) {
+      keys[i] = (0xffffffff - floatOrder(scores[from + i] as number)) * POSITION_SPAN + i;
+    }
+    keys.sort();
     const ids = this.ids;
     const values = this.values;
     for (let i = 0; i < length; i++) {
-      const k = order[i] as number;
+      // Division by a power of two is exact; `%` on doubles would be a slow fmod.
+      const key = keys[i] as number;
+      const high = Math.floor(key / POSITION_SPAN);
+      const k = from + (key - high * POSITION_SPAN);
+      keys[i] = high;
       ids[i] = docIds[k] as number;
       values[i] = scores[k] as number;
     }
     docIds.set(ids.subarray(0, length), from);
     scores.set(values.subarray(0, length), from);
+    // Equal floats are now adjacent, in file order: order each such run by docno.
+    let start = 0;
+    for (let i = 1; i <= length; i++) {
+      if (i === length || keys[i] !== keys[start]) {
+        if (i - start > 1) insertionSort(docIds, scores, names, from + start, from + i);
+        start = i;
+      }
+    }
+  }
+}
+
+// Positions within one query take the low 20 bits of a sort key; longer queries (never seen in
+// practice) are sorted with a comparator.
+const POSITION_SPAN = 1 << 20;
+const FLOAT = new Float32Array(1);
+const FLOAT_BITS = new Uint32Array(FLOAT.buffer);
+
+/** The single-precision float of `score` as a uint32 that sorts as the float does (−0 = +0). */
+function floatOrder(score: number): number {
+  FLOAT[0] = score === 0 ? 0 : score;
+  const bits = FLOAT_BITS[0] as number;
+  return bits >= 0x80000000 ? ~bits >>> 0 : (bits | 0x80000000) >>> 0;
+}
+
+function comparatorSort(
+  docIds: Int32Array,
+  scores: Float64Array,
+  names: readonly string[],
+  from: number,
+  to: number,
+): void {
+  const order: number[] = [];
+  for (let i = from; i < to; i++) order.push(i);
+  order.sort((x, y) =>
+    ranksBefore(
+      names,
+      docIds[x] as number,
+      scores[x] as number,
+      docIds[y] as number,
+      scores[y] as number,
+    )
+      ? -1
+      : 1,
+  );
+  const ids = Int32Array.from(order, (k) => docIds[k] as number);
+  const values = Float64Array.from(order, (k) => scores[k] as number);
+  docIds.set(ids, from);
+  scores.set(values, from);
+}
+
+function insertionSort(
+  docIds: Int32Array,
+  scores: Float64Array,
+  names: readonly string[],
+  from: number,
+  to: number,
+): void {
+  for (let i = from + 1; i < to; i++) {
+    const id = docIds[i] as number;
+    const score = scores[i] as number;
+    let j = i - 1;
+    while (j >= from && ranksBefore(names, id, score, docIds[j] as number, scores[j] as number)) {
+      docIds[j + 1] = docIds[j] as number;
+      scores[j + 1] = scores[j] as number;
+      j--;
+    }
+    docIds[j + 1] = id;
+    scores[j + 1] = score;
   }
 }
 
