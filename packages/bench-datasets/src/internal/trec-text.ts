@@ -340,6 +340,7 @@ class QidMatcher {
  */
 class RankSorter {
   private readonly keys: Float64Array;
+  private view: Float64Array = new Float64Array(0);
   private readonly ids: Int32Array;
   private readonly values: Float64Array;
 
@@ -384,7 +385,9 @@ class RankSorter {
     }
     // A native numeric sort of packed keys: the float's order (descending) above the position.
     // Exact in a double: 32 bits of float order × 2^20 positions < 2^53.
-    const keys = this.keys.subarray(0, length);
+    // Queries mostly share one length: the view of that length is made once, not per query.
+    if (this.view.length !== length) this.view = this.keys.subarray(0, length);
+    const keys = this.view;
     for (let i = 0; i < length; i++) {
       keys[i] = (0xffffffff - floatOrder(scores[from + i] as number)) * POSITION_SPAN + i;
     }
