@@ -7,7 +7,7 @@ import {
 import { fingerprintSamples } from "./internal/fingerprint.js";
 import { type JournalHeader, JournalWriter, readJournal } from "./internal/journal.js";
 import { setOwn } from "./internal/validate.js";
-import { BenchmarkResult, type ShardSpec } from "./results.js";
+import { BenchmarkResult, type DatasetInfo, type ShardSpec } from "./results.js";
 import type {
   EvalSample,
   Metadata,
@@ -322,7 +322,7 @@ export class Benchmark<M extends Metadata = Metadata> {
       durationS: (performance.now() - t0) / 1000,
       samples,
       higherIsBetter,
-      dataset: { fingerprint: this.fingerprint, size: total },
+      dataset: lazyDatasetInfo(this, total),
       ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}),
     });
     if (signal?.aborted) {
@@ -808,4 +808,24 @@ function describeValue(value: unknown): string {
   if (typeof value === "number") return `the number ${value}`;
   if (typeof value === "string") return `a string`;
   return `a ${typeof value}`;
+}
+
+/**
+ * The result's dataset identity, with the fingerprint hashed on first read: a run that is never
+ * saved or paired (an offline `eval`) skips hashing the whole dataset. Until then the result holds
+ * the benchmark; the first read lets it go.
+ */
+function lazyDatasetInfo(benchmark: Benchmark, size: number): DatasetInfo {
+  let source: Benchmark | undefined = benchmark;
+  let fingerprint: string | undefined;
+  return {
+    get fingerprint(): string {
+      if (fingerprint === undefined) {
+        fingerprint = (source as Benchmark).fingerprint;
+        source = undefined;
+      }
+      return fingerprint;
+    },
+    size,
+  };
 }
