@@ -17,4 +17,4 @@ export {
   type TopicField,
   type TrecDatasetOptions,
 } from "./qa-dataset.js";
-export { TrecRun } from "./trec-run.js";
+export { TrecRun, type TrecRunLoadOptions } from "./trec-run.js";

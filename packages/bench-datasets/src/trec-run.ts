@@ -1,6 +1,26 @@
-import type { RetrievedChunk, Retriever, TargetCallOptions } from "@fastrag/bench-core";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import {
+  ConfigurationError,
+  type RetrievedChunk,
+  type Retriever,
+  type TargetCallOptions,
+} from "@fastrag/bench-core";
 import { feedFile, feedText } from "./internal/byte-lines.js";
-import { RunParser } from "./internal/trec-text.js";
+import type { RunWorkerMessage } from "./internal/trec-run-worker.js";
+import { type RunColumns, RunParser } from "./internal/trec-text.js";
+
+/** Options of {@link TrecRun.load}. */
+export interface TrecRunLoadOptions {
+  /**
+   * Parse the file on a worker thread, leaving this one free meanwhile: `fastrag-bench eval`
+   * reads the qrels while the run is parsed, on two cores in about the time of the longer of the
+   * two. The run and its errors are the same. Default `false`. Where the worker's module is not
+   * there to start (code run from TypeScript sources, a bundle), the file is parsed on this thread.
+   */
+  readonly thread?: boolean;
+}
 
 const EMPTY: readonly RetrievedChunk[] = Object.freeze([]);
 
@@ -39,7 +59,7 @@ export class TrecRun implements Retriever {
   private readonly scores: Float64Array;
   private readonly names: readonly string[];
 
-  private constructor(source: string, parsed: RunParser) {
+  private constructor(source: string, parsed: RunColumns) {
     this.source = source;
     this.tag = parsed.tag;
     this.index = parsed.index;
@@ -47,7 +67,7 @@ export class TrecRun implements Retriever {
     this.starts = parsed.starts;
     this.docIds = parsed.docIds;
     this.scores = parsed.scores;
-    this.names = parsed.names.strings;
+    this.names = parsed.names;
   }
 
   /**
@@ -57,11 +77,17 @@ export class TrecRun implements Retriever {
    *   is not a number, or a document is listed twice for one query; the message names the line
    *   and column.
    */
-  static async load(path: string): Promise<TrecRun> {
+  static async load(path: string, options: TrecRunLoadOptions = {}): Promise<TrecRun> {
+    if (options?.thread === true) {
+      const worker = new URL("./internal/trec-run-worker.js", import.meta.url);
+      if (worker.protocol === "file:" && existsSync(fileURLToPath(worker))) {
+        return new TrecRun(path, await parseOnThread(worker, path));
+      }
+    }
     const parser = new RunParser(path);
     await feedFile(path, parser);
     parser.finish();
-    return new TrecRun(path, parser);
+    return new TrecRun(path, columnsOf(parser));
   }
 
   /**
@@ -73,7 +99,7 @@ export class TrecRun implements Retriever {
     const parser = new RunParser(source);
     feedText(text, parser);
     parser.finish();
-    return new TrecRun(source, parser);
+    return new TrecRun(source, columnsOf(parser));
   }
 
   /** The query ids the run answers, in order of first appearance in the file. */
@@ -114,4 +140,37 @@ export class TrecRun implements Retriever {
     const id = options?.sample?.id ?? query;
     return Promise.resolve(this.ranking(id));
   }
+}
+
+function columnsOf(parser: RunParser): RunColumns {
+  return {
+    tag: parser.tag,
+    index: parser.index,
+    qids: parser.qids,
+    starts: parser.starts,
+    docIds: parser.docIds,
+    scores: parser.scores,
+    names: parser.names.strings,
+  };
+}
+
+/** Parses the run on a worker thread; its errors are rethrown here as they were thrown there. */
+function parseOnThread(worker: URL, path: string): Promise<RunColumns> {
+  return new Promise((resolve, reject) => {
+    const thread = new Worker(worker, { workerData: { path } });
+    let settled = false;
+    thread.once("message", (message: RunWorkerMessage) => {
+      settled = true;
+      void thread.terminate();
+      if ("columns" in message) resolve(message.columns);
+      else if (message.error.configuration) reject(new ConfigurationError(message.error.message));
+      else reject(new Error(message.error.message));
+    });
+    thread.once("error", (error) => {
+      if (!settled) reject(error);
+    });
+    thread.once("exit", (code) => {
+      if (!settled) reject(new Error(`TrecRun.load: the parsing thread exited with code ${code}`));
+    });
+  });
 }

@@ -43,7 +43,7 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
       qrels: options.qrels,
       ...(level !== undefined ? { relevanceLevel: level } : {}),
     }),
-    TrecRun.load(options.run),
+    TrecRun.load(options.run, { thread: true }),
   ]);
   const benchmark = new Benchmark({ dataset, metrics, maxConcurrent: 64 });
   const result: BenchmarkResult = await benchmark.run(run, { name: run.tag ?? "run" });

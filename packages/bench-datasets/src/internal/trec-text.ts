@@ -120,6 +120,17 @@ export class QrelsParser implements ByteLineParser {
   }
 }
 
+/** A parsed run, as {@link RunParser} leaves it after `finish`: what a TrecRun is built from. */
+export interface RunColumns {
+  readonly tag: string | undefined;
+  readonly index: ReadonlyMap<string, number>;
+  readonly qids: readonly string[];
+  readonly starts: Int32Array;
+  readonly docIds: Int32Array;
+  readonly scores: Float64Array;
+  readonly names: readonly string[];
+}
+
 /**
  * Parses a TREC run (`qid Q0 docno rank score tag`) from bytes into flat columns, then orders
  * each query's documents as trec_eval does (see {@link RunParser.finish}). Fields after the sixth

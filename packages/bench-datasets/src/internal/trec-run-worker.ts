@@ -1,0 +1,43 @@
+// Runs on a worker thread for `TrecRun.load(path, { thread: true })`: parses the run and sends
+// its columns back, the typed arrays transferred rather than copied.
+import { parentPort, workerData } from "node:worker_threads";
+import { ConfigurationError } from "@fastrag/bench-core";
+import { feedFile } from "./byte-lines.js";
+import type { RunColumns } from "./trec-text.js";
+import { RunParser } from "./trec-text.js";
+
+/** What the worker posts: the parsed columns, or the error that stopped it. */
+export type RunWorkerMessage =
+  | { readonly columns: RunColumns }
+  | { readonly error: { readonly message: string; readonly configuration: boolean } };
+
+const port = parentPort;
+if (port !== null) {
+  const path = (workerData as { path: string }).path;
+  try {
+    const parser = new RunParser(path);
+    await feedFile(path, parser);
+    parser.finish();
+    const columns: RunColumns = {
+      tag: parser.tag,
+      index: parser.index,
+      qids: parser.qids,
+      starts: parser.starts,
+      docIds: parser.docIds,
+      scores: parser.scores,
+      names: parser.names.strings,
+    };
+    const buffers = new Set<ArrayBuffer>();
+    for (const a of [parser.starts, parser.docIds, parser.scores]) {
+      if (a.buffer instanceof ArrayBuffer) buffers.add(a.buffer);
+    }
+    port.postMessage({ columns } satisfies RunWorkerMessage, [...buffers]);
+  } catch (error) {
+    port.postMessage({
+      error: {
+        message: error instanceof Error ? error.message : String(error),
+        configuration: ConfigurationError.isInstance(error),
+      },
+    } satisfies RunWorkerMessage);
+  }
+}
