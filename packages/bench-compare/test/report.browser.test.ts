@@ -26,7 +26,7 @@ interface Visit {
   readonly dialogs: string[];
 }
 
-describe.skipIf(SKIP)("the HTML report in Chromium", () => {
+describe.skipIf(SKIP)("the HTML report in Chromium", { timeout: 90_000 }, () => {
   let browser: Browser | undefined;
   let dir = "";
 
@@ -71,7 +71,7 @@ describe.skipIf(SKIP)("the HTML report in Chromium", () => {
       void d.dismiss();
     });
     await page.goto(pathToFileURL(file).href);
-    await page.waitForSelector('html[data-ready="1"]', { timeout: 10_000 });
+    await page.waitForSelector('html[data-ready="1"]', { timeout: 30_000 });
     return visit;
   }
 
