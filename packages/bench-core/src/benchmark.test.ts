@@ -88,6 +88,15 @@ describe("new Benchmark", () => {
     expect(() => new Benchmark({ dataset: bad, metrics: [exact] })).toThrow(
       /sample 0: question must be a string/,
     );
+    const entry = [{ question: "q", expectedAnswers: ["a", 7], relevantIds: [] }];
+    expect(
+      () => new Benchmark({ dataset: entry as unknown as EvalSample[], metrics: [exact] }),
+    ).toThrow(/sample 0: expectedAnswers\[1\] must be a string, found the number 7/);
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the point
+    const sparse = [{ question: "q", expectedAnswers: [], relevantIds: ["d1", , "d3"] }];
+    expect(
+      () => new Benchmark({ dataset: sparse as unknown as EvalSample[], metrics: [exact] }),
+    ).toThrow(/sample 0: relevantIds\[1\] must be a string, found an empty slot/);
   });
 });
 

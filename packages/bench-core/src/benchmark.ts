@@ -726,20 +726,18 @@ function validateSample(sample: unknown, i: number): void {
 }
 
 function checkStrings(v: unknown, key: string, s: Record<string, unknown>, i: number): void {
-  let ok = Array.isArray(v);
-  if (ok) {
-    const list = v as readonly unknown[];
-    for (let k = 0; k < list.length; k++) {
-      if (typeof list[k] !== "string") {
-        ok = false;
-        break;
-      }
-    }
-  }
-  if (!ok) {
+  if (!Array.isArray(v)) {
     throw new ConfigurationError(
       `${where(s, i)}: ${key} must be an array of strings, found ${describeValue(v)}`,
     );
+  }
+  const list = v as readonly unknown[];
+  for (let k = 0; k < list.length; k++) {
+    if (typeof list[k] !== "string") {
+      // A hole in a sparse array reads as undefined: name it as the entry it is.
+      const found = k in list ? describeValue(list[k]) : "an empty slot (a sparse array)";
+      throw new ConfigurationError(`${where(s, i)}: ${key}[${k}] must be a string, found ${found}`);
+    }
   }
 }
 
@@ -813,7 +811,9 @@ function describeValue(value: unknown): string {
 /**
  * The result's dataset identity, with the fingerprint hashed on first read: a run that is never
  * saved or paired (an offline `eval`) skips hashing the whole dataset. Until then the result holds
- * the benchmark; the first read lets it go.
+ * the benchmark; the first read lets it go. (Sample objects edited after the run would be hashed
+ * as edited: datasets are treated as immutable, as the benchmark's own cached fingerprint already
+ * assumed across runs.)
  */
 function lazyDatasetInfo(benchmark: Benchmark, size: number): DatasetInfo {
   let source: Benchmark | undefined = benchmark;

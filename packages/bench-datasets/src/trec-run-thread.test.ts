@@ -44,6 +44,7 @@ describe("TrecRun.load(path, { thread: true })", () => {
     );
     expect(ConfigurationError.isInstance(missing)).toBe(true);
     expect((missing as Error).message).toContain("none.run");
+    expect((missing as Error & { cause?: { code?: string } }).cause?.code).toBe("ENOENT");
   });
 
   it("parses on this thread when the worker module is not there (running from source)", async () => {

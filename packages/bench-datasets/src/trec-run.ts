@@ -162,9 +162,19 @@ function parseOnThread(worker: URL, path: string): Promise<RunColumns> {
     thread.once("message", (message: RunWorkerMessage) => {
       settled = true;
       void thread.terminate();
-      if ("columns" in message) resolve(message.columns);
-      else if (message.error.configuration) reject(new ConfigurationError(message.error.message));
-      else reject(new Error(message.error.message));
+      if ("columns" in message) {
+        resolve(message.columns);
+        return;
+      }
+      const { code } = message.error;
+      // The cause crossed the thread as its code (ENOENT…), which is what callers test.
+      const cause = code === undefined ? undefined : Object.assign(new Error(code), { code });
+      const options = cause === undefined ? undefined : { cause };
+      reject(
+        message.error.configuration
+          ? new ConfigurationError(message.error.message, options)
+          : new Error(message.error.message, options),
+      );
     });
     thread.once("error", (error) => {
       if (!settled) reject(error);

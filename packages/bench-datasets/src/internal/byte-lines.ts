@@ -42,7 +42,8 @@ export async function feedFile(path: string, parser: ByteLineParser): Promise<vo
   }
   try {
     parser.reserve(size);
-    let buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size, 64)));
+    // A pipe or a special file reports size 0: read it in full chunks.
+    let buffer = Buffer.allocUnsafe(size > 0 ? Math.min(CHUNK, Math.max(size, 64)) : CHUNK);
     let filled = 0;
     let first = true;
     for (;;) {
@@ -63,7 +64,7 @@ export async function feedFile(path: string, parser: ByteLineParser): Promise<vo
       let from = 0;
       if (first && (end >= 3 || last)) {
         first = false;
-        if (hasBom(buffer)) from = 3;
+        if (end >= 3 && hasBom(buffer)) from = 3;
       } else if (first) {
         filled = end;
         continue;

@@ -9,7 +9,14 @@ import { RunParser } from "./trec-text.js";
 /** What the worker posts: the parsed columns, or the error that stopped it. */
 export type RunWorkerMessage =
   | { readonly columns: RunColumns }
-  | { readonly error: { readonly message: string; readonly configuration: boolean } };
+  | {
+      readonly error: {
+        readonly message: string;
+        readonly configuration: boolean;
+        /** The system error code of the cause (ENOENT, EISDIR…), when there is one. */
+        readonly code: string | undefined;
+      };
+    };
 
 const port = parentPort;
 if (port !== null) {
@@ -37,7 +44,17 @@ if (port !== null) {
       error: {
         message: error instanceof Error ? error.message : String(error),
         configuration: ConfigurationError.isInstance(error),
+        code: codeOf(error),
       },
     } satisfies RunWorkerMessage);
   }
+}
+
+function codeOf(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    e = e.cause;
+  }
+  return undefined;
 }

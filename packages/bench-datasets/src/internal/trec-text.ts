@@ -172,7 +172,8 @@ export class RunParser implements ByteLineParser {
 
   reserve(bytes: number): void {
     // A line is at least 12 bytes ("q Q0 d 1 1 t\n" without the rank's and score's width), so
-    // this never grows; untouched pages cost nothing.
+    // a file's own size never needs more; untouched pages cost nothing. (`entry` still grows the
+    // columns for input whose size was not known: a pipe, a file growing as it is read.)
     const capacity = Math.floor(bytes / 11) + 1;
     this.docIds = new Int32Array(capacity);
     this.scores = new Float64Array(capacity);
@@ -227,6 +228,12 @@ export class RunParser implements ByteLineParser {
     this.marker[id] = mark;
     seen?.add(id);
     const n = this.n;
+    if (n === this.docIds.length) {
+      // More lines than `reserve` expected (a pipe reports size 0; a file may grow while read).
+      const length = Math.max(1024, n * 2);
+      this.docIds = grow(this.docIds, length);
+      this.scores = grow(this.scores, length);
+    }
     this.docIds[n] = id;
     this.scores[n] = score;
     this.n = n + 1;
@@ -346,7 +353,8 @@ class QidMatcher {
 /**
  * Sorts one query's entries into trec_eval's order, in place in the parallel columns: insertion
  * sort for short rankings; otherwise a native sort of numeric keys (float order, then position),
- * then insertion sort of each run of equal floats by docno. Scratch space is allocated once, for
+ * then each run of equal floats by docno (insertion sort for short runs, a comparator sort for
+ * long ones, so a ranking of thousands of tied scores stays O(n log n)). Scratch space is allocated once, for
  * the longest query.
  */
 class RankSorter {
@@ -420,7 +428,9 @@ class RankSorter {
     let start = 0;
     for (let i = 1; i <= length; i++) {
       if (i === length || keys[i] !== keys[start]) {
-        if (i - start > 1) insertionSort(docIds, scores, names, from + start, from + i);
+        const run = i - start;
+        if (run > 16) comparatorSort(docIds, scores, names, from + start, from + i);
+        else if (run > 1) insertionSort(docIds, scores, names, from + start, from + i);
         start = i;
       }
     }
@@ -435,8 +445,10 @@ const FLOAT_BITS = new Uint32Array(FLOAT.buffer);
 
 /** The single-precision float of `score` as a uint32 that sorts as the float does (−0 = +0). */
 function floatOrder(score: number): number {
-  FLOAT[0] = score === 0 ? 0 : score;
-  const bits = FLOAT_BITS[0] as number;
+  FLOAT[0] = score;
+  let bits = FLOAT_BITS[0] as number;
+  // −0 as a float: a −0 double, or a tiny negative score that rounds to it (−1e-50).
+  if (bits === 0x80000000) bits = 0;
   return bits >= 0x80000000 ? ~bits >>> 0 : (bits | 0x80000000) >>> 0;
 }
 
