@@ -3,7 +3,6 @@ import { ConfigurationError } from "@fastrag/bench-core";
 import { isDirectory, readTextFile } from "./internal/files.js";
 import { parseJson } from "./internal/json-text.js";
 import { forEachLine, isBlank } from "./internal/lines.js";
-import { forEachCsvRow, lineOfRow } from "./internal/load-csv.js";
 import {
   describeInexact,
   describeValue,
@@ -57,6 +56,7 @@ export async function loadCorpus(path: string): Promise<Passage[]> {
       if (!isBlank(line)) reader.addRecord(parseJson(line, path, n), `line ${n}`);
     });
   } else if (lower.endsWith(".csv") || lower.endsWith(".tsv")) {
+    const { forEachCsvRow, lineOfRow } = await import("./internal/load-csv.js");
     const text = await readTextFile(path);
     let header: string[] = [];
     const delimiter = lower.endsWith(".tsv") ? "\t" : ",";

@@ -1,6 +1,5 @@
 import { ConfigurationError } from "@fastrag/bench-core";
 import type { ColumnMapping } from "./column-mapping.js";
-import { samplesFromParquet } from "./internal/load-parquet.js";
 import { describeValue, isPlainRecord, messageOf } from "./internal/problems.js";
 import type { LoadedSamples } from "./internal/sample-builder.js";
 
@@ -96,6 +95,7 @@ export async function loadFromHuggingFace(
           );
     buffers.push({ buffer: await getBytes(url, request), source: url });
   }
+  const { samplesFromParquet } = await import("./internal/load-parquet.js");
   const loaded = await samplesFromParquet(
     buffers,
     options.columns,

@@ -5,15 +5,12 @@ import {
   writeFileAtomic,
 } from "@fastrag/bench-core";
 import type { ColumnMapping } from "./column-mapping.js";
-import { type HuggingFaceOptions, loadFromHuggingFace } from "./hugging-face.js";
+import type { HuggingFaceOptions } from "./hugging-face.js";
 import { feedFile } from "./internal/byte-lines.js";
 import { isDirectory, readTextFile } from "./internal/files.js";
 import { loadBeirDataset } from "./internal/load-beir.js";
-import { loadCsvDataset } from "./internal/load-csv.js";
 import { loadJsonDataset } from "./internal/load-json.js";
 import { loadJsonlDataset } from "./internal/load-jsonl.js";
-import { loadParquetDataset } from "./internal/load-parquet.js";
-import { loadYamlDataset } from "./internal/load-yaml.js";
 import { describeValue } from "./internal/problems.js";
 import { type LoadedSamples, SampleBuilder } from "./internal/sample-builder.js";
 import { parseTopics, QrelsParser } from "./internal/trec-text.js";
@@ -149,11 +146,16 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
     }
     if (lower.endsWith(".jsonl")) loaded = await loadJsonlDataset(path, columns);
     else if (lower.endsWith(".json")) loaded = await loadJsonDataset(path, columns);
-    else if (lower.endsWith(".csv")) loaded = await loadCsvDataset(path, columns, ",");
-    else if (lower.endsWith(".tsv")) loaded = await loadCsvDataset(path, columns, "\t");
+    // CSV, YAML, Parquet and Hugging Face load their parsers on first use: importing the package
+    // (for TREC files, say) does not pay for parsers it never calls.
+    else if (lower.endsWith(".csv"))
+      loaded = await (await import("./internal/load-csv.js")).loadCsvDataset(path, columns, ",");
+    else if (lower.endsWith(".tsv"))
+      loaded = await (await import("./internal/load-csv.js")).loadCsvDataset(path, columns, "\t");
     else if (lower.endsWith(".yaml") || lower.endsWith(".yml"))
-      loaded = await loadYamlDataset(path, columns);
-    else if (lower.endsWith(".parquet")) loaded = await loadParquetDataset(path, columns);
+      loaded = await (await import("./internal/load-yaml.js")).loadYamlDataset(path, columns);
+    else if (lower.endsWith(".parquet"))
+      loaded = await (await import("./internal/load-parquet.js")).loadParquetDataset(path, columns);
     else if (await isDirectory(path)) loaded = await loadBeirDataset(path, options.split ?? "test");
     else {
       throw new ConfigurationError(`${path}: unsupported dataset format; expected ${SUPPORTED}`);
@@ -263,6 +265,7 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
    * ```
    */
   static async fromHuggingFace(repo: string, options: HuggingFaceOptions = {}): Promise<QADataset> {
+    const { loadFromHuggingFace } = await import("./hugging-face.js");
     const loaded = await loadFromHuggingFace(repo, options);
     return new QADataset(loaded.samples, { warnings: loaded.warnings, source: `hf://${repo}` });
   }
