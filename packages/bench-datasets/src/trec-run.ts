@@ -87,7 +87,7 @@ export class TrecRun implements Retriever {
     const parser = new RunParser(path);
     await feedFile(path, parser);
     parser.finish();
-    return new TrecRun(path, columnsOf(parser));
+    return new TrecRun(path, parser.columns());
   }
 
   /**
@@ -99,7 +99,7 @@ export class TrecRun implements Retriever {
     const parser = new RunParser(source);
     feedText(text, parser);
     parser.finish();
-    return new TrecRun(source, columnsOf(parser));
+    return new TrecRun(source, parser.columns());
   }
 
   /** The query ids the run answers, in order of first appearance in the file. */
@@ -140,18 +140,6 @@ export class TrecRun implements Retriever {
     const id = options?.sample?.id ?? query;
     return Promise.resolve(this.ranking(id));
   }
-}
-
-function columnsOf(parser: RunParser): RunColumns {
-  return {
-    tag: parser.tag,
-    index: parser.index,
-    qids: parser.qids,
-    starts: parser.starts,
-    docIds: parser.docIds,
-    scores: parser.scores,
-    names: parser.names.strings,
-  };
 }
 
 /** Parses the run on a worker thread; its errors are rethrown here as they were thrown there. */

@@ -3,8 +3,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { ConfigurationError } from "@fastrag/bench-core";
 import { feedFile } from "./byte-lines.js";
-import type { RunColumns } from "./trec-text.js";
-import { RunParser } from "./trec-text.js";
+import { type RunColumns, RunParser } from "./trec-text.js";
 
 /** What the worker posts: the parsed columns, or the error that stopped it. */
 export type RunWorkerMessage =
@@ -25,15 +24,7 @@ if (port !== null) {
     const parser = new RunParser(path);
     await feedFile(path, parser);
     parser.finish();
-    const columns: RunColumns = {
-      tag: parser.tag,
-      index: parser.index,
-      qids: parser.qids,
-      starts: parser.starts,
-      docIds: parser.docIds,
-      scores: parser.scores,
-      names: parser.names.strings,
-    };
+    const columns = parser.columns();
     const buffers = new Set<ArrayBuffer>();
     for (const a of [parser.starts, parser.docIds, parser.scores]) {
       if (a.buffer instanceof ArrayBuffer) buffers.add(a.buffer);

@@ -170,6 +170,19 @@ export class RunParser implements ByteLineParser {
 
   constructor(private readonly source: string) {}
 
+  /** The parsed run, after `finish`. */
+  columns(): RunColumns {
+    return {
+      tag: this.tag,
+      index: this.index,
+      qids: this.qids,
+      starts: this.starts,
+      docIds: this.docIds,
+      scores: this.scores,
+      names: this.names.strings,
+    };
+  }
+
   reserve(bytes: number): void {
     // A line is at least 12 bytes ("q Q0 d 1 1 t\n" without the rank's and score's width), so
     // a file's own size never needs more; untouched pages cost nothing. (`entry` still grows the
