@@ -93,14 +93,15 @@ const TAIL_KEYS: readonly (readonly [Uint8Array, number])[] = [...TAIL_FIELDS].m
  * touching freshly allocated memory (a Buffer per file, a string per file, an object per sample)
  * costs far more than the parsing itself.
  *
- * What it checks now: the file is UTF-8; the header, as `parsers.header` checks it; every sample
- * line's framing, id, status and scores (numbers as JSON writes them, or null). A line it cannot
- * read on its fast path (escapes in an id, an unknown score key, another key order) is parsed in
- * full with `JSON.parse` and `parsers.sample`. The rest of a sample (question, answer, retrieved
- * ids, latency, error) is checked when the records are read in full.
+ * It checks what a full load checks: the file is UTF-8; the header, as `parsers.header` checks
+ * it; every sample line is one JSON object whose fields have the types a sample's fields must
+ * have. A line it cannot read on its fast path (escapes in an id, an unknown score key, another
+ * key order, a key given twice, whitespace) is parsed with `JSON.parse` and `parsers.sample`.
  *
- * @returns undefined when the file is not in that layout (the caller then parses it in full).
- * @throws {ConfigurationError} for a sample line that is not valid JSON or not a valid sample.
+ * @returns undefined when the file is not in that layout, or a line is not one JSON value (a
+ * sample over two lines, two on one line, a truncated file): the caller then parses the file in
+ * full, which reads any valid layout and words the error of an invalid file.
+ * @throws {ConfigurationError} for a sample line that is valid JSON but not a valid sample.
  */
 export function scanResultFile<H>(
   path: string,
