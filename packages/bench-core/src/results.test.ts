@@ -90,6 +90,9 @@ describe("BenchmarkResult save/load", () => {
 
     const loaded = await BenchmarkResult.load(path);
     expect(loaded).toEqual(result);
+    // `samples` is an accessor (a lazy load reads it on demand), which toEqual does not visit.
+    expect(loaded.samples).toEqual(result.samples);
+    expect(loaded.samples).toHaveLength(6);
     expect(loaded.createdAt).toBeInstanceOf(Date);
     expect(loaded.summary.exact_match).toMatchObject({ count: 4, mean: 0.75 });
   });
