@@ -283,7 +283,12 @@ export class BenchmarkResult {
   ): BenchmarkResult {
     const r = new BenchmarkResult({ ...scanned.header, samples: [] });
     r.#samples = undefined;
-    r.#lazy = { path, count: scanned.count, size: scanned.size, mtimeMs: scanned.mtimeMs };
+    r.#lazy = {
+      path,
+      count: scanned.sampleIds.length,
+      size: scanned.size,
+      mtimeMs: scanned.mtimeMs,
+    };
     r.#sampleIds = Object.freeze(scanned.sampleIds);
     r.#columns = scanned.columns;
     return r;

@@ -8,8 +8,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
  */
 export interface ScannedSamples<H> {
   readonly header: H;
-  readonly count: number;
-  /** Per sample: its id, or undefined when it has none. */
+  /** Per sample, in file order: its id, or undefined when it has none. */
   readonly sampleIds: (string | undefined)[];
   /** metric → per-sample score; NaN where the sample has no number (null, missing, errored). */
   readonly columns: Map<string, Float64Array>;
@@ -221,7 +220,6 @@ export function scanResultFile<H>(
     previousIds = s.ids;
     return {
       header: header as H,
-      count,
       sampleIds: s.ids,
       columns: s.columns(),
       size,
