@@ -16,7 +16,7 @@ import {
   expectStringOrNull,
   setOwn,
 } from "./internal/validate.js";
-import { summarize } from "./summary.js";
+import { summarizeValues } from "./summary.js";
 import type {
   DistributionSummary,
   SampleResult,
@@ -483,13 +483,16 @@ export function summarizeSamples(
   samples: readonly SampleResult[],
 ): Record<string, DistributionSummary> {
   const summary: Record<string, DistributionSummary> = {};
-  const column: (number | null)[] = new Array(samples.length);
   for (const m of metrics) {
+    const column = new Float64Array(samples.length);
+    let n = 0;
     for (let i = 0; i < samples.length; i++) {
       const scores = (samples[i] as SampleResult).scores;
-      column[i] = Object.hasOwn(scores, m) ? (scores[m] ?? null) : null;
+      if (!Object.hasOwn(scores, m)) continue;
+      const v = scores[m];
+      if (v !== null && v !== undefined) column[n++] = v;
     }
-    setOwn(summary, m, summarize(column));
+    setOwn(summary, m, summarizeValues(column.subarray(0, n)));
   }
   return summary;
 }

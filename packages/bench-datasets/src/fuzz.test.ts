@@ -142,6 +142,8 @@ describe("fuzz: loaders give a dataset or a ConfigurationError, nothing else", (
             s.question.trim().length > 0 &&
             s.expectedAnswers.every((a) => typeof a === "string") &&
             s.relevantIds.every((id) => typeof id === "string" && id.length > 0) &&
+            (s.relevance === undefined ||
+              Object.entries(s.relevance).every(([id, g]) => id !== "" && Number.isFinite(g))) &&
             (s.id === undefined || typeof s.id === "string"),
         );
       }),

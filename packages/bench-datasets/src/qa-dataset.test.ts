@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigurationError } from "@fastrag/bench-core";
 import { describe, expect, it } from "vitest";
@@ -77,6 +77,20 @@ describe("QADataset.fromRecords", () => {
     expect(silenced.samples[0]?.metadata).toEqual({ contexts: [passage] });
   });
 
+  it("reads an empty relevant-ids string in memory as no ids, as an empty text cell is", async () => {
+    // Found by the fuzz test: `contexts: ""` became relevantIds [""], an id nothing can match.
+    const inMemory = QADataset.fromRecords([{ question: "q", contexts: "", answers: "" }]);
+    expect(inMemory.samples[0]?.relevantIds).toEqual([]);
+    expect(
+      QADataset.fromRecords([{ question: "r", relevant_ids: "" }]).samples[0]?.relevantIds,
+    ).toEqual([]);
+    // An empty answer is kept: SQuAD v2 grades unanswerable questions against it.
+    expect(inMemory.samples[0]?.expectedAnswers).toEqual([""]);
+    const path = join(await tempDir(), "empty-ids.json");
+    await writeFile(path, JSON.stringify({ samples: [{ question: "q", relevant_ids: "" }] }));
+    expect((await QADataset.load(path)).samples[0]?.relevantIds).toEqual([]);
+  });
+
   it("names record and column of bad values", () => {
     expect(() => QADataset.fromRecords([{ question: "ok" }, { question: "  " }])).toThrow(
       'records: record 2, column "question": expected a question (a non-empty string), found the string "  "',
@@ -89,6 +103,9 @@ describe("QADataset.fromRecords", () => {
     );
     expect(() => QADataset.fromRecords([{ question: "q", relevance: { a: "high" } }])).toThrow(
       /grade of "a" should be a number/,
+    );
+    expect(() => QADataset.fromRecords([{ question: "q", relevance: { "": 1 } }])).toThrow(
+      'records: record 1, column "relevance": grades an empty id',
     );
     expect(() => QADataset.fromRecords(["just a string"])).toThrow(/record 1: expected a record/);
     expect(() => QADataset.fromRecords(null as never)).toThrow(

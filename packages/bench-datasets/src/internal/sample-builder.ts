@@ -391,6 +391,10 @@ export class SampleBuilder {
     if (raw === undefined || raw === null) return [];
     let value: unknown = raw;
     if (typeof raw === "string") {
+      // An empty id cell means "no relevant ids" in every format, as an empty id field in a text
+      // cell does (an empty id would never match a retrieved chunk). An empty answer stays: SQuAD
+      // v2 grades an unanswerable question against the empty answer.
+      if (raw === "" && field === "relevantIds") return [];
       if (this.cellsAreText) {
         if (raw === "") return [];
         if (raw.charCodeAt(0) === 91 /* [ */) {
@@ -461,6 +465,13 @@ export class SampleBuilder {
     const out: Record<string, number> = newRecord();
     for (const key in value) {
       if (!hasOwn(value, key)) continue;
+      if (key === "") {
+        // As an empty item of relevant_ids is: an empty id can never match a retrieved chunk.
+        throw inputError(
+          `${this.at(position, label)}, column "${this.columnOf.get("relevance")}"`,
+          "grades an empty id",
+        );
+      }
       const grade = value[key];
       let number: number;
       if (typeof grade === "number") number = grade;
