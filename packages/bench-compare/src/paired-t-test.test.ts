@@ -31,6 +31,23 @@ describe("pairedTTest", () => {
     expect(r.p).toBeCloseTo(1 - Math.sqrt(12 / 14), 12);
   });
 
+  it("tests scores near the largest double and tiny ones by their scale-free statistic", () => {
+    const M = Number.MAX_VALUE;
+    // d = [1e300 + M, 0, 0] overflows no more: mean d₀/3, sd d₀/√3, se d₀/3, so t = 1, and
+    // with 2 df p = 1 − t/√(t² + 2) = 1 − 1/√3. (It used to be t = NaN, p = NaN.)
+    const huge = pairedTTest([1e300, 0, 0], [-1.79e308, 0, 0]);
+    expect(huge.t).toBeCloseTo(1, 12);
+    expect(huge.p).toBeCloseTo(1 - 1 / Math.sqrt(3), 12);
+    expect(huge.meanDiff / ((1e300 + 1.79e308) / 3)).toBeCloseTo(1, 14);
+    // d = [2M, 1.5M, 1.5M]: t = (5M/3) / (M/6) = 10; the mean itself is past the largest double.
+    const past = pairedTTest([M, M / 2, M], [-M, -M, -M / 2]);
+    expect(past.t).toBeCloseTo(10, 12);
+    expect(past.meanDiff).toBe(Infinity);
+    // The hand-computed case [1, 2, 3] scaled to subnormals: t = 2√3 still (squares underflowed).
+    const tiny = pairedTTest([1e-310, 2e-310, 3e-310], [0, 0, 0]);
+    expect(tiny.t).toBeCloseTo(2 * Math.sqrt(3), 6);
+  });
+
   it("gives t = 0, p = 1 for identical runs and p = 0 for a constant nonzero shift", () => {
     expect(pairedTTest([0.1, 0.5, 0.9], [0.1, 0.5, 0.9])).toMatchObject({
       t: 0,

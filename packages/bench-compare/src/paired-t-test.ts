@@ -1,5 +1,6 @@
 import { ConfigurationError } from "@fastrag/bench-core";
 import tCdf from "@stdlib/stats-base-dists-t-cdf";
+import { pairScale, scaled } from "./internal/scale.js";
 import { finiteArray } from "./internal/validate.js";
 
 /** Outcome of {@link pairedTTest}. */
@@ -42,6 +43,12 @@ export function pairedTTest(a: ArrayLike<number>, b: ArrayLike<number>): PairedT
   }
   const n = x.length;
   if (n < 2) throw new ConfigurationError(`pairedTTest: expected at least 2 pairs, found ${n}`);
+  // Scores near the largest double would overflow their differences: work in scaled units.
+  const scale = pairScale(x, y);
+  if (scale !== 1) {
+    const result = pairedTTest(scaled(x, scale), scaled(y, scale));
+    return { ...result, meanDiff: result.meanDiff / scale };
+  }
   let sum = 0;
   for (let i = 0; i < n; i++) sum += (x[i] as number) - (y[i] as number);
   const mean = sum / n;

@@ -46,6 +46,26 @@ describe("randomizationTest", () => {
     expect(r.meanDiff).toBe(2);
   });
 
+  it("tests differences past the largest double as the same differences scaled down", () => {
+    const M = Number.MAX_VALUE;
+    // d = [2M, 2M, 2M] overflows each difference; scaled it is d = [1, 1, 1], whose exact p is
+    // 2/8 (only +++ and −−− reach |S| = 3). It used to give a NaN mean and p = 1/(N+1).
+    const r = randomizationTest([M, M, M], [-M, -M, -M], { permutations: 200_000, seed: 3 });
+    expect(Math.abs(r.p - 0.25)).toBeLessThan(tol(0.25, 200_000));
+    expect(r.meanDiff).toBe(Infinity);
+    const scaled = randomizationTest(
+      [1, 2, 3].map((x) => x * 1e300),
+      zeros(3),
+      {
+        permutations: 200_000,
+        seed: 1,
+      },
+    );
+    expect(scaled.p).toBe(
+      randomizationTest([1, 2, 3], zeros(3), { permutations: 200_000, seed: 1 }).p,
+    );
+  });
+
   it("matches the exact enumeration past one byte-table group (11 distinct differences)", () => {
     const d = [1, -2, 3, 4, -5, 6, 7, -8, 9, 10, -11];
     const exact = exactByEnumeration(d); // 2^11 sign vectors

@@ -1,4 +1,5 @@
 import { ConfigurationError } from "@fastrag/bench-core";
+import { pairScale, scaled } from "./internal/scale.js";
 import { countExtremeSignFlips } from "./internal/sign-flip.js";
 import { expectInteger, expectSeed, finiteArray } from "./internal/validate.js";
 
@@ -64,6 +65,12 @@ export function randomizationTest(
   }
   const n = x.length;
   if (n === 0) throw new ConfigurationError("randomizationTest: expected at least 1 pair, found 0");
+  // Scores near the largest double would overflow their differences: work in scaled units.
+  const scale = pairScale(x, y);
+  if (scale !== 1) {
+    const result = randomizationTest(scaled(x, scale), scaled(y, scale), { permutations, seed });
+    return { ...result, meanDiff: result.meanDiff / scale };
+  }
   const nonzero = new Float64Array(n);
   let m = 0;
   let sum = 0;

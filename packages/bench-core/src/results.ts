@@ -612,7 +612,7 @@ function parseHeader(data: unknown, source: string): Omit<BenchmarkResultInit, "
   const summary: Record<string, DistributionSummary> = {};
   for (const key of Object.keys(summaryObj)) {
     setOwn(summary, key, parseSummary(summaryObj[key], source, `summary["${key}"]`));
-    if (!(key in higherIsBetter)) {
+    if (!Object.hasOwn(higherIsBetter, key)) {
       throw new ConfigurationError(
         `${source}: summary has metric "${key}" but higher_is_better does not say its direction`,
       );

@@ -18,6 +18,21 @@ describe("summarize", () => {
     expect(s.p99).toBeCloseTo(9.91, 12);
   });
 
+  it("summarizes scores near the largest double and tiny ones without overflow or underflow", () => {
+    const M = Number.MAX_VALUE;
+    // The sum M + M overflows: the mean used to be NaN. By hand: mean M, std 0.
+    expect(summarize([M, M])).toMatchObject({ count: 2, mean: M, std: 0, p50: M, max: M });
+    // [−M, M]: mean 0, population std M; p50 halfway = 0, p90 = −M + 0.9·2M = 0.8·M.
+    const wide = summarize([-M, M]);
+    expect(wide).toMatchObject({ mean: 0, std: M, min: -M, max: M, p50: 0 });
+    expect(wide.p90).toBeCloseTo(0.8 * M, -300);
+    expect((wide.p90 as number) / M).toBeCloseTo(0.8, 14);
+    // (1, 2, 3)·1e-300: mean 2e-300, std √(2/3)·1e-300 (the squares, 1e-600, underflow to 0).
+    const tiny = summarize([1e-300, 3e-300, 2e-300]);
+    expect((tiny.mean as number) / 1e-300).toBeCloseTo(2, 14);
+    expect((tiny.std as number) / 1e-300).toBeCloseTo(Math.sqrt(2 / 3), 14);
+  });
+
   it("leaves nulls out rather than counting them as zero", () => {
     const s = summarize([null, 1, null, 3]);
     expect(s.count).toBe(2);

@@ -67,6 +67,8 @@ export function summarizeValues(values: Float64Array): DistributionSummary {
   const sorted = values.sort();
   const min = sorted[0] as number;
   const max = sorted[n - 1] as number;
+  const scale = scaleOf(Math.max(Math.abs(min), Math.abs(max)));
+  if (scale !== 1) return unscaled(summarizeValues(sorted.map((v) => v * scale)), scale, min, max);
   // Rounding can put the mean of identical values one ulp outside [min, max]; clamp it back.
   const mean = Math.min(max, Math.max(min, kahanSum(sorted) / n));
   let sq = 0;
@@ -83,6 +85,38 @@ export function summarizeValues(values: Float64Array): DistributionSummary {
     p90: percentile(sorted, 90),
     p95: percentile(sorted, 95),
     p99: percentile(sorted, 99),
+    max,
+  };
+}
+
+/**
+ * A power of two that brings `max` near 1 when it lies beyond 2^±500, else 1. Scaling by a power
+ * of two is exact, so ordinary scores are summarized as before, bit for bit, while sums and
+ * squares of values near the largest double no longer overflow (a NaN mean, an infinite
+ * standard deviation or percentile), nor squares of tiny ones underflow.
+ */
+function scaleOf(max: number): number {
+  if (max === 0 || (max <= 2 ** 500 && max >= 2 ** -500)) return 1;
+  const e = Math.floor(Math.log2(max));
+  return 2 ** Math.min(1000, Math.max(-1000, -e));
+}
+
+function unscaled(
+  s: DistributionSummary,
+  scale: number,
+  min: number,
+  max: number,
+): DistributionSummary {
+  const back = (v: number | null) => (v === null ? null : v / scale);
+  return {
+    count: s.count,
+    mean: Math.min(max, Math.max(min, s.mean === null ? Number.NaN : s.mean / scale)),
+    std: back(s.std),
+    min,
+    p50: back(s.p50),
+    p90: back(s.p90),
+    p95: back(s.p95),
+    p99: back(s.p99),
     max,
   };
 }

@@ -47,6 +47,28 @@ describe("QADataset.fromTrec", () => {
     expect(Object.keys(l2.samples[0]!.relevance ?? {})).toHaveLength(1708);
   });
 
+  it("saves and loads back unchanged, relevant ids cut by relevanceLevel included", async () => {
+    // Found by a widened property: a saved `relevant_ids: []` with `relevance` {a: 2} loaded back
+    // as ["a"], turning queries left out at -l 3 into scored ones.
+    const qrels = await tempFile("qrels", "1 0 a 2\n1 0 b 3\n2 0 a 2\n2 0 c 0\n");
+    const l3 = await QADataset.fromTrec({ qrels, relevanceLevel: 3 });
+    expect(l3.samples.map((s) => s.relevantIds)).toEqual([["b"], []]);
+    const path = join(await mkdtemp(join(tmpdir(), "fromtrec-")), "l3.json");
+    await l3.save(path);
+    const loaded = await QADataset.load(path);
+    const judged = (d: QADataset) =>
+      d.samples.map((s) => ({ id: s.id, relevantIds: s.relevantIds, relevance: s.relevance }));
+    expect(judged(loaded)).toEqual([
+      { id: "1", relevantIds: ["b"], relevance: { a: 2, b: 3 } },
+      { id: "2", relevantIds: [], relevance: { a: 2, c: 0 } },
+    ]);
+    expect(judged(loaded)).toEqual(judged(l3));
+    // Without any relevant-ids field, grades > 0 still give them.
+    expect(
+      QADataset.fromRecords([{ question: "q", relevance: { a: 2, c: 0 } }]).samples[0]?.relevantIds,
+    ).toEqual(["a"]);
+  });
+
   it("keeps a query with no relevant document as a sample", async () => {
     const qrels = await tempFile("qrels", "1 0 a 1\n2 0 b 0\n2 0 c -1\n");
     const dataset = await QADataset.fromTrec({ qrels });

@@ -321,7 +321,9 @@ export class SampleBuilder {
     const expectedAnswers = this.listOf(rawAnswers, "expectedAnswers", position, label);
     let relevantIds = this.listOf(rawIds, "relevantIds", position, label);
     const relevance = this.relevanceOf(rawRelevance, position, label);
-    if (relevance !== undefined && relevantIds.length === 0) {
+    // Derived only when no relevant ids are given at all: an explicit empty list stays empty (a
+    // saved `fromTrec` dataset whose relevanceLevel no document reaches must load back as it was).
+    if (relevance !== undefined && (rawIds === undefined || rawIds === null || rawIds === "")) {
       const derived: string[] = [];
       for (const key in relevance) if ((relevance[key] as number) > 0) derived.push(key);
       relevantIds = derived;

@@ -70,16 +70,40 @@ export class SemanticSimilarity implements Metric {
       );
     }
     const answer = checkVector(vectors[0], 0, undefined);
+    const answerScale = maxAbs(answer);
     let best = 0;
     for (let i = 1; i < vectors.length; i++) {
       const other = checkVector(vectors[i], i, answer.length);
-      let dot = 0;
-      for (let d = 0; d < answer.length; d++) dot += (answer[d] as number) * (other[d] as number);
-      const cos = dot / (norm(answer) * norm(other));
+      const cos = cosine(answer, answerScale, other, maxAbs(other));
       if (cos > best) best = cos;
     }
     return Math.min(best, 1);
   }
+}
+
+/**
+ * The cosine of two non-zero vectors, each divided by its largest |component| first: the cosine
+ * does not change, and the products can neither overflow (vectors of 1e200 gave ∞/∞ = NaN) nor
+ * underflow to a zero norm (vectors of 1e-200).
+ */
+function cosine(a: ArrayLike<number>, sa: number, b: ArrayLike<number>, sb: number): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let d = 0; d < a.length; d++) {
+    const x = (a[d] as number) / sa;
+    const y = (b[d] as number) / sb;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return dot / Math.sqrt(na * nb);
+}
+
+function maxAbs(v: ArrayLike<number>): number {
+  let max = 0;
+  for (let d = 0; d < v.length; d++) max = Math.max(max, Math.abs(v[d] as number));
+  return max;
 }
 
 function checkVector(v: unknown, index: number, dims: number | undefined): ArrayLike<number> {
@@ -95,7 +119,7 @@ function checkVector(v: unknown, index: number, dims: number | undefined): Array
       `embed returned vectors of different lengths (${dims} and ${length})`,
     );
   }
-  let sq = 0;
+  let nonZero = false;
   for (let d = 0; d < length; d++) {
     const x = vector[d];
     if (typeof x !== "number" || !Number.isFinite(x)) {
@@ -103,18 +127,12 @@ function checkVector(v: unknown, index: number, dims: number | undefined): Array
         `embed returned ${describe(x)} at position ${d} of vector ${index}, expected a finite number`,
       );
     }
-    sq += x * x;
+    if (x !== 0) nonZero = true;
   }
-  if (sq === 0) {
+  if (!nonZero) {
     throw new MetricUnavailableError(
       `embed returned a zero vector for text ${index}: its cosine is undefined`,
     );
   }
   return vector;
-}
-
-function norm(v: ArrayLike<number>): number {
-  let sq = 0;
-  for (let d = 0; d < v.length; d++) sq += (v[d] as number) * (v[d] as number);
-  return Math.sqrt(sq);
 }
