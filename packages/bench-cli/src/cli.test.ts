@@ -228,6 +228,16 @@ describe("run, compare, diff, check, merge", () => {
     expect(existsSync(join(dir, "collide"))).toBe(false);
   });
 
+  it("checks every target before the first one runs", () => {
+    const to = join(dir, "mixed");
+    const r = cli(["run", join(fixtures, "mixed.config.mjs"), "--out-dir", to]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/target "ret" is a Retriever .*exact_match need an answer/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    // "eng" comes first and is fine, but did not run: nothing was saved.
+    expect(existsSync(join(to, "eng.json"))).toBe(false);
+  });
+
   it("reports a config that throws while loading in one line, exit 2", () => {
     const r = cli(["run", join(fixtures, "broken.config.mjs")]);
     expect(r.code).toBe(2);
@@ -279,6 +289,21 @@ describe("run, compare, diff, check, merge", () => {
       expect(none.code).toBe(2);
       expect(none.stderr).toMatch(/no file matches/);
     });
+  });
+
+  it("reports an --out it cannot write in one line, exit 2", async () => {
+    const files = [join(out, "weak.json"), join(out, "strong.json")];
+    const blocked = join(dir, "a-file");
+    await writeFile(blocked, "");
+    for (const [args, reason] of [
+      [["compare", ...files, "--out", join(blocked, "x.md")], "a parent of it is a file"],
+      [["compare", ...files, "--out", dir], "it is a directory"],
+    ] as const) {
+      const r = cli([...args]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`cannot write the file: ${reason}`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
   });
 
   it("diffs two runs and fails on regression when asked", () => {
@@ -333,6 +358,17 @@ describe("run, compare, diff, check, merge", () => {
     const incomplete = cli(["merge", join(shardOut, "strong.shard-1-of-3.json"), "--out", merged]);
     expect(incomplete.code).toBe(2);
     expect(incomplete.stderr).toMatch(/missing shard/);
+    const blocked = join(dir, "not-a-dir");
+    await writeFile(blocked, "");
+    const unwritable = cli([
+      "merge",
+      join(shardOut, "strong.shard-*.json"),
+      "--out",
+      join(blocked, "m.json"),
+    ]);
+    expect(unwritable.code, unwritable.stderr).toBe(2);
+    expect(unwritable.stderr).toContain("cannot write the file: a parent of it is a file");
+    expect(unwritable.stderr).not.toMatch(/\n\s+at /);
     expect(cli(["run", join(fixtures, "demo.config.mjs"), "--shard", "4/3"]).code).toBe(2);
   });
 });

@@ -105,6 +105,24 @@ describe("BenchmarkResult save/load", () => {
     expect(await readdir(sub)).toEqual(["r.json"]);
   });
 
+  it("reports a path it cannot write as a ConfigurationError naming it", async () => {
+    const result = await sampleResult();
+    const file = join(dir, "plain-file");
+    await writeFile(file, "");
+    const under = join(file, "r.json");
+    const error = await result.save(under).catch((e: unknown) => e);
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(
+      /plain-file\/r\.json: cannot write the file: a parent of it is a file, not a directory \((EEXIST|ENOTDIR)\)$/,
+    );
+    expect((error as Error).message.startsWith(under)).toBe(true);
+    const clean = join(dir, "clean");
+    await expect(result.save(clean)).rejects.toThrow(
+      /clean: cannot write the file: it is a directory/,
+    );
+    expect(await readdir(clean)).toEqual(["r.json"]);
+  });
+
   it("round-trips arbitrary sample records", async () => {
     const sampleArb = fc.record({
       sampleId: fc.option(fc.string(), { nil: undefined }),
@@ -221,6 +239,46 @@ describe("BenchmarkResult.merge", () => {
     expect(() => BenchmarkResult.merge([s0, otherData])).toThrow(/different datasets/);
     const whole = await bench().run(engine, { name: "m" });
     expect(() => BenchmarkResult.merge([whole])).toThrow(/not a shard/);
+  });
+
+  it("refuses what is not a list of results with a ConfigurationError, never a TypeError", async () => {
+    const s0 = await bench().run(engine, { name: "m", shard: { index: 0, count: 2 } });
+    for (const [input, message] of [
+      [null, "merge: expected an array of results, found null"],
+      [s0, "merge: expected an array of results, found an object"],
+      [[s0, null], "merge: shards[1] is null, expected a BenchmarkResult (from run() or load())"],
+      [[{}], "merge: shards[0] is an object, expected a BenchmarkResult (from run() or load())"],
+    ] as const) {
+      expect(() => BenchmarkResult.merge(input as never)).toThrow(new ConfigurationError(message));
+    }
+  });
+});
+
+describe("new BenchmarkResult", () => {
+  it("refuses an init without its required fields with a ConfigurationError", () => {
+    const ok = {
+      name: "r",
+      createdAt: new Date(0),
+      durationS: 0,
+      samples: [],
+      higherIsBetter: {},
+    };
+    expect(new BenchmarkResult(ok).sampleCount).toBe(0);
+    for (const [init, message] of [
+      [{}, "BenchmarkResult: name must be a string, found undefined"],
+      [null, "BenchmarkResult: the init must be an object, found null"],
+      [
+        { ...ok, createdAt: "2026" },
+        'BenchmarkResult: createdAt must be a Date, found the string "2026"',
+      ],
+      [{ ...ok, samples: undefined }, "BenchmarkResult: samples must be an array, found undefined"],
+      [
+        { ...ok, higherIsBetter: null },
+        "BenchmarkResult: higherIsBetter must be an object of metric → boolean, found null",
+      ],
+    ] as const) {
+      expect(() => new BenchmarkResult(init as never)).toThrow(new ConfigurationError(message));
+    }
   });
 });
 

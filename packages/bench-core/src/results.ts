@@ -100,7 +100,12 @@ export class BenchmarkResult {
   #sampleIds: readonly (string | undefined)[] | undefined;
   #columns: Map<string, Float64Array> | undefined;
 
+  /**
+   * @throws {ConfigurationError} when `init` lacks one of its required fields or holds one of
+   * the wrong type (the samples themselves are trusted: `Benchmark.run` and `load` build them).
+   */
   constructor(init: BenchmarkResultInit) {
+    checkInit(init);
     this.name = init.name;
     this.createdAt = init.createdAt;
     this.durationS = init.durationS;
@@ -336,6 +341,25 @@ export class BenchmarkResult {
    * or do not cover the dataset, saying which.
    */
   static merge(shards: readonly BenchmarkResult[]): BenchmarkResult {
+    if (!Array.isArray(shards)) {
+      throw new ConfigurationError(
+        `merge: expected an array of results, found ${describe(shards)}`,
+      );
+    }
+    for (const [i, s] of shards.entries()) {
+      // Duck-typed, not instanceof: a result from another copy of this package merges too.
+      const r = s as Partial<BenchmarkResult> | null;
+      if (
+        typeof r !== "object" ||
+        r === null ||
+        typeof r.name !== "string" ||
+        !Array.isArray(r.metrics)
+      ) {
+        throw new ConfigurationError(
+          `merge: shards[${i}] is ${describe(s)}, expected a BenchmarkResult (from run() or load())`,
+        );
+      }
+    }
     if (shards.length === 0)
       throw new ConfigurationError("merge: expected at least one shard, found none");
     const first = shards[0] as BenchmarkResult;
@@ -495,6 +519,21 @@ export function summarizeSamples(
     setOwn(summary, m, summarizeValues(column.subarray(0, n)));
   }
   return summary;
+}
+
+function checkInit(init: BenchmarkResultInit): void {
+  const i = init as Partial<Record<keyof BenchmarkResultInit, unknown>> | null;
+  const bad = (field: string, expected: string, found: unknown) =>
+    new ConfigurationError(
+      `BenchmarkResult: ${field} must be ${expected}, found ${describe(found)}`,
+    );
+  if (typeof i !== "object" || i === null) throw bad("the init", "an object", i);
+  if (typeof i.name !== "string") throw bad("name", "a string", i.name);
+  if (!(i.createdAt instanceof Date)) throw bad("createdAt", "a Date", i.createdAt);
+  if (typeof i.durationS !== "number") throw bad("durationS", "a number", i.durationS);
+  if (!Array.isArray(i.samples)) throw bad("samples", "an array", i.samples);
+  if (typeof i.higherIsBetter !== "object" || i.higherIsBetter === null)
+    throw bad("higherIsBetter", "an object of metric → boolean", i.higherIsBetter);
 }
 
 /** The on-disk shape of a result (snake_case). */

@@ -131,6 +131,9 @@ export async function runCommand(
     }
     byFile.set(file, name);
   }
+  // Every target is checked before the first one runs: a bad last target must not cost the
+  // minutes (and API calls) of the ones before it only to fail at the end.
+  for (const name of names) checkTarget(path, name, config.targets[name], benchmark.metrics);
   for (const name of names) {
     const target = config.targets[name];
     const suffix = shard ? `.shard-${shard.index + 1}-of-${shard.count}` : "";
@@ -212,4 +215,31 @@ function startProgress(io: Io, name: string, total: number): ProgressHandle {
     update: (p) => bar.update(p.done, { errored: p.errored }),
     stop: () => bar.stop(),
   };
+}
+
+/**
+ * The checks `Benchmark.run` makes before any sample runs, made for every target of the config
+ * up front: a QueryEngine has `query()`, a Retriever `retrieve()`, and a bare Retriever cannot
+ * feed a metric that needs an answer.
+ */
+function checkTarget(
+  path: string,
+  name: string,
+  target: unknown,
+  metrics: readonly { readonly name: string; readonly needsAnswer: boolean }[],
+): void {
+  const t =
+    typeof target === "object" && target !== null ? (target as Record<string, unknown>) : {};
+  if (typeof t.query === "function") return;
+  if (typeof t.retrieve !== "function") {
+    throw new ConfigurationError(
+      `${path}: target "${name}" is neither a QueryEngine (an object with query(question, { signal, sample })) nor a Retriever (an object with retrieve(query, { signal, sample }))`,
+    );
+  }
+  const needy = metrics.filter((m) => m.needsAnswer).map((m) => m.name);
+  if (needy.length > 0) {
+    throw new ConfigurationError(
+      `${path}: target "${name}" is a Retriever (it has retrieve() but no query()), and ${needy.join(", ")} need an answer. Make it a QueryEngine or drop those metrics`,
+    );
+  }
 }

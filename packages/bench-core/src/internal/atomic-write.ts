@@ -1,19 +1,30 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { ConfigurationError } from "../errors.js";
 
 /**
  * Writes `chunks` to `path` atomically: into a temporary file beside it, flushed to disk, then
  * renamed over the target. Readers see the old file or the new one, never half of one.
+ *
+ * @throws {ConfigurationError} when the file cannot be written (a parent that is a file, a
+ * directory in its place, no permission, a full disk), naming the path and the system's reason;
+ * an error thrown while producing `chunks` is rethrown as it is.
  */
 export async function writeFileAtomic(
   path: string,
   chunks: () => Iterable<string> | AsyncIterable<string>,
 ): Promise<void> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  const handle = await open(tmp, "w");
+  let handle: Awaited<ReturnType<typeof open>>;
+  let tmp: string;
+  try {
+    await mkdir(dir, { recursive: true });
+    tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+    handle = await open(tmp, "w");
+  } catch (error) {
+    throw writeError(path, error);
+  }
   try {
     let pending = "";
     for await (const chunk of chunks()) {
@@ -30,6 +41,25 @@ export async function writeFileAtomic(
   } catch (error) {
     await handle.close().catch(() => {});
     await rm(tmp, { force: true });
-    throw error;
+    throw writeError(path, error);
   }
+}
+
+/** A system error (it has a `code` and a `syscall`) as a ConfigurationError naming `path`. */
+function writeError(path: string, error: unknown): unknown {
+  const e = error as { code?: unknown; syscall?: unknown; message?: unknown } | null;
+  if (typeof e?.code !== "string" || typeof e.syscall !== "string") return error;
+  const reason =
+    e.code === "EEXIST" || e.code === "ENOTDIR"
+      ? "a parent of it is a file, not a directory"
+      : e.code === "EISDIR"
+        ? "it is a directory"
+        : e.code === "EACCES" || e.code === "EPERM"
+          ? "permission denied"
+          : e.code === "ENOSPC"
+            ? "no space left on the device"
+            : String(e.message);
+  return new ConfigurationError(`${path}: cannot write the file: ${reason} (${e.code})`, {
+    cause: error,
+  });
 }
