@@ -143,7 +143,12 @@ describe("BenchmarkResult.load(path, { lazy: true })", () => {
       fc.asyncProperty(fc.array(sampleArb, { maxLength: 30 }), async (arbs) => {
         const seen = new Set<string>();
         const samples = arbs.map((a) => {
-          const s = sample({ question: a.question, status: a.status, scores: a.scores });
+          // An errored sample has only null scores (a file saying otherwise is refused, below).
+          const scores =
+            a.status === "errored"
+              ? Object.fromEntries(Object.keys(a.scores).map((k) => [k, null]))
+              : a.scores;
+          const s = sample({ question: a.question, status: a.status, scores });
           if (a.sampleId !== undefined && !seen.has(a.sampleId)) {
             seen.add(a.sampleId);
             return { ...s, sampleId: a.sampleId };
@@ -161,6 +166,32 @@ describe("BenchmarkResult.load(path, { lazy: true })", () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it("refuses, lazily and fully alike, an errored sample with a score and wrong status counts", async () => {
+    const path = nextPath();
+    await resultOf(
+      [
+        sample({ sampleId: "a", scores: { m: 1 } }),
+        sample({ sampleId: "b", status: "errored", scores: { m: null }, error: "boom" }),
+      ],
+      { m: true },
+    ).save(path);
+    const text = await readFile(path, "utf8");
+    const scored = nextPath();
+    await writeFile(scored, text.replace('"m":null', '"m":0'));
+    const counts = nextPath();
+    await writeFile(counts, text.replace('"successful": 1', '"successful": 2'));
+    expect(text).toContain('"successful": 1');
+    for (const lazy of [true, false]) {
+      await expect(BenchmarkResult.load(scored, { lazy })).rejects.toThrow(`${scored}: samples[1]`);
+      await expect(BenchmarkResult.load(scored, { lazy })).rejects.toThrow(
+        /\.scores\["m"\]: an errored sample has no scores \(every one is null: a failure is never scored\), found the number 0$/,
+      );
+      await expect(BenchmarkResult.load(counts, { lazy })).rejects.toThrow(
+        `${counts}: status.successful: the header counts 2 but the samples hold 1 (successful 1, incomplete 0, errored 1)`,
+      );
+    }
   });
 
   it("refuses a bad score at load, naming the file and line", async () => {

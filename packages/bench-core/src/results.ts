@@ -253,7 +253,7 @@ export class BenchmarkResult {
           },
           sample: (data, where) => {
             const s = parseSampleJson(data, path, where);
-            return { sampleId: s.sampleId, scores: s.scores };
+            return { sampleId: s.sampleId, status: s.status, scores: s.scores };
           },
         });
       } catch (error) {
@@ -263,7 +263,10 @@ export class BenchmarkResult {
           { cause: error },
         );
       }
-      if (scanned !== undefined) return BenchmarkResult.#fromScan(path, scanned);
+      if (scanned !== undefined) {
+        checkStatusCounts(scanned.header.status as StatusCounts, scanned.statuses, path);
+        return BenchmarkResult.#fromScan(path, scanned);
+      }
     }
     // Past ~256 MB a single string gets close to V8's limit: read our own layout line by line.
     if (size > 256 * 1024 * 1024) {
@@ -330,6 +333,7 @@ export class BenchmarkResult {
     for (let i = 0; i < rawSamples.length; i++) {
       samples[i] = parseSampleJson(rawSamples[i], source, `samples[${i}]`);
     }
+    checkStatusCounts(header.status as StatusCounts, countStatuses(samples), source);
     return new BenchmarkResult({ ...header, samples });
   }
 
@@ -382,7 +386,7 @@ export class BenchmarkResult {
       }
       if (
         s.dataset.fingerprint !== first.dataset?.fingerprint ||
-        s.dataset.size !== first.dataset.size
+        s.dataset.size !== first.dataset?.size
       ) {
         throw new ConfigurationError(
           `merge: shards of "${first.name}" ran on different datasets (fingerprints ${first.dataset?.fingerprint} and ${s.dataset.fingerprint})`,
@@ -486,6 +490,17 @@ function readLazySamples(lazy: LazySamples): readonly SampleResult[] {
 /** Number of samples shard `index` of `count` takes from a dataset of `size` (round-robin). */
 export function shardSize(size: number, index: number, count: number): number {
   return index >= size ? 0 : Math.floor((size - 1 - index) / count) + 1;
+}
+
+/** The header's status counts must be the samples': a file that says otherwise is not one result. */
+function checkStatusCounts(header: StatusCounts, found: StatusCounts, source: string): void {
+  for (const k of ["successful", "incomplete", "errored"] as const) {
+    if (header[k] !== found[k]) {
+      throw new ConfigurationError(
+        `${source}: status.${k}: the header counts ${header[k]} but the samples hold ${found[k]} (successful ${found.successful}, incomplete ${found.incomplete}, errored ${found.errored})`,
+      );
+    }
+  }
 }
 
 /** Counts samples per status. */
@@ -718,6 +733,11 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
   for (const key in scoresObj) {
     if (!Object.hasOwn(scoresObj, key)) continue;
     const v = scoresObj[key];
+    if (status === "errored" && v !== null) {
+      throw new ConfigurationError(
+        `${source}: ${where}.scores["${key}"]: an errored sample has no scores (every one is null: a failure is never scored), found ${describe(v)}`,
+      );
+    }
     setOwn(
       scores,
       key,
@@ -839,5 +859,6 @@ async function loadStreaming(path: string): Promise<BenchmarkResult | undefined>
     throw new ConfigurationError(
       `${path}: truncated: the samples array never closes (read ${lineNo} lines)`,
     );
+  checkStatusCounts(header.status as StatusCounts, countStatuses(samples), path);
   return new BenchmarkResult({ ...header, samples });
 }

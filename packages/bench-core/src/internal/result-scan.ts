@@ -12,6 +12,8 @@ export interface ScannedSamples<H> {
   readonly sampleIds: (string | undefined)[];
   /** metric → per-sample score; NaN where the sample has no number (null, missing, errored). */
   readonly columns: Map<string, Float64Array>;
+  /** How many samples have each status, for the check against the header's counts. */
+  readonly statuses: { successful: number; errored: number; incomplete: number };
   readonly size: number;
   readonly mtimeMs: number;
 }
@@ -29,7 +31,11 @@ export interface ScanParsers<H> {
   readonly sample: (
     data: unknown,
     where: string,
-  ) => { sampleId: string | undefined; scores: Readonly<Record<string, number | null>> };
+  ) => {
+    sampleId: string | undefined;
+    status: "successful" | "errored" | "incomplete";
+    scores: Readonly<Record<string, number | null>>;
+  };
 }
 
 const CHUNK = 1 << 20;
@@ -222,6 +228,7 @@ export function scanResultFile<H>(
       header: header as H,
       sampleIds: s.ids,
       columns: s.columns(),
+      statuses: s.statuses,
       size,
       mtimeMs,
     };
@@ -254,6 +261,7 @@ function sameAscii(text: string, b: Buffer, start: number, end: number): boolean
 /** Reads sample lines into columns. One per file. */
 class LineScanner {
   readonly ids: (string | undefined)[] = [];
+  readonly statuses = { successful: 0, errored: 0, incomplete: 0 };
   readonly #metrics: readonly string[];
   /** The bytes of `"name":` per metric, as JSON.stringify writes the key. */
   readonly #keys: Uint8Array[];
@@ -316,8 +324,12 @@ class LineScanner {
     } catch {
       return false;
     }
-    const { sampleId, scores } = this.#parsers.sample(data, `samples[${row}] (line ${lineNo})`);
+    const { sampleId, status, scores } = this.#parsers.sample(
+      data,
+      `samples[${row}] (line ${lineNo})`,
+    );
     this.ids[row] = sampleId;
+    this.statuses[status]++;
     for (let m = 0; m < this.#metrics.length; m++) {
       const name = this.#metrics[m] as string;
       const v = Object.hasOwn(scores, name) ? scores[name] : null;
@@ -364,10 +376,17 @@ class LineScanner {
     i = this.#string(b, i, end);
     if (i < 0 || !startsWith(b, i, P_STATUS, end)) return false;
     i += P_STATUS.length;
-    if (startsWith(b, i, S_SUCCESSFUL, end)) i += S_SUCCESSFUL.length;
-    else if (startsWith(b, i, S_ERRORED, end)) i += S_ERRORED.length;
-    else if (startsWith(b, i, S_INCOMPLETE, end)) i += S_INCOMPLETE.length;
-    else return false;
+    let status: "successful" | "errored" | "incomplete";
+    if (startsWith(b, i, S_SUCCESSFUL, end)) {
+      i += S_SUCCESSFUL.length;
+      status = "successful";
+    } else if (startsWith(b, i, S_ERRORED, end)) {
+      i += S_ERRORED.length;
+      status = "errored";
+    } else if (startsWith(b, i, S_INCOMPLETE, end)) {
+      i += S_INCOMPLETE.length;
+      status = "incomplete";
+    } else return false;
     if (!startsWith(b, i, P_SCORES, end)) return false;
     i += P_SCORES.length;
     const keys = this.#keys;
@@ -394,6 +413,8 @@ class LineScanner {
           i += 4;
           (cols[m] as Float64Array)[row] = Number.NaN;
         } else {
+          // An errored sample with a number: refused, in the words of the full parse.
+          if (status === "errored") return false;
           i = this.#number(b, i, end);
           if (i < 0) return false;
           (cols[m] as Float64Array)[row] = this.#value;
@@ -468,6 +489,7 @@ class LineScanner {
       if (i < 0) return false;
     }
     this.ids[row] = id;
+    this.statuses[status]++;
     return true;
   }
 
