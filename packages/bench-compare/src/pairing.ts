@@ -31,14 +31,15 @@ const keyCache = new WeakMap<BenchmarkResult, Map<string, Map<string, number> | 
  * position.
  *
  * @throws {ConfigurationError} when the runs cover different datasets, saying how they differ:
- * dataset fingerprints (when both results carry one), sample counts, and an example id or question
- * found on one side only. Also when a run repeats a sample id.
+ * dataset fingerprints (when both results carry one; they cover the samples' order, so one dataset
+ * run in two orders is refused too), sample counts, and an example id or question found on one
+ * side only. Also when a run repeats a sample id.
  */
 export function pairSamples(a: BenchmarkResult, b: BenchmarkResult): SamplePairing {
   const where = `cannot pair runs "${a.name}" and "${b.name}"`;
   if (a.dataset && b.dataset && a.dataset.fingerprint !== b.dataset.fingerprint) {
     throw new ConfigurationError(
-      `${where}: they ran on different datasets (fingerprint ${a.dataset.fingerprint}, ${a.dataset.size} samples vs fingerprint ${b.dataset.fingerprint}, ${b.dataset.size} samples)`,
+      `${where}: they ran on different datasets (fingerprint ${a.dataset.fingerprint}, ${a.dataset.size} samples vs fingerprint ${b.dataset.fingerprint}, ${b.dataset.size} samples). The fingerprint covers the samples' order too, since shards and checkpoints address samples by position: run both on the dataset in one order`,
     );
   }
   const na = sampleCountOf(a);
