@@ -110,7 +110,7 @@ function unscaled(
   const back = (v: number | null) => (v === null ? null : v / scale);
   return {
     count: s.count,
-    mean: Math.min(max, Math.max(min, s.mean === null ? Number.NaN : s.mean / scale)),
+    mean: Math.min(max, Math.max(min, (s.mean as number) / scale)),
     std: back(s.std),
     min,
     p50: back(s.p50),

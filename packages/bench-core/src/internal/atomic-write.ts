@@ -45,20 +45,21 @@ export async function writeFileAtomic(
   }
 }
 
+/** Plain words for the system errors a write most often meets; others keep Node's message. */
+const REASONS: Readonly<Record<string, string>> = {
+  EEXIST: "a parent of it is a file, not a directory",
+  ENOTDIR: "a parent of it is a file, not a directory",
+  EISDIR: "it is a directory",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  ENOSPC: "no space left on the device",
+};
+
 /** A system error (it has a `code` and a `syscall`) as a ConfigurationError naming `path`. */
 function writeError(path: string, error: unknown): unknown {
   const e = error as { code?: unknown; syscall?: unknown; message?: unknown } | null;
   if (typeof e?.code !== "string" || typeof e.syscall !== "string") return error;
-  const reason =
-    e.code === "EEXIST" || e.code === "ENOTDIR"
-      ? "a parent of it is a file, not a directory"
-      : e.code === "EISDIR"
-        ? "it is a directory"
-        : e.code === "EACCES" || e.code === "EPERM"
-          ? "permission denied"
-          : e.code === "ENOSPC"
-            ? "no space left on the device"
-            : String(e.message);
+  const reason = Object.hasOwn(REASONS, e.code) ? REASONS[e.code] : String(e.message);
   return new ConfigurationError(`${path}: cannot write the file: ${reason} (${e.code})`, {
     cause: error,
   });
