@@ -41,6 +41,14 @@ export interface TrecDatasetOptions {
    * grade, so graded measures (ndcg) are unaffected, as in trec_eval.
    */
   readonly relevanceLevel?: number;
+  /**
+   * Keeps only the queries for which this returns `true`: to evaluate a subset of topics, or to
+   * split one evaluation across threads (`fastrag-bench eval` gives each thread the queries of
+   * a hash of their id). It is called once per distinct query id, in order of first appearance,
+   * before that query's judgments are read. The lines of a rejected query are read for their
+   * query id only: their other fields are not checked. By default every query is kept.
+   */
+  readonly queries?: (queryId: string) => boolean;
 }
 
 /** What {@link QADataset} is built from besides its samples. */
@@ -216,7 +224,13 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
         `QADataset.fromTrec: relevanceLevel must be a number, found ${describeValue(level)}`,
       );
     }
-    const qrels = new QrelsParser(options.qrels, level);
+    const keep = options.queries;
+    if (keep !== undefined && typeof keep !== "function") {
+      throw new ConfigurationError(
+        `QADataset.fromTrec: queries must be a function (queryId) => boolean, found ${describeValue(keep)}`,
+      );
+    }
+    const qrels = new QrelsParser(options.qrels, level, keep);
     await feedFile(options.qrels, qrels);
     const topics =
       options.topics === undefined

@@ -8,6 +8,7 @@ import {
   type TargetCallOptions,
 } from "@fastrag/bench-core";
 import { feedFile, feedText } from "./internal/byte-lines.js";
+import { describeValue } from "./internal/problems.js";
 import type { RunWorkerMessage } from "./internal/trec-run-worker.js";
 import { type RunColumns, RunParser } from "./internal/trec-text.js";
 
@@ -18,8 +19,17 @@ export interface TrecRunLoadOptions {
    * reads the qrels while the run is parsed, on two cores in about the time of the longer of the
    * two. The run and its errors are the same. Default `false`. Where the worker's module is not
    * there to start (code run from TypeScript sources, a bundle), the file is parsed on this thread.
+   * So is it when `queries` is given: a function cannot cross to another thread.
    */
   readonly thread?: boolean;
+  /**
+   * Keeps only the rankings of the queries for which this returns `true` (the others answer `[]`,
+   * as queries the run lacks do): to split one evaluation across threads, as `fastrag-bench
+   * eval` does, or to load a subset. It is called once per distinct query id, in order of first
+   * appearance. The lines of a rejected query are read for their query id only: their other
+   * fields are not checked. By default every query is kept.
+   */
+  readonly queries?: (queryId: string) => boolean;
 }
 
 const EMPTY: readonly RetrievedChunk[] = Object.freeze([]);
@@ -78,13 +88,19 @@ export class TrecRun implements Retriever {
    *   and column.
    */
   static async load(path: string, options: TrecRunLoadOptions = {}): Promise<TrecRun> {
-    if (options?.thread === true) {
+    const keep = options?.queries;
+    if (keep !== undefined && typeof keep !== "function") {
+      throw new ConfigurationError(
+        `TrecRun.load: queries must be a function (queryId) => boolean, found ${describeValue(keep)}`,
+      );
+    }
+    if (options?.thread === true && keep === undefined) {
       const worker = new URL("./internal/trec-run-worker.js", import.meta.url);
       if (worker.protocol === "file:" && existsSync(fileURLToPath(worker))) {
         return new TrecRun(path, await parseOnThread(worker, path));
       }
     }
-    const parser = new RunParser(path);
+    const parser = new RunParser(path, keep);
     await feedFile(path, parser);
     parser.finish();
     return new TrecRun(path, parser.columns());

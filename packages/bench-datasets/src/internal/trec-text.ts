@@ -2,8 +2,10 @@ import type { TopicField } from "../qa-dataset.js";
 import {
   ByteInterner,
   type ByteLineParser,
+  decodeField,
   FieldSplitter,
   grow,
+  isSpace,
   parseSimpleDecimal,
 } from "./byte-lines.js";
 import { inputError, newRecord, setOwn } from "./problems.js";
@@ -40,17 +42,32 @@ export class QrelsParser implements ByteLineParser {
   private record: Record<string, number> = {};
   private relevant: string[] = [];
 
+  private readonly filter: QueryFilter | undefined;
+
   constructor(
     private readonly source: string,
     private readonly level: number | undefined,
-  ) {}
+    keep?: (qid: string) => boolean,
+  ) {
+    this.filter = keep === undefined ? undefined : new QueryFilter(keep);
+  }
 
   reserve(): void {}
 
   feed(bytes: Buffer, from: number, end: number, last: boolean): number {
     const f = this.fields;
+    const filter = this.filter;
     let pos = from;
     while (pos < end) {
+      if (filter !== undefined) {
+        const skipped = filter.skip(bytes, pos, end, last);
+        if (skipped === -1) break;
+        if (skipped !== pos) {
+          this.line++;
+          pos = skipped;
+          continue;
+        }
+      }
       const next = f.split(bytes, pos, end, last);
       if (next < 0) break;
       this.line++;
@@ -168,7 +185,14 @@ export class RunParser implements ByteLineParser {
   private split: Map<number, Set<number>> | undefined;
   private seen: Set<number> | undefined;
 
-  constructor(private readonly source: string) {}
+  private readonly filter: QueryFilter | undefined;
+
+  constructor(
+    private readonly source: string,
+    keep?: (qid: string) => boolean,
+  ) {
+    this.filter = keep === undefined ? undefined : new QueryFilter(keep);
+  }
 
   /** The parsed run, after `finish`. */
   columns(): RunColumns {
@@ -194,8 +218,23 @@ export class RunParser implements ByteLineParser {
 
   feed(bytes: Buffer, from: number, end: number, last: boolean): number {
     const f = this.fields;
+    const filter = this.filter;
     let pos = from;
     while (pos < end) {
+      if (filter !== undefined) {
+        const skipped = filter.skip(bytes, pos, end, last);
+        if (skipped === -1) break;
+        if (skipped !== pos) {
+          // The run's tag is the first line's, kept or not.
+          if (this.tag === undefined) {
+            f.split(bytes, pos, end, last);
+            if (f.count >= 6) this.tag = f.text(bytes, 5);
+          }
+          this.line++;
+          pos = skipped;
+          continue;
+        }
+      }
       const next = f.split(bytes, pos, end, last);
       if (next < 0) break;
       this.line++;
@@ -340,6 +379,52 @@ export class RunParser implements ByteLineParser {
 }
 
 const RUN_FIELDS = ["qid", "Q0", "docno", "rank", "score", "tag"];
+
+/**
+ * The `queries` option of the TREC loaders: which lines belong to a query the caller keeps. Only
+ * a line's first field is read; `keep` is asked once per distinct query id, in order of first
+ * appearance, and its answer holds for every line of that query.
+ */
+class QueryFilter {
+  private readonly decisions = new Map<string, boolean>();
+  private readonly last = new QidMatcher();
+  private kept = true;
+
+  constructor(private readonly keep: (qid: string) => boolean) {}
+
+  /**
+   * Where the parser goes on from the line starting at `from`: after it when the line belongs to
+   * a query `keep` rejected, `from` itself when the line is to be parsed (a blank line included),
+   * or -1 when the line does not end before `end` and `last` is false.
+   */
+  skip(bytes: Buffer, from: number, end: number, last: boolean): number {
+    let i = from;
+    while (i < end && isSpace(bytes[i] as number)) i++;
+    if (i >= end) return last ? from : -1;
+    if (bytes[i] === 10) return from;
+    let j = i + 1;
+    while (j < end) {
+      const c = bytes[j] as number;
+      if (c === 10 || isSpace(c)) break;
+      j++;
+    }
+    if (j >= end && !last) return -1;
+    if (!this.last.matches(bytes, i, j)) {
+      this.last.remember(bytes, i, j);
+      const qid = decodeField(bytes, i, j);
+      let kept = this.decisions.get(qid);
+      if (kept === undefined) {
+        kept = this.keep(qid) === true;
+        this.decisions.set(qid, kept);
+      }
+      this.kept = kept;
+    }
+    if (this.kept) return from;
+    while (j < end && bytes[j] !== 10) j++;
+    if (j < end) return j + 1;
+    return last ? end : -1;
+  }
+}
 
 /** Remembers the bytes of the last query id, so a line of the same query costs no string. */
 class QidMatcher {
