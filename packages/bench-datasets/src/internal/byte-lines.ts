@@ -100,7 +100,7 @@ async function throwInvalidUtf8(path: string): Promise<never> {
 }
 
 /** Whitespace as trec_eval's scanner sees it: space, tab, CR, vertical tab, form feed. */
-export function isSpace(c: number): boolean {
+function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 13 || c === 11 || c === 12;
 }
 

@@ -5,7 +5,6 @@ import {
   decodeField,
   FieldSplitter,
   grow,
-  isSpace,
   parseSimpleDecimal,
 } from "./byte-lines.js";
 import { inputError, newRecord, setOwn } from "./problems.js";
@@ -59,19 +58,14 @@ export class QrelsParser implements ByteLineParser {
     const filter = this.filter;
     let pos = from;
     while (pos < end) {
-      if (filter !== undefined) {
-        const skipped = filter.skip(bytes, pos, end, last);
-        if (skipped === -1) break;
-        if (skipped !== pos) {
-          this.line++;
-          pos = skipped;
-          continue;
-        }
-      }
       const next = f.split(bytes, pos, end, last);
       if (next < 0) break;
       this.line++;
-      if (f.count !== 0) this.judgment(bytes);
+      if (
+        f.count !== 0 &&
+        (filter === undefined || filter.keeps(bytes, f.starts[0] as number, f.ends[0] as number))
+      )
+        this.judgment(bytes);
       pos = next;
     }
     return pos;
@@ -221,24 +215,15 @@ export class RunParser implements ByteLineParser {
     const filter = this.filter;
     let pos = from;
     while (pos < end) {
-      if (filter !== undefined) {
-        const skipped = filter.skip(bytes, pos, end, last);
-        if (skipped === -1) break;
-        if (skipped !== pos) {
-          // The run's tag is the first line's, kept or not.
-          if (this.tag === undefined) {
-            f.split(bytes, pos, end, last);
-            if (f.count >= 6) this.tag = f.text(bytes, 5);
-          }
-          this.line++;
-          pos = skipped;
-          continue;
-        }
-      }
       const next = f.split(bytes, pos, end, last);
       if (next < 0) break;
       this.line++;
-      if (f.count !== 0) this.entry(bytes);
+      if (f.count !== 0) {
+        if (filter === undefined || filter.keeps(bytes, f.starts[0] as number, f.ends[0] as number))
+          this.entry(bytes);
+        // The run's tag is the first line's, kept or not.
+        else if (this.tag === undefined && f.count >= 6) this.tag = f.text(bytes, 5);
+      }
       pos = next;
     }
     return pos;
@@ -381,9 +366,10 @@ export class RunParser implements ByteLineParser {
 const RUN_FIELDS = ["qid", "Q0", "docno", "rank", "score", "tag"];
 
 /**
- * The `queries` option of the TREC loaders: which lines belong to a query the caller keeps. Only
- * a line's first field is read; `keep` is asked once per distinct query id, in order of first
- * appearance, and its answer holds for every line of that query.
+ * The `queries` option of the TREC loaders: which lines belong to a query the caller keeps, by
+ * their first field; `keep` is asked once per distinct query id, in order of first appearance,
+ * and its answer holds for every line of that query. A rejected line is split into fields (to
+ * find where it ends) but nothing else of it is read or checked.
  */
 class QueryFilter {
   private readonly decisions = new Map<string, boolean>();
@@ -392,26 +378,11 @@ class QueryFilter {
 
   constructor(private readonly keep: (qid: string) => boolean) {}
 
-  /**
-   * Where the parser goes on from the line starting at `from`: after it when the line belongs to
-   * a query `keep` rejected, `from` itself when the line is to be parsed (a blank line included),
-   * or -1 when the line does not end before `end` and `last` is false.
-   */
-  skip(bytes: Buffer, from: number, end: number, last: boolean): number {
-    let i = from;
-    while (i < end && isSpace(bytes[i] as number)) i++;
-    if (i >= end) return last ? from : -1;
-    if (bytes[i] === 10) return from;
-    let j = i + 1;
-    while (j < end) {
-      const c = bytes[j] as number;
-      if (c === 10 || isSpace(c)) break;
-      j++;
-    }
-    if (j >= end && !last) return -1;
-    if (!this.last.matches(bytes, i, j)) {
-      this.last.remember(bytes, i, j);
-      const qid = decodeField(bytes, i, j);
+  /** Whether the line whose query id is bytes [start, end) belongs to a kept query. */
+  keeps(bytes: Buffer, start: number, end: number): boolean {
+    if (!this.last.matches(bytes, start, end)) {
+      this.last.remember(bytes, start, end);
+      const qid = decodeField(bytes, start, end);
       let kept = this.decisions.get(qid);
       if (kept === undefined) {
         kept = this.keep(qid) === true;
@@ -419,10 +390,7 @@ class QueryFilter {
       }
       this.kept = kept;
     }
-    if (this.kept) return from;
-    while (j < end && bytes[j] !== 10) j++;
-    if (j < end) return j + 1;
-    return last ? end : -1;
+    return this.kept;
   }
 }
 
