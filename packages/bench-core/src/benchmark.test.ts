@@ -536,4 +536,74 @@ describe("review fixes", () => {
     const partial = (error as RunAbortedError<{ samples: { sampleId?: string }[] }>).partial;
     expect(partial.samples.map((s) => s.sampleId)).toEqual(["q0"]);
   });
+  it("scores metrics in order around promise-returning ones, with or without timeout and retries", async () => {
+    const calls: string[] = [];
+    const metric = (name: string, score: () => unknown): Metric => ({
+      name,
+      higherIsBetter: true,
+      needsRelevantIds: false,
+      needsAnswer: false,
+      score: () => {
+        calls.push(name);
+        return score() as number | null;
+      },
+    });
+    const metrics = [
+      metric("nan", () => Number.NaN),
+      metric("rejects", () => Promise.reject(new RangeError("no judge"))),
+      metric("sync", () => 0.25),
+      // biome-ignore lint/suspicious/noThenProperty: a thenable that is not a Promise is the point
+      metric("thenable", () => ({ then: (resolve: (v: number) => void) => resolve(0.5) })),
+      metric("throws", () => {
+        throw new Error("boom");
+      }),
+      metric("async", async () => 1),
+      metric("undefined", () => undefined),
+    ];
+    const options = [
+      {},
+      { timeoutMs: 60_000 },
+      { retries: { attempts: 2, retryOn: () => false } },
+      { signal: new AbortController().signal },
+    ];
+    const noId = { question: "question x", expectedAnswers: ["answer x"], relevantIds: [] };
+    for (const extra of options) {
+      calls.length = 0;
+      const result = await new Benchmark({
+        dataset: [...dataset(1), noId],
+        metrics,
+        maxConcurrent: 1,
+      }).run(perfectEngine, { name: "order", ...extra });
+      expect(calls).toEqual([...metrics.map((m) => m.name), ...metrics.map((m) => m.name)]);
+      const [withId, without] = result.samples;
+      expect(withId?.status).toBe("incomplete");
+      expect(withId?.scores).toEqual({
+        nan: null,
+        rejects: null,
+        sync: 0.25,
+        thenable: 0.5,
+        throws: null,
+        async: 1,
+        undefined: null,
+      });
+      expect(Object.keys(withId?.scores ?? {})).toEqual(metrics.map((m) => m.name));
+      expect(withId?.error).toBe(
+        "nan: returned NaN, expected a finite number or null; rejects: RangeError: no judge; throws: boom",
+      );
+      // Record fields in one order: the sample id, then the attempts (only with retries), last.
+      const fields = [
+        "question",
+        "status",
+        "scores",
+        "answer",
+        "retrievedIds",
+        "retrievedUris",
+        "latencyMs",
+        "error",
+      ];
+      const attempts = "retries" in extra ? ["attempts"] : [];
+      expect(Object.keys(withId ?? {})).toEqual([...fields, "sampleId", ...attempts]);
+      expect(Object.keys(without ?? {})).toEqual([...fields, ...attempts]);
+    }
+  });
 });
