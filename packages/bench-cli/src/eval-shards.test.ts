@@ -8,11 +8,21 @@ import { QADataset, TrecRun } from "@fastrag/bench-datasets";
 import { beforeAll, describe, expect, it } from "vitest";
 import { retrievalMetric } from "./internal/metric-spec.js";
 
-// The built module, as the binary runs it: its worker script sits next to it in dist/ (from the
-// sources there is no worker to start, and evalSharded says so by giving up).
+// The built modules, as the binary runs them: the worker script sits next to them in dist/ (from
+// the sources there is no worker to start, and startShards says so).
 const { evalSharded, shardOf } = (await import(
   new URL("../dist/internal/eval-shards.js", import.meta.url).href
 )) as typeof import("./internal/eval-shards.js");
+const { startShards } = (await import(
+  new URL("../dist/internal/eval-spawn.js", import.meta.url).href
+)) as typeof import("./internal/eval-spawn.js");
+
+/** Shards 1 … count-1 on workers; fails the test where they cannot start. */
+function workers(input: Parameters<typeof startShards>[0], count: number) {
+  const started = startShards(input, count);
+  if (started === undefined) throw new Error("no worker script in dist/: run the build first");
+  return started;
+}
 
 const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 const SPECS = ["map", "mrr", "ndcg@10", "recall@5", "precision@10", "r_precision"];
@@ -106,7 +116,7 @@ describe("evalSharded", () => {
     const metrics = SPECS.map(retrievalMetric);
     for (const count of [2, 3]) {
       const input = { qrels, run, relevanceLevel: undefined, metrics: SPECS };
-      const sharded = await evalSharded(input, metrics, count);
+      const sharded = await evalSharded(input, metrics, workers(input, count));
       expect(sharded, `${count} shards`).toBeDefined();
       expect(sharded?.ids).toEqual(expected.ids);
       expect(sharded?.errored).toEqual(expected.errored);
@@ -118,19 +128,16 @@ describe("evalSharded", () => {
     expect(expected.scores[0]?.[expected.ids.indexOf("q8")]).toBe(0);
   });
 
-  it("gives up (undefined) where its worker script is not there, as when run from the sources", async () => {
-    const fromSources = await import("./internal/eval-shards.js");
+  it("starts no worker where the worker script is not there, as when run from the sources", async () => {
+    const fromSources = await import("./internal/eval-spawn.js");
     const input = { qrels, run, relevanceLevel: undefined, metrics: SPECS };
-    expect(await fromSources.evalSharded(input, SPECS.map(retrievalMetric), 2)).toBeUndefined();
+    expect(fromSources.startShards(input, 2)).toBeUndefined();
   });
 
   it("applies a relevance level in every shard", async () => {
     const expected = await whole(2);
-    const sharded = await evalSharded(
-      { qrels, run, relevanceLevel: 2, metrics: SPECS },
-      SPECS.map(retrievalMetric),
-      2,
-    );
+    const input = { qrels, run, relevanceLevel: 2, metrics: SPECS };
+    const sharded = await evalSharded(input, SPECS.map(retrievalMetric), workers(input, 2));
     expect(sharded?.scores).toEqual(expected.scores);
   });
 
@@ -140,7 +147,7 @@ describe("evalSharded", () => {
     const bad = join(dir, "bad.run");
     await writeFile(bad, `q0 Q0 a 1 1 t\n${theirs} Q0 b 1 high t\n`);
     const input = { qrels, run: bad, relevanceLevel: undefined, metrics: SPECS };
-    expect(await evalSharded(input, SPECS.map(retrievalMetric), 2)).toBeUndefined();
+    expect(await evalSharded(input, SPECS.map(retrievalMetric), workers(input, 2))).toBeUndefined();
     const one = spawnSync(
       process.execPath,
       [bin, "eval", "--qrels", qrels, "--run", bad, "--threads", "1"],

@@ -1,10 +1,9 @@
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { Benchmark, type BenchmarkResult, type Metric, summarize } from "@fastrag/bench-core";
-import { QADataset, TrecRun } from "@fastrag/bench-datasets";
-import { type EvalInput, type EvalScores, evalSharded } from "../internal/eval-shards.js";
+import type { Metric } from "@fastrag/bench-core";
+import type { EvalScores } from "../internal/eval-shards.js";
+import { type EvalInput, startShards } from "../internal/eval-spawn.js";
 import { type Io, UsageError, writeLine } from "../internal/io.js";
-import { retrievalMetric } from "../internal/metric-spec.js";
 
 export interface EvalOptions {
   readonly qrels: string;
@@ -36,12 +35,6 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
     throw new UsageError(`--relevance-level "${options.relevanceLevel}": expected a number`);
   }
   const specs = options.metric && options.metric.length > 0 ? options.metric : DEFAULT_EVAL_METRICS;
-  const metrics = specs.map(retrievalMetric);
-  const names = new Set<string>();
-  for (const m of metrics) {
-    if (names.has(m.name)) throw new UsageError(`-m ${m.name} is given twice`);
-    names.add(m.name);
-  }
   const threads = await threadCount(options);
   const input: EvalInput = {
     qrels: options.qrels,
@@ -49,11 +42,27 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
     relevanceLevel: level,
     metrics: specs,
   };
-  const scored =
-    (threads > 1 ? await evalSharded(input, metrics, threads) : undefined) ??
-    (await evalWhole(input, metrics));
-  const { ids, errored, scores } = scored;
-  const summaries = scores.map((column) => summarize(column));
+  // The workers start first, and load the datasets and metrics packages while this thread does.
+  const workers = threads > 1 ? startShards(input, threads) : undefined;
+  let scored: EvalScores;
+  let metrics: Metric[];
+  try {
+    const { retrievalMetric } = await import("../internal/metric-spec.js");
+    metrics = specs.map(retrievalMetric);
+    const names = new Set<string>();
+    for (const m of metrics) {
+      if (names.has(m.name)) throw new UsageError(`-m ${m.name} is given twice`);
+      names.add(m.name);
+    }
+    const { evalSharded, evalWhole } = await import("../internal/eval-shards.js");
+    const sharded = workers && (await evalSharded(input, metrics, workers));
+    // Done, or given up on: either way the workers must not compete with a redo on one thread.
+    workers?.stop();
+    scored = sharded ?? (await evalWhole(input, metrics));
+  } finally {
+    workers?.stop();
+  }
+  const { ids, errored, scores, summaries } = scored;
   const leftOut: string[] = [];
   for (let i = 0; i < ids.length; i++) {
     if (!errored[i] && scores.every((column) => column[i] === null)) leftOut.push(ids[i] as string);
@@ -118,28 +127,6 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
   return 0;
 }
 
-/** The unsharded evaluation: the whole qrels and run on this thread (the run parsed beside it). */
-async function evalWhole(input: EvalInput, metrics: readonly Metric[]): Promise<EvalScores> {
-  // Decided before either load starts: an await between them would leave the first one's
-  // rejection unhandled for a moment, and Node ends the process on that.
-  const thread = await worthAThread(input.run);
-  const [dataset, run] = await Promise.all([
-    QADataset.fromTrec({
-      qrels: input.qrels,
-      ...(input.relevanceLevel !== undefined ? { relevanceLevel: input.relevanceLevel } : {}),
-    }),
-    TrecRun.load(input.run, { thread }),
-  ]);
-  const benchmark = new Benchmark({ dataset, metrics, maxConcurrent: 64 });
-  const result: BenchmarkResult = await benchmark.run(run, { name: run.tag ?? "run" });
-  const samples = result.samples;
-  return {
-    ids: samples.map((s) => s.sampleId ?? s.question),
-    errored: samples.map((s) => s.status === "errored"),
-    scores: metrics.map((m) => samples.map((s) => s.scores[m.name] ?? null)),
-  };
-}
-
 /**
  * How many threads evaluate: `--threads` when given; else two (when the machine has two cores)
  * for inputs of 8 MiB and more, where the second thread's start (about 0.15 s) pays off.
@@ -166,17 +153,5 @@ async function sizeOf(path: string): Promise<number> {
     return (await stat(path)).size;
   } catch {
     return 0; // the loaders report the problem
-  }
-}
-
-/**
- * Whether to parse the run on a worker thread while the qrels are read: starting one costs about
- * 0.1 s here, which a run under 8 MiB (~300,000 lines) does not win back.
- */
-async function worthAThread(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).size >= 8 * 1024 * 1024;
-  } catch {
-    return false; // TrecRun.load reports the problem
   }
 }

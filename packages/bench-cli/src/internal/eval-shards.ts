@@ -1,8 +1,13 @@
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
-import { Benchmark, type Metric } from "@fastrag/bench-core";
+import { stat } from "node:fs/promises";
+import {
+  Benchmark,
+  type BenchmarkResult,
+  type DistributionSummary,
+  type Metric,
+  summarize,
+} from "@fastrag/bench-core";
 import { QADataset, TrecRun } from "@fastrag/bench-datasets";
+import type { EvalInput, ShardMessage, ShardWorkers } from "./eval-spawn.js";
 
 /** What `eval` prints from: every query's scores, in the qrels' order of first appearance. */
 export interface EvalScores {
@@ -12,32 +17,9 @@ export interface EvalScores {
   readonly errored: readonly boolean[];
   /** Per metric (in the order given), per query: the score, `null` when not scorable. */
   readonly scores: readonly (number | null)[][];
+  /** Per metric: the summary of its scores. */
+  readonly summaries: readonly (DistributionSummary | undefined)[];
 }
-
-/** What the options of one evaluation are, as a shard needs them. */
-export interface EvalInput {
-  readonly qrels: string;
-  readonly run: string;
-  readonly relevanceLevel: number | undefined;
-  readonly metrics: readonly string[];
-}
-
-/** What a shard's worker is started with. */
-export interface ShardData extends EvalInput {
-  readonly index: number;
-  readonly count: number;
-}
-
-/** What a shard's worker posts back: its queries' scores in its order, or why it failed. */
-export type ShardMessage =
-  | {
-      readonly ok: true;
-      /** Per query: 0 successful, 1 incomplete, 2 errored. */
-      readonly statuses: Uint8Array;
-      /** Per metric, per query: the score, NaN for `null` (scores are finite otherwise). */
-      readonly scores: readonly Float64Array[];
-    }
-  | { readonly ok: false; readonly message: string };
 
 /**
  * The shard (0 … count-1) a query belongs to: a hash of its id, so that every thread reading the
@@ -96,52 +78,67 @@ export async function runShard(
 }
 
 /**
- * Evaluates on `count` threads: this one runs shard 0 while workers run the others, and their
- * scores are put back in the qrels' order. Resolves `undefined` when the sharded evaluation
- * cannot stand for the whole one (a shard failed: bad input, which the caller then reports as an
- * unsharded evaluation does, or a shard with no query to score; or no worker module to start).
+ * Evaluates on `workers.count` threads: this one runs shard 0 while the workers run the others,
+ * and their scores are put back in the qrels' order. Resolves `undefined` when the sharded
+ * evaluation cannot stand for the whole one: a shard failed (bad input, which the caller then
+ * reports as an unsharded evaluation does, or a shard with no query to score).
  */
 export async function evalSharded(
   input: EvalInput,
   metrics: readonly Metric[],
-  count: number,
+  workers: ShardWorkers,
 ): Promise<EvalScores | undefined> {
-  const script = new URL("./eval-worker.js", import.meta.url);
-  if (script.protocol !== "file:" || !existsSync(fileURLToPath(script))) return undefined;
-  const workers: Worker[] = [];
-  const replies: Promise<ShardMessage>[] = [];
-  for (let index = 1; index < count; index++) {
-    const worker = new Worker(script, {
-      workerData: { ...input, index, count } satisfies ShardData,
-    });
-    workers.push(worker);
-    replies.push(reply(worker));
-  }
+  const count = workers.count;
+  const order: string[] = [];
+  let own: { statuses: Uint8Array; scores: Float64Array[] };
   try {
-    const order: string[] = [];
-    let own: { statuses: Uint8Array; scores: Float64Array[] };
-    try {
-      own = await runShard(input, metrics, 0, count, (queryId) => order.push(queryId));
-    } catch {
-      return undefined;
-    }
-    const shards: (ShardMessage & { ok: true })[] = [{ ok: true, ...own }];
-    for (const message of await Promise.all(replies)) {
-      if (!message.ok) return undefined;
-      shards.push(message);
-    }
-    return mergeShards(order, shards, count, metrics.length);
-  } finally {
-    for (const worker of workers) void worker.terminate();
+    own = await runShard(input, metrics, 0, count, (queryId) => order.push(queryId));
+  } catch {
+    return undefined;
   }
+  const shards: (ShardMessage & { ok: true })[] = [{ ok: true, ...own }];
+  for (const message of await Promise.all(workers.replies)) {
+    if (!message.ok) return undefined;
+    shards.push(message);
+  }
+  const merged = mergeShards(order, shards, count, metrics.length);
+  if (merged === undefined) return undefined;
+  return { ...merged, summaries: merged.scores.map((column) => summarize(column)) };
 }
 
-function reply(worker: Worker): Promise<ShardMessage> {
-  return new Promise((resolve) => {
-    worker.once("message", resolve);
-    worker.once("error", (error) => resolve({ ok: false, message: String(error) }));
-    worker.once("exit", (code) => resolve({ ok: false, message: `exited with code ${code}` }));
-  });
+/** The unsharded evaluation: the whole qrels and run on this thread (the run parsed beside it). */
+export async function evalWhole(input: EvalInput, metrics: readonly Metric[]): Promise<EvalScores> {
+  // Decided before either load starts: an await between them would leave the first one's
+  // rejection unhandled for a moment, and Node ends the process on that.
+  const thread = await worthAThread(input.run);
+  const [dataset, run] = await Promise.all([
+    QADataset.fromTrec({
+      qrels: input.qrels,
+      ...(input.relevanceLevel !== undefined ? { relevanceLevel: input.relevanceLevel } : {}),
+    }),
+    TrecRun.load(input.run, { thread }),
+  ]);
+  const benchmark = new Benchmark({ dataset, metrics, maxConcurrent: 64 });
+  const result: BenchmarkResult = await benchmark.run(run, { name: run.tag ?? "run" });
+  const samples = result.samples;
+  return {
+    ids: samples.map((s) => s.sampleId ?? s.question),
+    errored: samples.map((s) => s.status === "errored"),
+    scores: metrics.map((m) => samples.map((s) => s.scores[m.name] ?? null)),
+    summaries: metrics.map((m) => result.summary[m.name]),
+  };
+}
+
+/**
+ * Whether to parse the run on a worker thread while the qrels are read: starting one costs about
+ * 0.1 s here, which a run under 8 MiB (~300,000 lines) does not win back.
+ */
+async function worthAThread(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).size >= 8 * 1024 * 1024;
+  } catch {
+    return false; // TrecRun.load reports the problem
+  }
 }
 
 /** The shards' scores in the qrels' order; `undefined` when a shard's count disagrees. */
@@ -150,7 +147,7 @@ function mergeShards(
   shards: readonly (ShardMessage & { ok: true })[],
   count: number,
   metrics: number,
-): EvalScores | undefined {
+): Omit<EvalScores, "summaries"> | undefined {
   const next = new Int32Array(count);
   const errored: boolean[] = new Array(order.length);
   const scores: (number | null)[][] = [];

@@ -1,7 +1,8 @@
 // Runs on a worker thread for `fastrag-bench eval --threads n`: evaluates one shard (the queries
 // whose id hashes to it) and posts its scores back, the typed arrays transferred.
 import { parentPort, workerData } from "node:worker_threads";
-import { runShard, type ShardData, type ShardMessage } from "./eval-shards.js";
+import { runShard } from "./eval-shards.js";
+import type { ShardData, ShardMessage } from "./eval-spawn.js";
 import { retrievalMetric } from "./metric-spec.js";
 
 const port = parentPort;
