@@ -58,6 +58,15 @@ export class QrelsParser implements ByteLineParser {
     const filter = this.filter;
     let pos = from;
     while (pos < end) {
+      if (filter !== undefined) {
+        const skipped = filter.skipSame(bytes, pos, end, last);
+        if (skipped === -1) break;
+        if (skipped !== pos) {
+          this.line++;
+          pos = skipped;
+          continue;
+        }
+      }
       const next = f.split(bytes, pos, end, last);
       if (next < 0) break;
       this.line++;
@@ -215,6 +224,15 @@ export class RunParser implements ByteLineParser {
     const filter = this.filter;
     let pos = from;
     while (pos < end) {
+      if (filter !== undefined) {
+        const skipped = filter.skipSame(bytes, pos, end, last);
+        if (skipped === -1) break;
+        if (skipped !== pos) {
+          this.line++;
+          pos = skipped;
+          continue;
+        }
+      }
       const next = f.split(bytes, pos, end, last);
       if (next < 0) break;
       this.line++;
@@ -392,6 +410,20 @@ class QueryFilter {
     }
     return this.kept;
   }
+
+  /**
+   * After a line of a rejected query, where the next line starts when the line at `from` belongs
+   * to that same query: it is skipped without being split into fields. Otherwise `from` (the
+   * parser reads the line as usual), or -1 when the line does not end before `end` and `last`
+   * is false.
+   */
+  skipSame(bytes: Buffer, from: number, end: number, last: boolean): number {
+    if (this.kept || !this.last.startsLine(bytes, from, end)) return from;
+    let j = from;
+    while (j < end && bytes[j] !== 10) j++;
+    if (j < end) return j + 1;
+    return last ? end : -1;
+  }
 }
 
 /** Remembers the bytes of the last query id, so a line of the same query costs no string. */
@@ -405,6 +437,16 @@ class QidMatcher {
     const bytes = this.bytes;
     for (let i = 0; i < length; i++) if (bytes[i] !== source[start + i]) return false;
     return true;
+  }
+
+  /** Whether the line at `from` starts with the remembered id, then a space or a tab. */
+  startsLine(source: Uint8Array, from: number, end: number): boolean {
+    const length = this.length;
+    if (length < 0 || from + length >= end) return false;
+    const bytes = this.bytes;
+    for (let i = 0; i < length; i++) if (bytes[i] !== source[from + i]) return false;
+    const c = source[from + length];
+    return c === 32 || c === 9;
   }
 
   remember(source: Uint8Array, start: number, end: number): void {
