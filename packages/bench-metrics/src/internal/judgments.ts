@@ -4,9 +4,39 @@ import type { Judgments } from "./kernels.js";
 /** What retrieval metrics match: chunk ids, or the chunks' document ids. */
 export type MatchLevel = "chunk" | "document";
 
-const NO_IDS: ReadonlySet<string> = new Set();
+/**
+ * One sample's ranking at one match level, joined with its judgments rank by rank, so that every
+ * metric is a flat numeric loop. Only the first `length` entries of the arrays belong to the
+ * sample: they are buffers reused from sample to sample, valid until the next call with another
+ * input. Never keep one.
+ */
+export interface RankedJudgments {
+  /** The number of ranks once de-duplicated. */
+  readonly length: number;
+  /** The ranked ids: in the order returned, each id once at its first rank. */
+  readonly ids: readonly string[];
+  /** 1 where the id at that rank is relevant (in `relevantIds`), else 0. */
+  readonly relevant: Uint8Array;
+}
 
-/** nDCG's view of a sample's judgments. */
+/** {@link RankedJudgments} with nDCG's gain at each of the first ranks. */
+export interface RankedGains extends RankedJudgments {
+  /**
+   * The gain at each rank, where only positive values count: the id's grade when `relevance` has
+   * it as an own property; else 1 when the id is relevant, 0 when not. Filled for the first
+   * `min(length, depth)` ranks, `depth` being the largest one asked for.
+   */
+  readonly gains: Float64Array;
+}
+
+/** The ideal ranking's gains of a sample: entries 0..length-1 of a reused buffer. */
+export interface IdealGains {
+  /** Every positive gain, sorted descending. */
+  readonly gains: Float64Array;
+  readonly length: number;
+}
+
+/** nDCG's view of a sample's judgments, as the reference builders below give it. */
 export interface Gains {
   /** Positive gains: id → grade (> 0). Ids absent here have gain 0. */
   readonly gains: ReadonlyMap<string, number>;
@@ -18,50 +48,304 @@ export interface Gains {
 // scored sample and hands that same object to each metric in turn, so the input's identity is a
 // safe cache key. (Not the retrieved array's: a target may reuse and refill one array across
 // calls.) One slot per kind is enough, since the metrics of a sample run back to back, and unlike
-// WeakMaps it costs no per-sample entry for the GC to trace; it keeps only the last input alive.
+// WeakMaps it costs no per-sample entry for the GC to trace. The slots' arrays are buffers reused
+// from sample to sample, so preparing one allocates nothing but what Object.keys returns. A slot
+// is marked with its input only once filled: a throw leaves it empty, never stale.
+
+// Up to this many ids, duplicates and matches are found by comparing ids with each other: first
+// a bit per id in a 32-bit mask, then a hash, and only then the strings, so two different ids are
+// nearly always told apart without reading either (cheaper than a Set per sample). Past it, a
+// hash table or a Set.
+const SCAN_LIMIT = 16;
+
+const hasOwn = Object.hasOwn;
+
+// ---- Relevant ids --------------------------------------------------------------------------
+
 let relevantInput: object | undefined;
-let relevantSet: ReadonlySet<string> = NO_IDS;
-let idealInput: object | undefined;
-let idealValue: readonly number[] = [];
-let chunkInput: object | undefined;
-let chunkValue: readonly string[] = [];
-let documentInput: object | undefined;
-let documentValue: readonly string[] = [];
+let relevantCount = 0;
+/** The distinct relevant ids, in first-occurrence order: entries 0..relevantCount-1. */
+const relevantDistinct: string[] = [];
+/** Their hashes and mask, when there were at most SCAN_LIMIT ids; else `relevantLookup`. */
+const relevantHashes = new Int32Array(SCAN_LIMIT);
+let relevantMask = 0;
+let relevantLookup: Set<string> | undefined;
 
 /**
- * The ids that count as relevant for binary measures: membership in `relevantIds`. The dataset
- * loader decides the threshold (trec_eval's `-l`), so a graded sample's `relevantIds` may exclude
- * low grades. Its size is R.
+ * R, the number of distinct relevant ids: membership in `relevantIds` is what counts as relevant
+ * for binary measures. The dataset loader decides the threshold (trec_eval's `-l`), so a graded
+ * sample's `relevantIds` may exclude low grades.
  */
-export function relevantOf(input: MetricInput): ReadonlySet<string> {
-  if (input !== relevantInput) {
-    const ids = input.sample.relevantIds;
-    let set = NO_IDS;
-    if (ids.length > 0) {
-      const built = new Set<string>();
-      for (let i = 0; i < ids.length; i++) built.add(ids[i] as string);
-      set = built;
+export function relevantCountOf(input: MetricInput): number {
+  if (input !== relevantInput) prepareRelevant(input);
+  return relevantCount;
+}
+
+function prepareRelevant(input: MetricInput): void {
+  relevantInput = undefined;
+  const ids = input.sample.relevantIds;
+  const n = ids.length;
+  const distinct = relevantDistinct;
+  let r = 0;
+  let mask = 0;
+  let lookup: Set<string> | undefined;
+  if (n <= SCAN_LIMIT) {
+    const hashes = relevantHashes;
+    for (let i = 0; i < n; i++) {
+      const id = ids[i] as string;
+      const h = quickHash(id);
+      const bit = 1 << h;
+      let j = r;
+      if ((mask & bit) !== 0) {
+        j = 0;
+        while (j < r && (hashes[j] !== h || distinct[j] !== id)) j++;
+      }
+      if (j === r) {
+        mask |= bit;
+        hashes[r] = h;
+        distinct[r++] = id;
+      }
     }
-    relevantSet = set;
-    relevantInput = input;
+  } else {
+    lookup = new Set();
+    for (let i = 0; i < n; i++) {
+      const id = ids[i] as string;
+      if (lookup.has(id)) continue;
+      lookup.add(id);
+      distinct[r++] = id;
+    }
   }
-  return relevantSet;
+  trim(distinct, r);
+  relevantCount = r;
+  relevantMask = mask;
+  relevantLookup = lookup;
+  relevantInput = input;
+}
+
+// ---- Rankings --------------------------------------------------------------------------------
+
+class RankSlot implements RankedGains {
+  /** The input whose ranking and flags the slot holds. */
+  input: object | undefined = undefined;
+  /** The input whose gains the slot holds (then `input` too), and for how many ranks. */
+  gainsInput: object | undefined = undefined;
+  gainsLength = 0;
+  length = 0;
+  readonly ids: string[] = [];
+  /** The ids' hashes, when dedupe compared them (at most SCAN_LIMIT chunks). */
+  readonly hashes: Int32Array = new Int32Array(SCAN_LIMIT);
+  relevant: Uint8Array = new Uint8Array(64);
+  gains: Float64Array = new Float64Array(64);
+}
+
+const chunkSlot = new RankSlot();
+const documentSlot = new RankSlot();
+
+/**
+ * The ranking a retrieval metric scores, with a relevant flag per rank: in the order returned,
+ * each id kept once at its first position (later ones move up). At document level the ids are the
+ * chunks' `documentId`s, so a document ranks where its first chunk does.
+ *
+ * @throws {MetricUnavailableError} at document level when a chunk has no `documentId`.
+ */
+export function rankedOf(input: MetricInput, level: MatchLevel): RankedJudgments {
+  const slot = level === "chunk" ? chunkSlot : documentSlot;
+  if (input !== slot.input) prepareRanking(input, level === "document", slot);
+  return slot;
 }
 
 /**
- * The ideal ranking's gains of a sample, sorted descending: the same numbers as
- * `gainsOf(input).idealGains`, without building the id → gain map (nDCG looks the few ranked
- * ids up in `relevance` instead; see `ndcgGraded`).
+ * {@link rankedOf} with the gain of each of the first `depth` ranks, for nDCG@depth: a deep ranking
+ * is only looked up as far as some nDCG cuts it.
+ *
+ * @throws {MetricUnavailableError} at document level when a chunk has no `documentId`.
  */
-export function idealGainsOf(input: MetricInput): readonly number[] {
-  if (input !== idealInput) {
-    idealValue = buildIdealGains(relevantOf(input), input.sample.relevance);
-    idealInput = input;
+export function rankedGainsOf(input: MetricInput, level: MatchLevel, depth: number): RankedGains {
+  const slot = level === "chunk" ? chunkSlot : documentSlot;
+  if (input !== slot.input) prepareRanking(input, level === "document", slot);
+  if (input !== slot.gainsInput) {
+    slot.gainsLength = 0;
+    slot.gainsInput = input;
   }
-  return idealValue;
+  const end = Math.min(slot.length, depth);
+  if (slot.gainsLength < end) prepareGains(input, slot, end);
+  return slot;
 }
 
-/** Pure builder behind {@link idealGainsOf}; `relevant` holds the distinct relevant ids. */
+/** The ranked ids alone, as a new array (see {@link rankedOf}). */
+export function rankingIds(input: MetricInput, level: MatchLevel): readonly string[] {
+  const ranked = rankedOf(input, level);
+  return ranked.ids.slice(0, ranked.length);
+}
+
+function prepareRanking(input: MetricInput, byDocument: boolean, slot: RankSlot): void {
+  slot.input = undefined;
+  slot.gainsInput = undefined;
+  const retrieved = input.retrieved;
+  const total = retrieved.length;
+  const ids = slot.ids;
+  const n = dedupe(retrieved, byDocument, ids, slot.hashes);
+  const r = relevantCountOf(input);
+  if (slot.relevant.length < n) slot.relevant = new Uint8Array(capacity(n));
+  const flags = slot.relevant;
+  // Which of dedupe's paths ran decides what it left behind: hashes, or a table.
+  if (total <= SCAN_LIMIT && relevantLookup === undefined) {
+    // Both short: find each ranked id among the relevant ones.
+    const distinct = relevantDistinct;
+    const hashes = relevantHashes;
+    const mask = relevantMask;
+    const rankHashes = slot.hashes;
+    for (let i = 0; i < n; i++) {
+      const h = rankHashes[i] as number;
+      let flag = 0;
+      if ((mask & (1 << h)) !== 0) {
+        const id = ids[i] as string;
+        for (let j = 0; j < r; j++) {
+          if (hashes[j] === h && distinct[j] === id) {
+            flag = 1;
+            break;
+          }
+        }
+      }
+      flags[i] = flag;
+    }
+  } else if (total > SCAN_LIMIT && total <= HASH_LIMIT) {
+    // dedupe left the ranking's id → rank table behind: look each relevant id up in it.
+    flags.fill(0, 0, n);
+    const distinct = relevantDistinct;
+    for (let j = 0; j < r; j++) {
+      const id = distinct[j] as string;
+      const at = rankOf(ids, id, hashString(id));
+      if (at >= 0) flags[at] = 1;
+    }
+  } else {
+    const lookup = relevantLookup ?? new Set(relevantDistinct.slice(0, r));
+    for (let i = 0; i < n; i++) flags[i] = lookup.has(ids[i] as string) ? 1 : 0;
+  }
+  trim(ids, n);
+  slot.length = n;
+  slot.input = input;
+}
+
+/** Fills the gains of ranks `slot.gainsLength` to `end` - 1. */
+function prepareGains(input: MetricInput, slot: RankSlot, end: number): void {
+  const start = slot.gainsLength;
+  if (slot.gains.length < end) {
+    const grown = new Float64Array(capacity(end));
+    grown.set(slot.gains.subarray(0, start));
+    slot.gains = grown;
+  }
+  const gains = slot.gains;
+  const flags = slot.relevant;
+  const relevance = input.sample.relevance;
+  if (relevance === undefined) {
+    for (let i = start; i < end; i++) gains[i] = flags[i] as number;
+  } else {
+    const ids = slot.ids;
+    for (let i = start; i < end; i++) {
+      const id = ids[i] as string;
+      // One look-up for most ids, and `hasOwn` only where the gain depends on it: a positive
+      // number may be inherited, a relevant id's missing grade gains 1, and a value that is no
+      // number (`relevance.toString`, `relevance.__proto__`) is never compared unless it is own.
+      const grade: unknown = relevance[id];
+      let gain = 0;
+      if (typeof grade === "number") {
+        if (grade > 0) gain = hasOwn(relevance, id) ? grade : (flags[i] as number);
+        else if (flags[i] === 1 && !hasOwn(relevance, id)) gain = 1;
+      } else if (grade === undefined) {
+        if (flags[i] === 1 && !hasOwn(relevance, id)) gain = 1;
+      } else {
+        gain = hasOwn(relevance, id) ? (grade as number) : (flags[i] as number);
+      }
+      gains[i] = gain;
+    }
+  }
+  slot.gainsLength = end;
+}
+
+/** Lets a reused buffer drop what a much longer ranking left in it, so it keeps no ids alive. */
+function trim(buffer: string[], used: number): void {
+  if (buffer.length > 1024 && buffer.length > 4 * used) buffer.length = used;
+}
+
+function capacity(n: number): number {
+  let size = 64;
+  while (size < n) size *= 2;
+  return size;
+}
+
+// ---- The ideal ranking ------------------------------------------------------------------------
+
+let idealInput: object | undefined;
+const ideal: { gains: Float64Array; length: number } = {
+  gains: new Float64Array(64),
+  length: 0,
+};
+
+/**
+ * The ideal ranking's gains of a sample, sorted descending: every positive grade in `relevance`
+ * (graded ids count whether relevant or not) and 1 for each relevant id it does not grade; without
+ * `relevance`, 1 per relevant id. The same numbers as `buildGains(...).idealGains`.
+ */
+export function idealGainsOf(input: MetricInput): IdealGains {
+  if (input !== idealInput) prepareIdeal(input);
+  return ideal;
+}
+
+function prepareIdeal(input: MetricInput): void {
+  idealInput = undefined;
+  const r = relevantCountOf(input);
+  const relevance = input.sample.relevance;
+  let m = 0;
+  if (relevance === undefined) {
+    if (ideal.gains.length < r) ideal.gains = new Float64Array(capacity(r));
+    ideal.gains.fill(1, 0, r);
+    m = r;
+  } else {
+    // Object.keys and a look-up per key: twice as fast as Object.values on dictionary records.
+    // Every grade is needed, not only the relevant ids': no cheaper way tells them all.
+    const keys = Object.keys(relevance);
+    if (ideal.gains.length < keys.length + r) {
+      ideal.gains = new Float64Array(capacity(keys.length + r));
+    }
+    const out = ideal.gains;
+    for (let i = 0; i < keys.length; i++) {
+      const grade = relevance[keys[i] as string] as number;
+      if (grade > 0) out[m++] = grade;
+    }
+    const distinct = relevantDistinct;
+    for (let j = 0; j < r; j++) if (!hasOwn(relevance, distinct[j] as string)) out[m++] = 1;
+    sortDescending(out, m);
+  }
+  ideal.length = m;
+  idealInput = input;
+}
+
+/** Sorts entries 0..m-1 descending: by insertion when few, as most samples' judgments are. */
+function sortDescending(a: Float64Array, m: number): void {
+  if (m <= 32) {
+    for (let i = 1; i < m; i++) {
+      const v = a[i] as number;
+      let j = i - 1;
+      while (j >= 0 && (a[j] as number) < v) {
+        a[j + 1] = a[j] as number;
+        j--;
+      }
+      a[j + 1] = v;
+    }
+  } else {
+    const head = a.subarray(0, m);
+    head.sort();
+    head.reverse();
+  }
+}
+
+// ---- Reference builders ------------------------------------------------------------------------
+
+/**
+ * Reference builder of the ideal gains (as an array, from a Set): the metric classes use
+ * {@link idealGainsOf}, which tests check against it. `relevant` holds the distinct relevant ids.
+ */
 export function buildIdealGains(
   relevant: ReadonlySet<string>,
   relevance: Readonly<Record<string, number>> | undefined,
@@ -135,47 +419,46 @@ function descending(a: number, b: number): number {
   return b - a;
 }
 
-/**
- * The ranked ids a retrieval metric scores: in the order returned, each id kept once at its first
- * position (later ones move up). At document level the ids are the chunks' `documentId`s, so a
- * document ranks where its first chunk does.
- *
- * @throws {MetricUnavailableError} at document level when a chunk has no `documentId`.
- */
-export function rankingIds(input: MetricInput, level: MatchLevel): readonly string[] {
-  if (level === "chunk") {
-    if (input !== chunkInput) {
-      chunkValue = chunkIds(input.retrieved);
-      chunkInput = input;
-    }
-    return chunkValue;
-  }
-  if (input !== documentInput) {
-    documentValue = documentIds(input.retrieved);
-    documentInput = input;
-  }
-  return documentValue;
-}
+// ---- De-duplication --------------------------------------------------------------------------
 
-// Up to this length, duplicates are found by comparing with the ids kept so far; up to
-// HASH_LIMIT, with a reused open-addressing table of positions stamped per call. Both avoid a
-// Set per sample, whose growth was a third of the metric time on 10^6-row runs.
-const SCAN_LIMIT = 16;
+// Up to HASH_LIMIT ranks, duplicates are found with a reused open-addressing table of ranks,
+// stamped per call (a Set per sample's growth was a third of the metric time on 10^6-row runs);
+// the table then finds relevant ids' ranks. Past it, a Set.
 const HASH_LIMIT = 1 << 15;
 let stamps = new Int32Array(256);
 let positions = new Int32Array(256);
 let stamp = 0;
+let tableMask = 0;
 
-function chunkIds(retrieved: readonly RetrievedChunk[]): readonly string[] {
+/**
+ * Writes the ranked ids, each once at its first position, into `out` (entries 0..m-1) and returns
+ * m. Up to SCAN_LIMIT ids it writes their hashes into `hashes`; up to HASH_LIMIT it leaves the
+ * table {@link rankOf} reads.
+ */
+function dedupe(
+  retrieved: readonly RetrievedChunk[],
+  byDocument: boolean,
+  out: string[],
+  hashes: Int32Array,
+): number {
   const n = retrieved.length;
-  const out: string[] = new Array(n);
   let m = 0;
   if (n <= SCAN_LIMIT) {
+    let mask = 0;
     for (let i = 0; i < n; i++) {
-      const id = (retrieved[i] as RetrievedChunk).id;
-      let j = 0;
-      while (j < m && out[j] !== id) j++;
-      if (j === m) out[m++] = id;
+      const id = idAt(retrieved, i, byDocument);
+      const h = quickHash(id);
+      const bit = 1 << h;
+      let j = m;
+      if ((mask & bit) !== 0) {
+        j = 0;
+        while (j < m && (hashes[j] !== h || out[j] !== id)) j++;
+      }
+      if (j === m) {
+        mask |= bit;
+        hashes[m] = h;
+        out[m++] = id;
+      }
     }
   } else if (n <= HASH_LIMIT) {
     let size = 256;
@@ -191,8 +474,9 @@ function chunkIds(retrieved: readonly RetrievedChunk[]): readonly string[] {
     }
     const mark = ++stamp;
     const mask = size - 1;
+    tableMask = mask;
     for (let i = 0; i < n; i++) {
-      const id = (retrieved[i] as RetrievedChunk).id;
+      const id = idAt(retrieved, i, byDocument);
       let slot = hashString(id) & mask;
       for (;;) {
         if (stamps[slot] !== mark) {
@@ -208,14 +492,48 @@ function chunkIds(retrieved: readonly RetrievedChunk[]): readonly string[] {
   } else {
     const seen = new Set<string>();
     for (let i = 0; i < n; i++) {
-      const id = (retrieved[i] as RetrievedChunk).id;
+      const id = idAt(retrieved, i, byDocument);
       if (seen.has(id)) continue;
       seen.add(id);
       out[m++] = id;
     }
   }
-  out.length = m;
-  return out;
+  return m;
+}
+
+/** The rank (0-based) of `id`, whose hashString is `h`, in the ranking dedupe last tabled, or -1. */
+function rankOf(ids: readonly string[], id: string, h: number): number {
+  const mark = stamp;
+  const mask = tableMask;
+  let slot = h & mask;
+  while (stamps[slot] === mark) {
+    const at = positions[slot] as number;
+    if (ids[at] === id) return at;
+    slot = (slot + 1) & mask;
+  }
+  return -1;
+}
+
+function idAt(retrieved: readonly RetrievedChunk[], i: number, byDocument: boolean): string {
+  const chunk = retrieved[i] as RetrievedChunk;
+  if (!byDocument) return chunk.id;
+  const id = chunk.documentId;
+  if (typeof id !== "string") {
+    throw new MetricUnavailableError(
+      `level "document" matches by documentId, but the chunk at rank ${i + 1} (id "${chunk.id}") has none`,
+    );
+  }
+  return id;
+}
+
+/**
+ * A hash that tells most different ids apart before their strings are compared, in constant time:
+ * the length and the last code unit (ids mostly differ at the end). Its low 5 bits pick the id's
+ * bit in a mask.
+ */
+function quickHash(s: string): number {
+  const n = s.length;
+  return Math.imul(n, 0x9e3779b1) ^ s.charCodeAt(n - 1);
 }
 
 /** FNV-1a over UTF-16 code units: a table hash, not a fingerprint. */
@@ -223,22 +541,4 @@ function hashString(s: string): number {
   let h = -2128831035;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
   return h;
-}
-
-function documentIds(retrieved: readonly RetrievedChunk[]): readonly string[] {
-  const out: string[] = [];
-  const seen = new Set<string>();
-  for (let i = 0; i < retrieved.length; i++) {
-    const chunk = retrieved[i] as RetrievedChunk;
-    const id = chunk.documentId;
-    if (typeof id !== "string") {
-      throw new MetricUnavailableError(
-        `level "document" matches by documentId, but the chunk at rank ${i + 1} (id "${chunk.id}") has none`,
-      );
-    }
-    if (seen.has(id)) continue;
-    seen.add(id);
-    out.push(id);
-  }
-  return out;
 }

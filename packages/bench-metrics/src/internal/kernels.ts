@@ -1,16 +1,99 @@
 /**
  * Pure retrieval kernels: numbers from a ranking and its judgments, nothing else.
  *
- * Every kernel takes a ranking that is already de-duplicated (see `rankingIds`) and judgments
- * with at least one relevant id (the metric classes return `null` before calling a kernel
- * otherwise). They are flat loops over arrays with Set/Map look-ups, so that 10^5 samples cost
- * milliseconds; `bench/metrics.mjs` measures them.
+ * The metric classes use the flat kernels (`…OfFlags`, `ndcgOfGains`): loops over a ranking
+ * already joined with its judgments rank by rank (see `rankedOf` and `rankedGainsOf`), a 0/1
+ * relevant flag and a gain per rank, with R, the number of relevant ids, passed alongside. The
+ * Set-based kernels below them are the same definitions over a de-duplicated ranking of ids and a
+ * Set of relevant ids: the readable reference the flat ones are tested against. Both take
+ * judgments with at least one relevant id (the metric classes return `null` before calling a
+ * kernel otherwise); `bench/metrics.mjs` measures them.
  *
  * The definitions are trec_eval's (P, recall, success, recip_rank, map, map_cut, ndcg_cut,
  * Rprec); the trec_eval parity test checks them against its printed numbers.
  */
 
-/** Binary and graded judgments of one sample, prepared once and shared by every metric. */
+/** Relevant ranks among the first `k` of `n`: `relevant` holds a 0/1 flag per rank. */
+export function hitsOfFlags(relevant: Uint8Array, n: number, k: number): number {
+  const end = Math.min(n, k);
+  let hits = 0;
+  for (let i = 0; i < end; i++) hits += relevant[i] as number;
+  return hits;
+}
+
+/** trec_eval `recall_k` over rank flags: relevant in the top k, divided by R. */
+export function recallOfFlags(relevant: Uint8Array, n: number, r: number, k: number): number {
+  return hitsOfFlags(relevant, n, k) / r;
+}
+
+/** trec_eval `P_k` over rank flags: relevant in the top k, divided by k. */
+export function precisionOfFlags(relevant: Uint8Array, n: number, k: number): number {
+  return hitsOfFlags(relevant, n, k) / k;
+}
+
+/** trec_eval `success_k` over rank flags: 1 when any relevant id is in the top k, else 0. */
+export function hitRateOfFlags(relevant: Uint8Array, n: number, k: number): number {
+  const end = Math.min(n, k);
+  for (let i = 0; i < end; i++) if (relevant[i] === 1) return 1;
+  return 0;
+}
+
+/** trec_eval `recip_rank` over rank flags, cut at `k` (`Infinity` for none). */
+export function reciprocalRankOfFlags(relevant: Uint8Array, n: number, k: number): number {
+  const end = Math.min(n, k);
+  for (let i = 0; i < end; i++) if (relevant[i] === 1) return 1 / (i + 1);
+  return 0;
+}
+
+/** trec_eval `map` / `map_cut_k` over rank flags (see `averagePrecision`). */
+export function averagePrecisionOfFlags(
+  relevant: Uint8Array,
+  n: number,
+  r: number,
+  k: number,
+): number {
+  const end = Math.min(n, k);
+  let hits = 0;
+  let sum = 0;
+  for (let i = 0; i < end; i++) {
+    if (relevant[i] === 1) {
+      hits++;
+      sum += hits / (i + 1);
+    }
+  }
+  return sum / r;
+}
+
+/** trec_eval `Rprec` over rank flags: relevant in the top R, divided by R. */
+export function rPrecisionOfFlags(relevant: Uint8Array, n: number, r: number): number {
+  return hitsOfFlags(relevant, n, r) / r;
+}
+
+/**
+ * trec_eval `ndcg_cut_k` over per-rank gains (see `ndcgAt`): `gains` holds the gain of each of the
+ * `n` ranks, `ideal` the ideal ranking's `m` positive gains sorted descending.
+ */
+export function ndcgOfGains(
+  gains: Float64Array,
+  n: number,
+  ideal: Float64Array,
+  m: number,
+  k: number,
+): number {
+  const cut = Math.min(m, k);
+  let best = 0;
+  for (let i = 0; i < cut; i++) best += (ideal[i] as number) / discount(i);
+  if (best <= 0) return 0;
+  const end = Math.min(n, k);
+  let dcg = 0;
+  for (let i = 0; i < end; i++) {
+    const gain = gains[i] as number;
+    if (gain > 0) dcg += gain / discount(i);
+  }
+  return dcg / best;
+}
+
+/** Binary and graded judgments of one sample as a Set and a Map, for the Set-based kernels. */
 export interface Judgments {
   /** Ids that count as relevant for binary measures. Its size is R. */
   readonly relevant: ReadonlySet<string>;

@@ -1,6 +1,6 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { type MatchLevel, rankingIds, relevantOf } from "../internal/judgments.js";
-import { averagePrecision } from "../internal/kernels.js";
+import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
+import { averagePrecisionOfFlags } from "../internal/kernels.js";
 import { cutoff, matchLevel, metricName, optionsObject } from "../internal/options.js";
 import type { OptionalCutoffOptions } from "./options.js";
 
@@ -32,8 +32,9 @@ export class MAP implements Metric {
 
   /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
   score(input: MetricInput): number | null {
-    const relevant = relevantOf(input);
-    if (relevant.size === 0) return null;
-    return averagePrecision(rankingIds(input, this.level), relevant, this.cut);
+    const r = relevantCountOf(input);
+    if (r === 0) return null;
+    const ranked = rankedOf(input, this.level);
+    return averagePrecisionOfFlags(ranked.relevant, ranked.length, r, this.cut);
   }
 }

@@ -1,6 +1,11 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { idealGainsOf, type MatchLevel, rankingIds, relevantOf } from "../internal/judgments.js";
-import { ndcgGraded } from "../internal/kernels.js";
+import {
+  idealGainsOf,
+  type MatchLevel,
+  rankedGainsOf,
+  relevantCountOf,
+} from "../internal/judgments.js";
+import { ndcgOfGains } from "../internal/kernels.js";
 import { cutoff, matchLevel, metricName, optionsObject } from "../internal/options.js";
 import type { CutoffOptions } from "./options.js";
 
@@ -34,15 +39,10 @@ export class NDCG implements Metric {
 
   /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
   score(input: MetricInput): number | null {
-    const relevant = relevantOf(input);
+    const r = relevantCountOf(input);
     const ideal = idealGainsOf(input);
-    if (ideal.length === 0 && relevant.size === 0) return null;
-    return ndcgGraded(
-      rankingIds(input, this.level),
-      input.sample.relevance,
-      relevant,
-      ideal,
-      this.k,
-    );
+    if (ideal.length === 0 && r === 0) return null;
+    const ranked = rankedGainsOf(input, this.level, this.k);
+    return ndcgOfGains(ranked.gains, ranked.length, ideal.gains, ideal.length, this.k);
   }
 }

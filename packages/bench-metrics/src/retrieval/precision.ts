@@ -1,6 +1,6 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { type MatchLevel, rankingIds, relevantOf } from "../internal/judgments.js";
-import { precisionAt } from "../internal/kernels.js";
+import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
+import { precisionOfFlags } from "../internal/kernels.js";
 import { cutoff, matchLevel, metricName, optionsObject } from "../internal/options.js";
 import type { CutoffOptions } from "./options.js";
 
@@ -28,8 +28,9 @@ export class Precision implements Metric {
 
   /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
   score(input: MetricInput): number | null {
-    const relevant = relevantOf(input);
-    if (relevant.size === 0) return null;
-    return precisionAt(rankingIds(input, this.level), relevant, this.k);
+    const r = relevantCountOf(input);
+    if (r === 0) return null;
+    const ranked = rankedOf(input, this.level);
+    return precisionOfFlags(ranked.relevant, ranked.length, this.k);
   }
 }

@@ -1,6 +1,6 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { type MatchLevel, rankingIds, relevantOf } from "../internal/judgments.js";
-import { rPrecision } from "../internal/kernels.js";
+import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
+import { rPrecisionOfFlags } from "../internal/kernels.js";
 import { matchLevel, metricName, optionsObject } from "../internal/options.js";
 import type { RetrievalMetricOptions } from "./options.js";
 
@@ -26,8 +26,9 @@ export class RPrecision implements Metric {
 
   /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
   score(input: MetricInput): number | null {
-    const relevant = relevantOf(input);
-    if (relevant.size === 0) return null;
-    return rPrecision(rankingIds(input, this.level), relevant);
+    const r = relevantCountOf(input);
+    if (r === 0) return null;
+    const ranked = rankedOf(input, this.level);
+    return rPrecisionOfFlags(ranked.relevant, ranked.length, r);
   }
 }
