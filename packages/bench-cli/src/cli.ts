@@ -138,7 +138,7 @@ export async function main(
     .option("--json", "machine-readable output")
     .option(
       "--threads <n>",
-      "threads to evaluate on, each taking the queries whose id hashes to it (default: 4 for inputs of 8 MiB and more on a machine with 4 cores or more, else 1)",
+      "threads to evaluate on, each taking the queries whose id hashes to it; regular files only, a pipe is read on one thread (default: 4 for inputs of 8 MiB and more on a machine with 4 cores or more, else 1)",
     )
     .addHelpText(
       "after",

@@ -197,6 +197,31 @@ describe("fastrag-bench eval --threads", () => {
     }
   });
 
+  it("reads a piped run on one thread, whatever --threads says", () => {
+    // A shell pipe, as in `--run <(zcat run.gz)`: it can be read only once.
+    const piped = (threads: string) =>
+      spawnSync(
+        "sh",
+        [
+          "-c",
+          'cat "$1" | "$2" "$3" eval --qrels "$4" --run /dev/stdin --per-query --threads "$5"',
+          "sh",
+          run,
+          process.execPath,
+          bin,
+          qrels,
+          threads,
+        ],
+        { encoding: "utf8" },
+      );
+    const file = spawnSync(process.execPath, evalArgs("1", "--per-query"), { encoding: "utf8" });
+    for (const threads of ["1", "3"]) {
+      const r = piped(threads);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toBe(file.stdout);
+    }
+  });
+
   it("refuses a thread count that is not a whole number from 1 to 64", () => {
     for (const bad of ["0", "1.5", "x", "65"]) {
       const r = spawnSync(process.execPath, evalArgs(bad), { encoding: "utf8" });

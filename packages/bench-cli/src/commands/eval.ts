@@ -129,32 +129,41 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
 
 /**
  * How many threads evaluate: `--threads` when given. Else one on a machine with fewer than four
- * cores or for inputs under 8 MiB, and otherwise four. Each thread also reads past the other
+ * cores or for inputs under 8 MiB, and otherwise four. Always one unless both inputs are regular
+ * files, since every thread opens both. Each thread also reads past the other
  * threads' lines and loads its own modules (measured on 10⁵ queries × 10 docs: one shard of n, run
  * alone, takes 2.5 s for n = 1, 1.56 s for 2, 1.16 s for 4), so two threads barely beat one
  * even on two idle cores, and lose on a busy one.
  */
 async function threadCount(options: EvalOptions): Promise<number> {
+  let asked: number | undefined;
   if (options.threads !== undefined) {
-    const n = Number(options.threads);
-    if (!Number.isSafeInteger(n) || n < 1 || n > MAX_THREADS) {
+    asked = Number(options.threads);
+    if (!Number.isSafeInteger(asked) || asked < 1 || asked > MAX_THREADS) {
       throw new UsageError(
         `--threads "${options.threads}": expected a whole number from 1 to ${MAX_THREADS}`,
       );
     }
-    return n;
+    if (asked === 1) return 1;
+  } else if (availableParallelism() < 4) {
+    return 1;
   }
-  if (availableParallelism() < 4) return 1;
-  const size = (await sizeOf(options.qrels)) + (await sizeOf(options.run));
-  return size >= 8 * 1024 * 1024 ? 4 : 1;
+  // Every thread opens both files: a pipe (`--run <(zcat run.gz)`) can be read only once.
+  const qrels = await sizeOf(options.qrels);
+  const run = await sizeOf(options.run);
+  if (qrels === undefined || run === undefined) return 1;
+  if (asked !== undefined) return asked;
+  return qrels + run >= 8 * 1024 * 1024 ? 4 : 1;
 }
 
 const MAX_THREADS = 64;
 
-async function sizeOf(path: string): Promise<number> {
+/** The size of a regular file; `undefined` for anything else (the loaders report a missing one). */
+async function sizeOf(path: string): Promise<number | undefined> {
   try {
-    return (await stat(path)).size;
+    const info = await stat(path);
+    return info.isFile() ? info.size : undefined;
   } catch {
-    return 0; // the loaders report the problem
+    return undefined;
   }
 }
