@@ -13,7 +13,7 @@ import { retrievalMetric } from "./internal/metric-spec.js";
 const { evalSharded, shardOf } = (await import(
   new URL("../dist/internal/eval-shards.js", import.meta.url).href
 )) as typeof import("./internal/eval-shards.js");
-const { startShards } = (await import(
+const { allReplies, startShards } = (await import(
   new URL("../dist/internal/eval-spawn.js", import.meta.url).href
 )) as typeof import("./internal/eval-spawn.js");
 
@@ -106,6 +106,32 @@ describe("shardOf", () => {
         expect(Math.abs(size - 30_000 / count)).toBeLessThan(30_000 / count / 20);
     }
     expect(shardOf("q1", 2)).toBe(shardOf("q1", 2));
+  });
+});
+
+describe("allReplies", () => {
+  const ok = (n: number) => ({
+    ok: true as const,
+    statuses: new Uint8Array(n),
+    scores: [new Float64Array(n)],
+  });
+
+  it("gives every reply in shard order, whatever order they come in", async () => {
+    let second: (m: ReturnType<typeof ok>) => void = () => {};
+    const late = new Promise<ReturnType<typeof ok>>((resolve) => {
+      second = resolve;
+    });
+    const all = allReplies([late, Promise.resolve(ok(3))]);
+    second(ok(1));
+    const replies = await all;
+    expect(replies?.map((r) => r.statuses.length)).toEqual([1, 3]);
+    expect(await allReplies([])).toEqual([]);
+  });
+
+  it("gives up at the first failed reply, without waiting for a shard still running", async () => {
+    const never = new Promise<ReturnType<typeof ok>>(() => {});
+    const failed = Promise.resolve({ ok: false as const, message: "bad line" });
+    expect(await allReplies([never, failed])).toBeUndefined();
   });
 });
 

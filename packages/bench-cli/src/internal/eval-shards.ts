@@ -7,7 +7,7 @@ import {
   summarize,
 } from "@fastrag/bench-core";
 import { QADataset, TrecRun } from "@fastrag/bench-datasets";
-import type { EvalInput, ShardMessage, ShardWorkers } from "./eval-spawn.js";
+import { allReplies, type EvalInput, type ShardMessage, type ShardWorkers } from "./eval-spawn.js";
 
 /** What `eval` prints from: every query's scores, in the qrels' order of first appearance. */
 export interface EvalScores {
@@ -96,11 +96,9 @@ export async function evalSharded(
   } catch {
     return undefined;
   }
-  const shards: (ShardMessage & { ok: true })[] = [{ ok: true, ...own }];
-  for (const message of await Promise.all(workers.replies)) {
-    if (!message.ok) return undefined;
-    shards.push(message);
-  }
+  const theirs = await allReplies(workers.replies);
+  if (theirs === undefined) return undefined;
+  const shards: (ShardMessage & { ok: true })[] = [{ ok: true, ...own }, ...theirs];
   const merged = mergeShards(order, shards, count, metrics.length);
   if (merged === undefined) return undefined;
   return { ...merged, summaries: merged.scores.map((column) => summarize(column)) };

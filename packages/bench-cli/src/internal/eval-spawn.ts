@@ -41,27 +41,54 @@ export interface ShardWorkers {
 
 /**
  * Starts workers for shards 1 … count-1 (this thread takes shard 0), or returns `undefined` where
- * the worker script is not there to start (code run from the TypeScript sources).
+ * they cannot start: the worker script is not there (code run from the TypeScript sources), or
+ * creating a thread throws (out of memory or of threads). The caller then evaluates on one thread.
  */
 export function startShards(input: EvalInput, count: number): ShardWorkers | undefined {
   const script = new URL("./eval-worker.js", import.meta.url);
   if (script.protocol !== "file:" || !existsSync(fileURLToPath(script))) return undefined;
   const workers: Worker[] = [];
   const replies: Promise<ShardMessage>[] = [];
-  for (let index = 1; index < count; index++) {
-    const worker = new Worker(script, {
-      workerData: { ...input, index, count } satisfies ShardData,
-    });
-    workers.push(worker);
-    replies.push(reply(worker));
-  }
-  return {
-    count,
-    replies,
-    stop: () => {
-      for (const worker of workers) void worker.terminate();
-    },
+  const stop = () => {
+    for (const worker of workers) void worker.terminate();
   };
+  try {
+    for (let index = 1; index < count; index++) {
+      const worker = new Worker(script, {
+        workerData: { ...input, index, count } satisfies ShardData,
+      });
+      workers.push(worker);
+      replies.push(reply(worker));
+    }
+  } catch {
+    stop();
+    return undefined;
+  }
+  return { count, replies, stop };
+}
+
+/**
+ * Every reply, in shard order, once all are in; or `undefined` as soon as one shard has failed,
+ * without waiting for the others (the caller then gives the sharded evaluation up).
+ */
+export function allReplies(
+  replies: readonly Promise<ShardMessage>[],
+): Promise<(ShardMessage & { ok: true })[] | undefined> {
+  return new Promise((resolve) => {
+    const out: (ShardMessage & { ok: true })[] = new Array(replies.length);
+    let pending = replies.length;
+    if (pending === 0) resolve(out);
+    replies.forEach((promise, k) => {
+      void promise.then((message) => {
+        if (!message.ok) {
+          resolve(undefined);
+          return;
+        }
+        out[k] = message;
+        if (--pending === 0) resolve(out);
+      });
+    });
+  });
 }
 
 function reply(worker: Worker): Promise<ShardMessage> {
