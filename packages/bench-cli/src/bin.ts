@@ -15,6 +15,16 @@ process.on("SIGINT", () => {
   }
 });
 
+// A reader that stops early (`fastrag-bench diff … | head`) closes the pipe: the rest of the
+// output has nowhere to go, which is no failure of the command. Its exit code stands.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") return;
+    process.stderr.write(`fastrag-bench: cannot write output: ${error.message}\n`);
+    process.exit(70);
+  });
+}
+
 try {
   process.exitCode = await main(
     process.argv.slice(2),

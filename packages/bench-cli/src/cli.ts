@@ -99,7 +99,7 @@ export async function main(
     .argument("<candidate>", "candidate result file")
     .requiredOption("--metric <metric>", "the metric to compare, e.g. recall@5")
     .option("--fail-on-regression", "exit 1 when any sample regressed or became errored")
-    .option("--limit <n>", "rows shown per section", (v) => Number(v), 20)
+    .option("--limit <n>", "rows shown per section", parseLimit, 20)
     .option("--json", "machine-readable output")
     .action(async (baseline: string, candidate: string, opts) => {
       code = await (await import("./commands/diff.js")).diffCommand(baseline, candidate, opts, io);
@@ -172,7 +172,9 @@ export async function main(
     if (ConfigurationError.isInstance(error) || error instanceof UsageError) {
       const c = colors(io);
       writeLine(io.stderr, `${c.red("error:")} ${firstLine(error.message)}`);
-      writeLine(io.stderr, c.dim(hint(error)));
+      const first = argv.find((arg) => !arg.startsWith("-"));
+      const command = program.commands.find((cmd) => cmd.name() === first)?.name();
+      writeLine(io.stderr, c.dim(hint(error, command)));
       return 2;
     }
     throw error;
@@ -183,8 +185,17 @@ function firstLine(message: string): string {
   return message.replace(/\s*\n\s*/g, " ");
 }
 
-function hint(error: Error): string {
+function hint(error: Error, command: string | undefined): string {
   return error instanceof UsageError
-    ? "run `fastrag-bench <command> --help` for usage"
+    ? `run \`fastrag-bench ${command === undefined ? "" : `${command} `}--help\` for usage`
     : "fix the input named above and run again";
+}
+
+/** `--limit`: a whole number of rows, 0 or more. */
+function parseLimit(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isSafeInteger(n) || n < 0) {
+    throw new UsageError(`--limit "${value}": expected a whole number of rows, 0 or more`);
+  }
+  return n;
 }

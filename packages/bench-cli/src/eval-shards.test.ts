@@ -114,6 +114,7 @@ describe("allReplies", () => {
     ok: true as const,
     statuses: new Uint8Array(n),
     scores: [new Float64Array(n)],
+    missing: 0,
   });
 
   it("gives every reply in shard order, whatever order they come in", async () => {

@@ -41,6 +41,23 @@ describe("pairSamples", () => {
     expect([...byPos.b]).toEqual([5, 6]);
   });
 
+  it("refuses to pair by position where a position holds different questions", () => {
+    const a = makeResult({
+      name: "a",
+      scores: { m: [1, 2, 3] },
+      ids: false,
+      questions: ["x", "x", "y"],
+    });
+    const b = makeResult({
+      name: "b",
+      scores: { m: [1, 2, 3] },
+      ids: false,
+      questions: ["y", "x", "x"],
+    });
+    expect(() => pairSamples(a, b)).toThrow(ConfigurationError);
+    expect(() => pairSamples(a, b)).toThrow(/pairing by position .* sample 1 differs: "x" vs "y"/);
+  });
+
   it("leaves errored and null scores out of a pair and counts them", () => {
     const a = makeResult({ name: "a", scores: { m: [1, "error", 0.5, null] } });
     const b = makeResult({ name: "b", scores: { m: [0, 1, null, 1] } });

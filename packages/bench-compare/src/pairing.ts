@@ -28,12 +28,13 @@ const keyCache = new WeakMap<BenchmarkResult, Map<string, Map<string, number> | 
 /**
  * Matches the samples of two runs over the same dataset: by `sample_id` when every sample of both
  * runs has one, else by question text when questions are unique within each run, else by
- * position.
+ * position, where each position must hold the same question in both runs.
  *
  * @throws {ConfigurationError} when the runs cover different datasets, saying how they differ:
  * dataset fingerprints (when both results carry one; they cover the samples' order, so one dataset
  * run in two orders is refused too), sample counts, and an example id or question found on one
- * side only. Also when a run repeats a sample id.
+ * side only. Also when a run repeats a sample id, and when pairing by position would pair
+ * two different questions.
  */
 export function pairSamples(a: BenchmarkResult, b: BenchmarkResult): SamplePairing {
   const where = `cannot pair runs "${a.name}" and "${b.name}"`;
@@ -62,6 +63,17 @@ export function pairSamples(a: BenchmarkResult, b: BenchmarkResult): SamplePairi
         idsA === null ? `"${a.name}"` : `"${b.name}"`
       } lacks sample ids and questions repeat)`,
     );
+  }
+  // By position only where position i holds the same question in both runs: anything else pairs
+  // different questions, and a test over them would mean nothing.
+  for (let i = 0; i < na; i++) {
+    const x = (a.samples[i] as { question: string }).question;
+    const y = (b.samples[i] as { question: string }).question;
+    if (x !== y) {
+      throw new ConfigurationError(
+        `${where}: pairing by position (${idsA === null ? `"${a.name}"` : `"${b.name}"`} lacks sample ids and questions repeat), but sample ${i + 1} differs: ${JSON.stringify(clip(x))} vs ${JSON.stringify(clip(y))}. Give the samples ids, or run both on the dataset in one order`,
+      );
+    }
   }
   const indexA = new Int32Array(na);
   for (let i = 0; i < na; i++) indexA[i] = i;

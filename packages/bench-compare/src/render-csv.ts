@@ -1,16 +1,15 @@
 import type { ComparisonTable, TableCell } from "./table.js";
 
 const TRIGGER = /^[=+\-@\t\r]/;
-const PLAIN_NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 
 /**
  * Makes one CSV field safe: neutralizes spreadsheet formulas, then quotes per RFC 4180.
  *
  * Formula injection: a text cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with a
  * single quote, so Excel, LibreOffice and Google Sheets show it as text instead of evaluating it
- * (OWASP's advice). Numbers are written as numbers and never prefixed: `-0.5` must stay a number
- * in the spreadsheet. The same holds for a text cell that is a plain decimal literal (`-12.5`,
- * `+3e-4`): it cannot hold a formula, so it is left alone.
+ * (OWASP's advice), whatever follows: a run named `-12.5` is text, and stays text. Numbers
+ * (metric values, p-values) are written as numbers and never prefixed: `-0.5` stays a number in
+ * the spreadsheet.
  *
  * Quoting: a field holding a comma, a double quote, CR or LF is wrapped in double quotes, with
  * inner quotes doubled.
@@ -19,7 +18,7 @@ export function csvField(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
   let text = value;
-  if (TRIGGER.test(text) && !PLAIN_NUMBER.test(text)) text = `'${text}`;
+  if (TRIGGER.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

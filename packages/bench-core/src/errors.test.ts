@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { ConfigurationError, FastragBenchError, RunAbortedError } from "./errors.js";
+import {
+  ConfigurationError,
+  FastragBenchError,
+  MetricUnavailableError,
+  RunAbortedError,
+} from "./errors.js";
 
 describe("error family", () => {
   it("recognizes its errors by brand, across copies of the package", () => {
@@ -25,6 +30,16 @@ describe("error family", () => {
     expect(ConfigurationError.isInstance(null)).toBe(false);
     expect(ConfigurationError.isInstance("ConfigurationError")).toBe(false);
     expect(FastragBenchError.isInstance(new RunAbortedError("x", null))).toBe(true);
+  });
+
+  it("tells each class from its siblings: a metric's catch must not swallow other errors", () => {
+    const unavailable = new MetricUnavailableError("judge reply unparsable");
+    expect(MetricUnavailableError.isInstance(unavailable)).toBe(true);
+    expect(FastragBenchError.isInstance(unavailable)).toBe(true);
+    expect(ConfigurationError.isInstance(unavailable)).toBe(false);
+    expect(MetricUnavailableError.isInstance(new ConfigurationError("x"))).toBe(false);
+    expect(MetricUnavailableError.isInstance(new RunAbortedError("x", null))).toBe(false);
+    expect(MetricUnavailableError.isInstance(new FastragBenchError("x"))).toBe(false);
   });
 
   it("keeps the brand out of JSON", () => {

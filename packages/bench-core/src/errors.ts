@@ -1,6 +1,7 @@
 const BRAND = Symbol.for("fastrag.bench.error");
 const CONFIG_BRAND = Symbol.for("fastrag.bench.error.configuration");
 const ABORT_BRAND = Symbol.for("fastrag.bench.error.run-aborted");
+const UNAVAILABLE_BRAND = Symbol.for("fastrag.bench.error.metric-unavailable");
 
 function brand(target: object, symbol: symbol): void {
   Object.defineProperty(target, symbol, { value: true, enumerable: false });
@@ -93,5 +94,11 @@ export class MetricUnavailableError extends FastragBenchError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "MetricUnavailableError";
+    brand(this, UNAVAILABLE_BRAND);
+  }
+
+  /** True for a `MetricUnavailableError` from any copy of the package. */
+  static override isInstance(error: unknown): error is MetricUnavailableError {
+    return hasBrand(error, UNAVAILABLE_BRAND);
   }
 }

@@ -62,7 +62,7 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
   } finally {
     workers?.stop();
   }
-  const { ids, errored, scores, summaries } = scored;
+  const { ids, errored, scores, summaries, missing } = scored;
   const leftOut: string[] = [];
   for (let i = 0; i < ids.length; i++) {
     if (!errored[i] && scores.every((column) => column[i] === null)) leftOut.push(ids[i] as string);
@@ -72,6 +72,7 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
       run: options.run,
       qrels: options.qrels,
       queries: ids.length,
+      not_in_run: missing,
       left_out: leftOut,
       metrics: Object.fromEntries(
         metrics.map((m, k) => [
@@ -117,6 +118,17 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
       io.stderr,
       `warning: ${erroredCount} quer${erroredCount === 1 ? "y" : "ies"} errored`,
     );
+  if (missing === ids.length) {
+    writeLine(
+      io.stderr,
+      `warning: the run has no ranking for any of the ${ids.length} judged quer${ids.length === 1 ? "y" : "ies"}, so every score is 0; are these the qrels of this run?`,
+    );
+  } else if (missing > 0) {
+    writeLine(
+      io.stderr,
+      `note: the run has no ranking for ${missing} of the ${ids.length} judged queries; they score 0 (as with trec_eval -c)`,
+    );
+  }
   if (leftOut.length > 0) {
     const shown = leftOut.slice(0, 5).join(", ");
     writeLine(

@@ -62,12 +62,26 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
       cause: error,
     });
   }
-  const config = (mod.default ?? mod.config) as BenchConfig | undefined;
+  let config = (mod.default ?? mod.config) as BenchConfig | PromiseLike<BenchConfig> | undefined;
+  if (isThenable(config)) {
+    // An async config: `export default makeConfig()` where makeConfig is async.
+    try {
+      config = await config;
+    } catch (error) {
+      throw new ConfigurationError(`${path}: the config's promise rejected: ${errorMessage(error)}`, {
+        cause: error,
+      });
+    }
+  }
   if (typeof config !== "object" || config === null) {
     throw new ConfigurationError(
       `${path}: expected a default export made with defineConfig({ dataset, metrics, targets })`,
     );
   }
+  // `dataset: QADataset.load(…)` is already loading: should a check below refuse the config, its
+  // rejection must not surface later as an unhandled one (a stack trace and exit 1). It is
+  // still awaited, and reported, when the config is fine.
+  if (isThenable(config.dataset)) config.dataset.then(undefined, () => {});
   if (
     typeof config.targets !== "object" ||
     config.targets === null ||
@@ -77,10 +91,20 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
       `${path}: targets must name at least one target, e.g. targets: { bm25: retriever }`,
     );
   }
-  if (!Array.isArray(config.metrics)) {
-    throw new ConfigurationError(`${path}: metrics must be an array of Metric objects`);
+  if (!Array.isArray(config.metrics) || config.metrics.length === 0) {
+    throw new ConfigurationError(
+      `${path}: metrics must be a non-empty array of Metric objects, e.g. metrics: [new Recall({ k: 5 })]`,
+    );
   }
   return config;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
 }
 
 /**

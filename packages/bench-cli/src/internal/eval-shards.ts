@@ -2,7 +2,9 @@ import { stat } from "node:fs/promises";
 import {
   Benchmark,
   type BenchmarkResult,
+  ConfigurationError,
   type DistributionSummary,
+  type EvalSample,
   type Metric,
   summarize,
 } from "@fastrag/bench-core";
@@ -19,6 +21,8 @@ export interface EvalScores {
   readonly scores: readonly (number | null)[][];
   /** Per metric: the summary of its scores. */
   readonly summaries: readonly (DistributionSummary | undefined)[];
+  /** How many of the queries the run has no ranking for (they score 0, as with trec_eval -c). */
+  readonly missing: number;
 }
 
 /**
@@ -47,7 +51,7 @@ export async function runShard(
   index: number,
   count: number,
   onQuery?: (queryId: string) => void,
-): Promise<{ statuses: Uint8Array; scores: Float64Array[] }> {
+): Promise<{ statuses: Uint8Array; scores: Float64Array[]; missing: number }> {
   const mine = (queryId: string): boolean => {
     onQuery?.(queryId);
     return shardOf(queryId, count) === index;
@@ -63,6 +67,7 @@ export async function runShard(
   const result = await new Benchmark({ dataset, metrics, maxConcurrent: 64 }).run(run, {
     name: run.tag ?? "run",
   });
+  const missing = missingFrom(run, dataset.samples);
   const samples = result.samples;
   const statuses = new Uint8Array(samples.length);
   const scores = metrics.map(() => new Float64Array(samples.length));
@@ -74,7 +79,7 @@ export async function runShard(
       scores[m]![i] = v === null || v === undefined ? Number.NaN : v;
     }
   }
-  return { statuses, scores };
+  return { statuses, scores, missing };
 }
 
 /**
@@ -90,7 +95,7 @@ export async function evalSharded(
 ): Promise<EvalScores | undefined> {
   const count = workers.count;
   const order: string[] = [];
-  let own: { statuses: Uint8Array; scores: Float64Array[] };
+  let own: { statuses: Uint8Array; scores: Float64Array[]; missing: number };
   try {
     own = await runShard(input, metrics, 0, count, (queryId) => order.push(queryId));
   } catch {
@@ -101,7 +106,9 @@ export async function evalSharded(
   const shards: (ShardMessage & { ok: true })[] = [{ ok: true, ...own }, ...theirs];
   const merged = mergeShards(order, shards, count, metrics.length);
   if (merged === undefined) return undefined;
-  return { ...merged, summaries: merged.scores.map((column) => summarize(column)) };
+  let missing = 0;
+  for (const shard of shards) missing += shard.missing;
+  return { ...merged, summaries: merged.scores.map((column) => summarize(column)), missing };
 }
 
 /** The unsharded evaluation: the whole qrels and run on this thread (the run parsed beside it). */
@@ -116,15 +123,45 @@ export async function evalWhole(input: EvalInput, metrics: readonly Metric[]): P
     }),
     TrecRun.load(input.run, { thread }),
   ]);
+  checkJudged(dataset.samples, input);
   const benchmark = new Benchmark({ dataset, metrics, maxConcurrent: 64 });
   const result: BenchmarkResult = await benchmark.run(run, { name: run.tag ?? "run" });
   const samples = result.samples;
   return {
+    missing: missingFrom(run, dataset.samples),
     ids: samples.map((s) => s.sampleId ?? s.question),
     errored: samples.map((s) => s.status === "errored"),
     scores: metrics.map((m) => samples.map((s) => s.scores[m.name] ?? null)),
     summaries: metrics.map((m) => result.summary[m.name]),
   };
+}
+
+/**
+ * Refuses, naming the qrels file, what the runner would refuse in its own terms: no judgment at
+ * all, or no relevant document to score against. (Sharded evaluations fall back to this one on
+ * any failure, so they report these errors as it does.)
+ */
+function checkJudged(samples: readonly EvalSample[], input: EvalInput): void {
+  if (samples.length === 0) {
+    throw new ConfigurationError(
+      `${input.qrels}: no judgments; expected lines "qid iter docno rel"`,
+    );
+  }
+  if (!samples.some((s) => s.relevantIds.length > 0)) {
+    const level = input.relevanceLevel;
+    throw new ConfigurationError(
+      level === undefined
+        ? `${input.qrels}: no query has a relevant document (a grade above 0), so there is nothing to score`
+        : `${input.qrels}: no query has a document of grade ${level} or more, so there is nothing to score; lower -l`,
+    );
+  }
+}
+
+/** How many samples `run` has no ranking for. */
+function missingFrom(run: TrecRun, samples: readonly EvalSample[]): number {
+  let missing = 0;
+  for (const s of samples) if (!run.has(s.id ?? s.question)) missing++;
+  return missing;
 }
 
 /**
@@ -145,7 +182,7 @@ function mergeShards(
   shards: readonly (ShardMessage & { ok: true })[],
   count: number,
   metrics: number,
-): Omit<EvalScores, "summaries"> | undefined {
+): Omit<EvalScores, "summaries" | "missing"> | undefined {
   const next = new Int32Array(count);
   const errored: boolean[] = new Array(order.length);
   const scores: (number | null)[][] = [];

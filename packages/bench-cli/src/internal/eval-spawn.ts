@@ -27,6 +27,8 @@ export type ShardMessage =
       readonly statuses: Uint8Array;
       /** Per metric, per query: the score, NaN for `null` (scores are finite otherwise). */
       readonly scores: readonly Float64Array[];
+      /** How many of its queries the run has no ranking for. */
+      readonly missing: number;
     }
   | { readonly ok: false; readonly message: string };
 

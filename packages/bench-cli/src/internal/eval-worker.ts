@@ -9,13 +9,13 @@ const port = parentPort;
 if (port !== null) {
   const data = workerData as ShardData;
   try {
-    const { statuses, scores } = await runShard(
+    const { statuses, scores, missing } = await runShard(
       data,
       data.metrics.map(retrievalMetric),
       data.index,
       data.count,
     );
-    const message: ShardMessage = { ok: true, statuses, scores };
+    const message: ShardMessage = { ok: true, statuses, scores, missing };
     port.postMessage(message, [
       statuses.buffer as ArrayBuffer,
       ...scores.map((s) => s.buffer as ArrayBuffer),
