@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -138,6 +138,45 @@ describe("fastrag-bench eval", () => {
     expect(json.queries).toBe(3);
   });
 
+  it("names the qrels file when there is nothing to score", async () => {
+    const empty = join(dir, "empty.qrels");
+    await writeFile(empty, "");
+    const none = cli(["eval", "--qrels", empty, "--run", join(trec, "results.test")]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^error: .*empty\.qrels: no judgments/);
+    const high = cli([
+      "eval",
+      "--qrels",
+      join(trec, "qrels.test"),
+      "--run",
+      join(trec, "results.test"),
+      "-l",
+      "99",
+    ]);
+    expect(high.code).toBe(2);
+    expect(high.stderr).toMatch(
+      /qrels\.test: no query has a document of grade 99 or more.*lower -l/,
+    );
+  });
+
+  it("says how many judged queries the run has no ranking for", async () => {
+    const trunc = cli([
+      "eval",
+      "--qrels",
+      join(trec, "qrels.test"),
+      "--run",
+      join(trec, "results.trunc"),
+    ]);
+    expect(trunc.code).toBe(0);
+    expect(trunc.stderr).toMatch(/note: the run has no ranking for 1 of the 3 judged queries/);
+    const other = join(dir, "other.run");
+    await writeFile(other, "zzz Q0 doc 1 1.0 t\n");
+    const r = cli(["eval", "--qrels", join(trec, "qrels.test"), "--run", other, "--json"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning: the run has no ranking for any of the 3 judged queries/);
+    expect(JSON.parse(r.stdout).not_in_run).toBe(3);
+  });
+
   it("exits 2 with a one-line error and no stack trace on bad input", () => {
     const r = cli([
       "eval",
@@ -160,6 +199,46 @@ describe("fastrag-bench eval", () => {
     ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/unknown metric "ndcg"/);
+  });
+});
+
+describe("output into a pipe", () => {
+  it("ends quietly, with its own exit code, when the reader stops early (| head)", async () => {
+    // Enough per-query lines (about 0.5 MB) to overflow the pipe after the reader has gone.
+    const qrels: string[] = [];
+    const run: string[] = [];
+    for (let q = 0; q < 20_000; q++) {
+      qrels.push(`q${q} 0 d${q} 1`);
+      run.push(`q${q} Q0 d${q} 1 1.0 t`);
+    }
+    await writeFile(join(dir, "pipe.qrels"), `${qrels.join("\n")}\n`);
+    await writeFile(join(dir, "pipe.run"), `${run.join("\n")}\n`);
+    const child = spawn(
+      process.execPath,
+      [
+        bin,
+        "eval",
+        "--qrels",
+        join(dir, "pipe.qrels"),
+        "--run",
+        join(dir, "pipe.run"),
+        "--per-query",
+      ],
+      { env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    let first = "";
+    child.stdout.once("data", (chunk) => {
+      first = String(chunk);
+      child.stdout.destroy(); // what `head -1` does once it has its line
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(first).toMatch(/^map\tq0\t1\.0000\n/);
+    expect(stderr).not.toMatch(/EPIPE|\n\s+at /);
+    expect(code).toBe(0);
   });
 });
 
@@ -245,6 +324,20 @@ describe("run, compare, diff, check, merge", () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("awaits a config exported as a promise", () => {
+    const r = cli(["run", join(fixtures, "async.config.mjs"), "--out-dir", join(dir, "async")]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(dir, "async", "only.json"))).toBe(true);
+  });
+
+  it("refuses a config with one error, though its dataset was still loading", () => {
+    const r = cli(["run", join(fixtures, "pending-dataset.config.mjs")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: .*targets must name at least one target/);
+    expect(r.stderr).not.toMatch(/no-such-dataset|Unhandled|\n\s+at /);
+    expect(r.stderr.trim().split("\n")).toHaveLength(2); // the error and its hint
+  });
+
   it("refuses a config that is not code or does not exist", async () => {
     await writeFile(join(dir, "bad.json"), "{}");
     expect(cli(["run", join(dir, "bad.json")]).code).toBe(2);
@@ -316,6 +409,14 @@ describe("run, compare, diff, check, merge", () => {
     expect(worse.code).toBe(1);
     expect(worse.stdout).toMatch(/regressed 40/);
     expect(cli(["diff", strong, weak, "--metric", "mrr"]).code).toBe(0);
+    for (const bad of ["abc", "-1", "1.5", ""]) {
+      const r = cli(["diff", strong, weak, "--metric", "mrr", "--limit", bad]);
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toMatch(/--limit .*expected a whole number of rows/);
+      expect(r.stderr).toMatch(/fastrag-bench diff --help/);
+    }
+    const one = cli(["diff", strong, weak, "--metric", "mrr", "--limit", "1"]);
+    expect(one.stdout).toMatch(/… 39 more/);
   });
 
   it("gates on thresholds, printing every failed bound", () => {

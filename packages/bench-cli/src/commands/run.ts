@@ -68,9 +68,12 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
     try {
       config = await config;
     } catch (error) {
-      throw new ConfigurationError(`${path}: the config's promise rejected: ${errorMessage(error)}`, {
-        cause: error,
-      });
+      throw new ConfigurationError(
+        `${path}: the config's promise rejected: ${errorMessage(error)}`,
+        {
+          cause: error,
+        },
+      );
     }
   }
   if (typeof config !== "object" || config === null) {
