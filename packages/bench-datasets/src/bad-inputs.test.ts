@@ -186,7 +186,7 @@ const DATASETS: Record<string, RegExp> = {
   "tsv-ragged-row.tsv": /row 2 \(line 3\): expected 3 cells \(one per header column\), found 4/,
   "tsv-two-aliases.tsv": /header: both "query" and "input" could be the question column/,
   "unsupported.xlsx":
-    /unsupported\.xlsx: unsupported dataset format; expected \.json .*\.parquet, or a BEIR directory/,
+    /unsupported\.xlsx: unsupported dataset format; expected \.json .*\.parquet, a BEIR directory .*, or TREC qrels/,
   // .yaml / .yml
   "yaml-billion-laughs.yaml":
     /line 2, column 8 \(the first alias\): invalid YAML: Excessive alias count/,

@@ -221,7 +221,7 @@ describe("QADataset.load dispatch", () => {
     const error = await rejection(QADataset.load(path));
     expect(ConfigurationError.isInstance(error)).toBe(true);
     expect(error.message).toMatch(
-      /eval\.txt: unsupported dataset format; expected \.json .*\.jsonl, \.csv, \.tsv, \.yaml\/\.yml, \.parquet, or a BEIR directory/,
+      /eval\.txt: unsupported dataset format; expected \.json .*\.jsonl, \.csv, \.tsv, \.yaml\/\.yml, \.parquet, a BEIR directory .*, or TREC qrels/,
     );
   });
 

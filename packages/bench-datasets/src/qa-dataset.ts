@@ -1,3 +1,5 @@
+import { open } from "node:fs/promises";
+import { basename } from "node:path";
 import {
   ConfigurationError,
   type EvalSample,
@@ -22,6 +24,12 @@ export type TopicField = "title" | "description" | "narrative";
 export interface LoadOptions {
   /** For a BEIR directory: which `qrels/<split>.tsv` to read. Default `"test"`. */
   readonly split?: string;
+  /** For TREC qrels: the topics file, as {@link TrecDatasetOptions.topics}. */
+  readonly topics?: string;
+  /** For TREC qrels with SGML topics: as {@link TrecDatasetOptions.topicField}. */
+  readonly topicField?: TopicField;
+  /** For TREC qrels: as {@link TrecDatasetOptions.relevanceLevel}. */
+  readonly relevanceLevel?: number;
 }
 
 /** Options of {@link QADataset.fromTrec}. */
@@ -73,7 +81,38 @@ export interface NativeSample {
 const NO_ANSWERS: readonly string[] = Object.freeze([]);
 
 const SUPPORTED =
-  ".json (native, bare array or SQuAD), .jsonl, .csv, .tsv, .yaml/.yml, .parquet, or a BEIR directory (queries.jsonl + qrels/<split>.tsv); TREC qrels load with QADataset.fromTrec";
+  '.json (native, bare array or SQuAD), .jsonl, .csv, .tsv, .yaml/.yml, .parquet, a BEIR directory (queries.jsonl + qrels/<split>.tsv), or TREC qrels (lines "qid iter docno rel"; topics with the topics option)';
+
+/** A file named as TREC qrels usually are: `qrels.test`, `qrels-dev.txt`, `robust04.qrels`. */
+function isQrelsName(path: string): boolean {
+  const name = basename(path).toLowerCase();
+  return /(?:^|[._-])qrels(?:[._-]|$)/.test(name);
+}
+
+/**
+ * Whether a file of another name reads as TREC qrels: its first non-blank line has four
+ * whitespace-separated fields, the last a number. Only the file's first 4 KiB are read; a file
+ * that cannot be read is not qrels (the caller then reports the format as unsupported).
+ */
+async function looksLikeQrels(path: string): Promise<boolean> {
+  let head: string;
+  try {
+    const file = await open(path, "r");
+    try {
+      const buffer = Buffer.alloc(4096);
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+      head = buffer.toString("latin1", 0, bytesRead);
+    } finally {
+      await file.close();
+    }
+  } catch {
+    return false;
+  }
+  const line = head.split("\n").find((l) => l.trim() !== "");
+  if (line === undefined) return false;
+  const fields = line.trim().split(/\s+/);
+  return fields.length === 4 && Number.isFinite(Number(fields[3]));
+}
 
 /**
  * An evaluation set: questions with their gold answers and relevant ids, in file order.
@@ -124,7 +163,10 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
    *   `[""]` when impossible; `relevant_ids` its paragraph as `<title>#<index>`);
    * - `.jsonl` (streamed line by line), `.csv` (papaparse; cells holding a JSON array are lists),
    *   `.yaml`/`.yml`, `.parquet` (hyparquet);
-   * - a BEIR directory: `queries.jsonl` and `qrels/<split>.tsv` (`options.split`, default `test`).
+   * - a BEIR directory: `queries.jsonl` and `qrels/<split>.tsv` (`options.split`, default `test`);
+   * - TREC qrels: a file named as qrels are (`qrels.test`, `qrels-dev.txt`, `robust04.qrels`) or
+   *   whose first line reads `qid iter docno rel`, as {@link QADataset.fromTrec} reads it (with
+   *   the `topics`, `topicField` and `relevanceLevel` options).
    *
    * Columns are auto-detected from {@link COLUMN_ALIASES}; `columns` overrides single fields.
    * SQuAD files and BEIR directories have fixed fields, so `columns` does not apply to them.
@@ -165,7 +207,14 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
     else if (lower.endsWith(".parquet"))
       loaded = await (await import("./internal/load-parquet.js")).loadParquetDataset(path, columns);
     else if (await isDirectory(path)) loaded = await loadBeirDataset(path, options.split ?? "test");
-    else {
+    else if (isQrelsName(path) || (await looksLikeQrels(path))) {
+      return QADataset.fromTrec({
+        qrels: path,
+        ...(options.topics !== undefined ? { topics: options.topics } : {}),
+        ...(options.topicField !== undefined ? { topicField: options.topicField } : {}),
+        ...(options.relevanceLevel !== undefined ? { relevanceLevel: options.relevanceLevel } : {}),
+      });
+    } else {
       throw new ConfigurationError(`${path}: unsupported dataset format; expected ${SUPPORTED}`);
     }
     return new QADataset(loaded.samples, { warnings: loaded.warnings, source: path });

@@ -125,3 +125,44 @@ describe("QADataset.fromTrec", () => {
     );
   });
 });
+
+describe("QADataset.load of TREC qrels", () => {
+  it("reads a file named as qrels are (qrels.test) as fromTrec does", async () => {
+    const loaded = await QADataset.load(data("qrels.test"));
+    const direct = await QADataset.fromTrec({ qrels: data("qrels.test") });
+    expect(loaded.samples).toEqual(direct.samples);
+    expect(loaded.samples.map((s) => s.relevantIds.length)).toEqual([474, 77, 10]);
+    // Options pass through: relevance level (trec_eval -l) and topics.
+    const level = await QADataset.load(data("qrels.rel_level"), undefined, { relevanceLevel: 2 });
+    expect(level.samples).toEqual(
+      (await QADataset.fromTrec({ qrels: data("qrels.rel_level"), relevanceLevel: 2 })).samples,
+    );
+    const qrels = await tempFile("judged.qrels", "q1 0 d1 1\nq1 0 d2 0\n");
+    const topics = join(qrels, "..", "topics.tsv");
+    await writeFile(topics, "q1\twhat is bm25\n");
+    const withTopics = await QADataset.load(qrels, undefined, { topics });
+    expect(withTopics.samples).toEqual([
+      {
+        id: "q1",
+        question: "what is bm25",
+        expectedAnswers: [],
+        relevantIds: ["d1"],
+        relevance: { d1: 1, d2: 0 },
+      },
+    ]);
+  });
+
+  it("recognizes qrels of another name by their first line; refuses other text", async () => {
+    const sniffed = await QADataset.load(
+      await tempFile("2019-judged.txt", "\n19335 0 1017759 0\n"),
+    );
+    expect(sniffed.samples.map((s) => s.id)).toEqual(["19335"]);
+    await expect(
+      QADataset.load(await tempFile("notes.txt", "q1 Q0 d1 1 2.5 run\n")),
+    ).rejects.toThrow(/unsupported dataset format/);
+    // A malformed line further down is reported as qrels errors are.
+    await expect(
+      QADataset.load(await tempFile("qrels.dev", "q1 0 d1 1\nq1 0 d2\n")),
+    ).rejects.toThrow(/qrels\.dev: line 2, column 4 \(rel\)/);
+  });
+});
