@@ -86,9 +86,17 @@ describe("acceptance on real files", () => {
       },
     });
     expect(dataset.samples[231]?.question).toBe("what does continuous improvement mean");
-    // Without the mapping no gold answer column is recognised.
+    // Without a mapping, correct_answer is recognised (an alias of expectedAnswers), and
+    // incorrect_answer stays metadata: the same samples.
     const unmapped = await QADataset.load(sharedData("ragas/ragas-wikiqa.csv"));
-    expect(unmapped.samples.every((s) => s.expectedAnswers.length === 0)).toBe(true);
+    expect(unmapped.samples).toEqual(dataset.samples);
+    expect(unmapped.warnings).toEqual([]);
+    // Mapped away, nothing is left to score against, and loading says so (unless a mapping
+    // names the columns: then the user has said where the answers are).
+    const none = QADataset.fromRecords([{ question: "q", incorrect_answer: "x" }]);
+    expect(none.warnings).toEqual([
+      'records: no sample has expected answers or relevant ids, so answer and retrieval metrics have nothing to score against (every sample would be incomplete). Unrecognised columns, kept as metadata: "incorrect_answer". Map one with { expectedAnswers: "<column>" } or { relevantIds: "<column>" }.',
+    ]);
     const error = await rejection(
       QADataset.load(sharedData("ragas/ragas-wikiqa.csv"), { expectedAnswers: "gold" }),
     );

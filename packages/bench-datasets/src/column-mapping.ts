@@ -43,7 +43,8 @@ export type ColumnMapping = { readonly [F in SampleField]?: string | null };
  * - `id`: `id`, `_id`, `qid`, `query_id`, `query-id`, `question_id`, `sample_id`
  * - `question`: `question`, `query`, `user_input`, `input`
  * - `expectedAnswers`: `expected_answers`, `expectedAnswers`, `expected_answer`, `answers`,
- *   `answer`, `ground_truths`, `ground_truth`, `reference`, `gold_answers`
+ *   `answer`, `ground_truths`, `ground_truth`, `reference`, `gold_answers`, `correct_answer`
+ *   (WikiQA's)
  * - `relevantIds`: `relevant_ids`, `relevantIds`, `relevant_doc_ids`, `reference_context_ids`,
  *   `contexts`, `reference_contexts`
  * - `relevance`: `relevance`
@@ -64,6 +65,7 @@ export const COLUMN_ALIASES: Readonly<Record<SampleField, readonly string[]>> = 
     "ground_truth",
     "reference",
     "gold_answers",
+    "correct_answer",
   ],
   relevantIds: [
     "relevant_ids",

@@ -222,8 +222,10 @@ describe(".yaml / .yml", () => {
     );
     const dataset = await QADataset.load(path);
     expect(dataset.samples[0]?.question).toBe("function () { globalThis.pwned = 1 }");
-    expect(dataset.warnings).toHaveLength(1);
     expect(dataset.warnings[0]).toMatch(/eval\.yaml: line 1, column 13: .*Unresolved tag/);
+    // And, as the file has neither answers nor ids, a warning that nothing can be scored.
+    expect(dataset.warnings).toHaveLength(2);
+    expect(dataset.warnings[1]).toMatch(/no sample has expected answers or relevant ids/);
     expect((globalThis as Record<string, unknown>).pwned).toBeUndefined();
   });
 });

@@ -501,7 +501,23 @@ export class SampleBuilder {
           `Map a column of chunk or document ids with { relevantIds: "<column>" }, or ignore it with { relevantIds: null }.`,
       );
     }
-    return { samples: this.samples, warnings: this.warnings };
+    const samples = this.samples;
+    // Unless the mapping says where answers and ids are (or that there are none): then it is known.
+    if (
+      samples.length > 0 &&
+      !this.explicit.has("expectedAnswers") &&
+      !this.explicit.has("relevantIds") &&
+      !samples.some((s) => s.expectedAnswers.length > 0 || s.relevantIds.length > 0)
+    ) {
+      const others = Object.keys(samples[0]?.metadata ?? {});
+      this.warnings.push(
+        `${this.source}: no sample has expected answers or relevant ids, so answer and retrieval metrics have nothing to score against (every sample would be incomplete). ` +
+          (others.length > 0
+            ? `Unrecognised columns, kept as metadata: ${others.map((c) => `"${c}"`).join(", ")}. Map one with { expectedAnswers: "<column>" } or { relevantIds: "<column>" }.`
+            : `Map a column with { expectedAnswers: "<column>" } or { relevantIds: "<column>" }.`),
+      );
+    }
+    return { samples, warnings: this.warnings };
   }
 }
 
