@@ -351,6 +351,9 @@ describe("run, compare, diff, check, merge", () => {
     expect(md.stdout).toContain("| ");
     const p95 = cli(["compare", ...files, "--stat", "p95"]);
     expect(p95.stdout).toContain("latency_ms p95");
+    const tested = cli(["compare", ...files, "--stat", "p95", "--test", "t-test"]);
+    expect(tested.code).toBe(2);
+    expect(tested.stderr).toMatch(/^error: --test t-test with --stat p95: .*--test none\n/);
     const csv = cli(["compare", ...files, "--format", "csv", "--test", "none"]);
     expect(csv.stdout.split("\n")[0]).toMatch(/recall@3/);
     const json = cli(["compare", join(out, "[ws]*.json"), "--format", "json", "--test", "t-test"]);

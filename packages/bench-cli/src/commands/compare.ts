@@ -34,6 +34,11 @@ export async function compareCommand(
   if (options.test !== undefined && !(TESTS as readonly string[]).includes(options.test)) {
     throw new UsageError(`--test "${options.test}": expected one of ${TESTS.join(", ")}`);
   }
+  if (options.test !== undefined && options.test !== "none" && stat !== "mean") {
+    throw new UsageError(
+      `--test ${options.test} with --stat ${stat}: the tests compare per-sample means; use --stat mean, or --test none`,
+    );
+  }
   const alpha = options.alpha === undefined ? undefined : Number(options.alpha);
   if (alpha !== undefined && !(alpha > 0 && alpha < 1)) {
     throw new UsageError(`--alpha "${options.alpha}": expected a number between 0 and 1`);
