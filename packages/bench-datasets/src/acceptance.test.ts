@@ -95,8 +95,20 @@ describe("acceptance on real files", () => {
     // names the columns: then the user has said where the answers are).
     const none = QADataset.fromRecords([{ question: "q", incorrect_answer: "x" }]);
     expect(none.warnings).toEqual([
-      'records: no sample has expected answers or relevant ids, so answer and retrieval metrics have nothing to score against (every sample would be incomplete). Unrecognised columns, kept as metadata: "incorrect_answer". Map one with { expectedAnswers: "<column>" } or { relevantIds: "<column>" }.',
+      'records: no column of expected answers or relevant ids was found, so answer and retrieval metrics will leave every sample incomplete (latency and other metrics that need neither are unaffected). Columns kept as metadata: "incorrect_answer". If one holds the gold answers or ids, map it: { expectedAnswers: "<column>" } or { relevantIds: "<column>" }; { expectedAnswers: null } says there are none and silences this.',
     ]);
+    // Silenced by saying there are none; not raised where a column was found, though empty, nor
+    // for a sample's own metadata object (which holds no columns).
+    expect(QADataset.fromRecords([{ question: "q" }], { expectedAnswers: null }).warnings).toEqual(
+      [],
+    );
+    expect(QADataset.fromRecords([{ question: "q", answers: [] }]).warnings).toEqual([]);
+    const native = QADataset.fromRecords([
+      { question: "q", metadata: { lang: "en" } },
+      { question: "r", metadata: { lang: "fr" } },
+    ]);
+    expect(native.warnings).toHaveLength(1);
+    expect(native.warnings[0]).not.toMatch(/lang/);
     const error = await rejection(
       QADataset.load(sharedData("ragas/ragas-wikiqa.csv"), { expectedAnswers: "gold" }),
     );

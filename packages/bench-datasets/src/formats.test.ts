@@ -225,7 +225,7 @@ describe(".yaml / .yml", () => {
     expect(dataset.warnings[0]).toMatch(/eval\.yaml: line 1, column 13: .*Unresolved tag/);
     // And, as the file has neither answers nor ids, a warning that nothing can be scored.
     expect(dataset.warnings).toHaveLength(2);
-    expect(dataset.warnings[1]).toMatch(/no sample has expected answers or relevant ids/);
+    expect(dataset.warnings[1]).toMatch(/no column of expected answers or relevant ids was found/);
     expect((globalThis as Record<string, unknown>).pwned).toBeUndefined();
   });
 });

@@ -83,6 +83,15 @@ const NO_ANSWERS: readonly string[] = Object.freeze([]);
 const SUPPORTED =
   '.json (native, bare array or SQuAD), .jsonl, .csv, .tsv, .yaml/.yml, .parquet, a BEIR directory (queries.jsonl + qrels/<split>.tsv), or TREC qrels (lines "qid iter docno rel"; topics with the topics option)';
 
+/** The TREC options of `load`'s options, as `fromTrec` takes them. */
+function trecOptions(options: LoadOptions): Omit<TrecDatasetOptions, "qrels"> {
+  return {
+    ...(options.topics !== undefined ? { topics: options.topics } : {}),
+    ...(options.topicField !== undefined ? { topicField: options.topicField } : {}),
+    ...(options.relevanceLevel !== undefined ? { relevanceLevel: options.relevanceLevel } : {}),
+  };
+}
+
 /** A file named as TREC qrels usually are: `qrels.test`, `qrels-dev.txt`, `robust04.qrels`. */
 function isQrelsName(path: string): boolean {
   const name = basename(path).toLowerCase();
@@ -90,9 +99,11 @@ function isQrelsName(path: string): boolean {
 }
 
 /**
- * Whether a file of another name reads as TREC qrels: its first non-blank line has four
- * whitespace-separated fields, the last a number. Only the file's first 4 KiB are read; a file
- * that cannot be read is not qrels (the caller then reports the format as unsupported).
+ * Whether a file reads as TREC qrels: its first non-blank line has four whitespace-separated
+ * fields, the second an iteration number (`0`, or `Q0` as some files have it) and the last a whole
+ * grade, as in `301 0 FR940202-2-00009 1` (a line of text such as "population of china 2020" is
+ * not). Only the file's first 4 KiB are read; a file that cannot be read is not qrels (the caller
+ * then reports it as the format its suffix names, or as unsupported).
  */
 async function looksLikeQrels(path: string): Promise<boolean> {
   let head: string;
@@ -111,7 +122,11 @@ async function looksLikeQrels(path: string): Promise<boolean> {
   const line = head.split("\n").find((l) => l.trim() !== "");
   if (line === undefined) return false;
   const fields = line.trim().split(/\s+/);
-  return fields.length === 4 && Number.isFinite(Number(fields[3]));
+  return (
+    fields.length === 4 &&
+    /^(?:\d+|Q0)$/.test(fields[1] as string) &&
+    /^[-+]?\d+$/.test(fields[3] as string)
+  );
 }
 
 /**
@@ -164,12 +179,13 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
    * - `.jsonl` (streamed line by line), `.csv` (papaparse; cells holding a JSON array are lists),
    *   `.yaml`/`.yml`, `.parquet` (hyparquet);
    * - a BEIR directory: `queries.jsonl` and `qrels/<split>.tsv` (`options.split`, default `test`);
-   * - TREC qrels: a file named as qrels are (`qrels.test`, `qrels-dev.txt`, `robust04.qrels`) or
-   *   whose first line reads `qid iter docno rel`, as {@link QADataset.fromTrec} reads it (with
-   *   the `topics`, `topicField` and `relevanceLevel` options).
+   * - TREC qrels: a file named as qrels are (`qrels.test`, `robust04.qrels`, also
+   *   `qrels.dev.small.tsv` when its first line reads `qid iter docno rel`), or of any other
+   *   unknown suffix whose first line reads so, as {@link QADataset.fromTrec} reads it (with the
+   *   `topics`, `topicField` and `relevanceLevel` options; `columns` and `split` do not apply).
    *
    * Columns are auto-detected from {@link COLUMN_ALIASES}; `columns` overrides single fields.
-   * SQuAD files and BEIR directories have fixed fields, so `columns` does not apply to them.
+   * SQuAD files, BEIR directories and TREC qrels have fixed fields, so `columns` does not apply to them.
    *
    * @throws ConfigurationError for an unsupported suffix (listing those supported), a missing
    *   file, or any malformed content; the message names the file, line/row and column.
@@ -194,6 +210,10 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
         `QADataset.load: split must be a non-empty string, found ${describeValue(options.split)}`,
       );
     }
+    // Qrels by name come first: MS MARCO's are `qrels.dev.small.tsv`, TREC lines in a .tsv.
+    if (isQrelsName(path) && !lower.endsWith(".json") && (await looksLikeQrels(path))) {
+      return QADataset.fromTrec({ qrels: path, ...trecOptions(options) });
+    }
     if (lower.endsWith(".jsonl")) loaded = await loadJsonlDataset(path, columns);
     else if (lower.endsWith(".json")) loaded = await loadJsonDataset(path, columns);
     // CSV, YAML, Parquet and Hugging Face load their parsers on first use: importing the package
@@ -208,12 +228,7 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
       loaded = await (await import("./internal/load-parquet.js")).loadParquetDataset(path, columns);
     else if (await isDirectory(path)) loaded = await loadBeirDataset(path, options.split ?? "test");
     else if (isQrelsName(path) || (await looksLikeQrels(path))) {
-      return QADataset.fromTrec({
-        qrels: path,
-        ...(options.topics !== undefined ? { topics: options.topics } : {}),
-        ...(options.topicField !== undefined ? { topicField: options.topicField } : {}),
-        ...(options.relevanceLevel !== undefined ? { relevanceLevel: options.relevanceLevel } : {}),
-      });
+      return QADataset.fromTrec({ qrels: path, ...trecOptions(options) });
     } else {
       throw new ConfigurationError(`${path}: unsupported dataset format; expected ${SUPPORTED}`);
     }

@@ -160,6 +160,24 @@ describe("QADataset.load of TREC qrels", () => {
     await expect(
       QADataset.load(await tempFile("notes.txt", "q1 Q0 d1 1 2.5 run\n")),
     ).rejects.toThrow(/unsupported dataset format/);
+    // Four words ending in a number are a question, not a judgment.
+    await expect(
+      QADataset.load(
+        await tempFile("questions.txt", "population of china 2020\nwho wrote hamlet\n"),
+      ),
+    ).rejects.toThrow(/unsupported dataset format/);
+    // MS MARCO's qrels: TREC lines in a .tsv named as qrels are.
+    const marco = await QADataset.load(
+      await tempFile("qrels.dev.small.tsv", "1185869\t0\t0\t1\n1185868\t0\t16\t1\n"),
+    );
+    expect(marco.samples.map((s) => [s.id, s.relevantIds])).toEqual([
+      ["1185869", ["0"]],
+      ["1185868", ["16"]],
+    ]);
+    // A BEIR-style qrels .tsv with its header is still read as a table.
+    await expect(
+      QADataset.load(await tempFile("qrels.tsv", "query-id\tcorpus-id\tscore\nq1\td1\t1\n")),
+    ).rejects.toThrow(/no question column/);
     // A malformed line further down is reported as qrels errors are.
     await expect(
       QADataset.load(await tempFile("qrels.dev", "q1 0 d1 1\nq1 0 d2\n")),

@@ -502,19 +502,25 @@ export class SampleBuilder {
       );
     }
     const samples = this.samples;
-    // Unless the mapping says where answers and ids are (or that there are none): then it is known.
+    // No column holds answers or ids (none found, none mapped, none mapped away with null): say
+    // so, for a gold column of a name we do not know is the likeliest cause.
     if (
       samples.length > 0 &&
       !this.explicit.has("expectedAnswers") &&
       !this.explicit.has("relevantIds") &&
-      !samples.some((s) => s.expectedAnswers.length > 0 || s.relevantIds.length > 0)
+      !this.columnOf.has("expectedAnswers") &&
+      !this.columnOf.has("relevantIds")
     ) {
-      const others = Object.keys(samples[0]?.metadata ?? {});
+      const extras =
+        this.header !== undefined
+          ? this.extraIndexes.map((i) => this.header?.[i] as string)
+          : (this.lastExtras ?? []);
       this.warnings.push(
-        `${this.source}: no sample has expected answers or relevant ids, so answer and retrieval metrics have nothing to score against (every sample would be incomplete). ` +
-          (others.length > 0
-            ? `Unrecognised columns, kept as metadata: ${others.map((c) => `"${c}"`).join(", ")}. Map one with { expectedAnswers: "<column>" } or { relevantIds: "<column>" }.`
-            : `Map a column with { expectedAnswers: "<column>" } or { relevantIds: "<column>" }.`),
+        `${this.source}: no column of expected answers or relevant ids was found, so answer and retrieval metrics will leave every sample incomplete (latency and other metrics that need neither are unaffected). ` +
+          (extras.length > 0
+            ? `Columns kept as metadata: ${extras.map((c) => `"${c}"`).join(", ")}. `
+            : "") +
+          `If one holds the gold answers or ids, map it: { expectedAnswers: "<column>" } or { relevantIds: "<column>" }; { expectedAnswers: null } says there are none and silences this.`,
       );
     }
     return { samples, warnings: this.warnings };
