@@ -168,13 +168,27 @@ describe("fastrag-bench eval", () => {
       join(trec, "results.trunc"),
     ]);
     expect(trunc.code).toBe(0);
-    expect(trunc.stderr).toMatch(/note: the run has no ranking for 1 of the 3 judged queries/);
+    expect(trunc.stderr).toMatch(
+      /note: the run has no ranking for 1 of the 3 queries with a relevant document; they score 0/,
+    );
     const other = join(dir, "other.run");
     await writeFile(other, "zzz Q0 doc 1 1.0 t\n");
     const r = cli(["eval", "--qrels", join(trec, "qrels.test"), "--run", other, "--json"]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/warning: the run has no ranking for any of the 3 judged queries/);
+    expect(r.stderr).toMatch(
+      /warning: the run has no ranking for any of the 3 queries with a relevant document/,
+    );
     expect(JSON.parse(r.stdout).not_in_run).toBe(3);
+    // A query with no relevant document is left out, not scored 0: it is not counted as missing.
+    const qrels = join(dir, "mixed.qrels");
+    await writeFile(qrels, "q1 0 d1 1\nq2 0 d2 0\nq3 0 d3 1\n");
+    const run = join(dir, "mixed.run");
+    await writeFile(run, "q1 Q0 d1 1 2.0 t\nq3 Q0 d9 1 2.0 t\n");
+    const mixed = cli(["eval", "--qrels", qrels, "--run", run, "-m", "map", "--json"]);
+    expect(mixed.code).toBe(0);
+    expect(mixed.stderr).not.toMatch(/no ranking/);
+    expect(mixed.stderr).toMatch(/left out 1 query with no relevant documents \(q2\)/);
+    expect(JSON.parse(mixed.stdout).not_in_run).toBe(0);
   });
 
   it("exits 2 with a one-line error and no stack trace on bad input", () => {

@@ -63,6 +63,8 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
     workers?.stop();
   }
   const { ids, errored, scores, summaries, missing } = scored;
+  let erroredCount = 0;
+  for (const e of errored) if (e) erroredCount++;
   const leftOut: string[] = [];
   for (let i = 0; i < ids.length; i++) {
     if (!errored[i] && scores.every((column) => column[i] === null)) leftOut.push(ids[i] as string);
@@ -111,22 +113,22 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
     }
     io.stdout.write(`${lines.join("\n")}\n`);
   }
-  let erroredCount = 0;
-  for (const e of errored) if (e) erroredCount++;
   if (erroredCount > 0)
     writeLine(
       io.stderr,
       `warning: ${erroredCount} quer${erroredCount === 1 ? "y" : "ies"} errored`,
     );
-  if (missing === ids.length) {
+  // The queries averaged: those with a relevant document (the others are left out).
+  const averaged = ids.length - leftOut.length - erroredCount;
+  if (missing > 0 && missing === averaged) {
     writeLine(
       io.stderr,
-      `warning: the run has no ranking for any of the ${ids.length} judged quer${ids.length === 1 ? "y" : "ies"}, so every score is 0; are these the qrels of this run?`,
+      `warning: the run has no ranking for any of the ${averaged} quer${averaged === 1 ? "y" : "ies"} with a relevant document, so every score is 0; are these the qrels of this run?`,
     );
   } else if (missing > 0) {
     writeLine(
       io.stderr,
-      `note: the run has no ranking for ${missing} of the ${ids.length} judged queries; they score 0 (as with trec_eval -c)`,
+      `note: the run has no ranking for ${missing} of the ${averaged} queries with a relevant document; they score 0 (as with trec_eval -c)`,
     );
   }
   if (leftOut.length > 0) {

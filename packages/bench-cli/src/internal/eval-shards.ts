@@ -21,7 +21,10 @@ export interface EvalScores {
   readonly scores: readonly (number | null)[][];
   /** Per metric: the summary of its scores. */
   readonly summaries: readonly (DistributionSummary | undefined)[];
-  /** How many of the queries the run has no ranking for (they score 0, as with trec_eval -c). */
+  /**
+   * How many of the queries with a relevant document the run has no ranking for: they score 0,
+   * as with trec_eval -c. (Queries with none are left out whether the run has them or not.)
+   */
   readonly missing: number;
 }
 
@@ -157,10 +160,10 @@ function checkJudged(samples: readonly EvalSample[], input: EvalInput): void {
   }
 }
 
-/** How many samples `run` has no ranking for. */
+/** How many samples with a relevant id `run` has no ranking for (see `EvalScores.missing`). */
 function missingFrom(run: TrecRun, samples: readonly EvalSample[]): number {
   let missing = 0;
-  for (const s of samples) if (!run.has(s.id ?? s.question)) missing++;
+  for (const s of samples) if (s.relevantIds.length > 0 && !run.has(s.id ?? s.question)) missing++;
   return missing;
 }
 

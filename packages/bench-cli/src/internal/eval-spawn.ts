@@ -27,7 +27,7 @@ export type ShardMessage =
       readonly statuses: Uint8Array;
       /** Per metric, per query: the score, NaN for `null` (scores are finite otherwise). */
       readonly scores: readonly Float64Array[];
-      /** How many of its queries the run has no ranking for. */
+      /** How many of its queries with a relevant document the run has no ranking for. */
       readonly missing: number;
     }
   | { readonly ok: false; readonly message: string };
