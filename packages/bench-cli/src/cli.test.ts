@@ -121,6 +121,18 @@ describe("fastrag-bench eval", () => {
     }
   });
 
+  it("rounds a score halfway between two 4-decimal values as trec_eval's printf does", async () => {
+    // Recall 1 of 32 is 0.03125 exactly: printf("%.4f") gives 0.0312 (ties to even), where
+    // toFixed(4) would give 0.0313.
+    const qrels = join(dir, "tie.qrels");
+    const run = join(dir, "tie.run");
+    await writeFile(qrels, Array.from({ length: 32 }, (_, i) => `q1 0 d${i} 1\n`).join(""));
+    await writeFile(run, "q1 Q0 d0 1 5 t\nq1 Q0 x 2 4 t\n");
+    const r = cli(["eval", "--qrels", qrels, "--run", run, "-m", "recall@100", "--per-query"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("recall@100\tq1\t0.0312\nrecall@100\tall\t0.0312\n");
+  });
+
   it("emits JSON with --json", () => {
     const r = cli([
       "eval",

@@ -4,6 +4,7 @@ import type { Metric } from "@fastrag/bench-core";
 import type { EvalScores } from "../internal/eval-shards.js";
 import { type EvalInput, startShards } from "../internal/eval-spawn.js";
 import { type Io, UsageError, writeLine } from "../internal/io.js";
+import { trecFixed4 } from "../internal/trec-format.js";
 
 export interface EvalOptions {
   readonly qrels: string;
@@ -101,14 +102,14 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
         for (let k = 0; k < metrics.length; k++) {
           const v = (scores[k] as (number | null)[])[i];
           if (v !== null && v !== undefined)
-            lines.push(`${(metrics[k] as Metric).name}\t${ids[i]}\t${v.toFixed(4)}`);
+            lines.push(`${(metrics[k] as Metric).name}\t${ids[i]}\t${trecFixed4(v)}`);
         }
       }
     }
     for (let k = 0; k < metrics.length; k++) {
       const mean = summaries[k]?.mean;
       lines.push(
-        `${(metrics[k] as Metric).name}\tall\t${mean === null || mean === undefined ? "—" : mean.toFixed(4)}`,
+        `${(metrics[k] as Metric).name}\tall\t${mean === null || mean === undefined ? "—" : trecFixed4(mean)}`,
       );
     }
     io.stdout.write(`${lines.join("\n")}\n`);

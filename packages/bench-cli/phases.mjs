@@ -1,0 +1,14 @@
+import { QADataset, TrecRun } from "@fastrag/bench-datasets";
+import { Benchmark } from "@fastrag/bench-core";
+import { MAP, MRR, NDCG, Recall, Precision } from "@fastrag/bench-metrics";
+const D = "bench/.data";
+let t = performance.now();
+const lap = (l) => { const n = performance.now(); console.log(l, (n - t).toFixed(0)); t = n; };
+const ds = await QADataset.fromTrec({ qrels: `${D}/qrels-100000x10.txt` });
+lap("qrels");
+const run = await TrecRun.load(`${D}/run-100000x10.txt`, { thread: false });
+lap("run");
+const b = new Benchmark({ dataset: ds, metrics: [new MAP(), new MRR(), new NDCG({k:10}), new Recall({k:10}), new Precision({k:10})], maxConcurrent: 64 });
+lap("ctor");
+const r = await b.run(run, { name: "x" });
+lap("run-bench");
