@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { trecFixed4 } from "./trec-format.js";
 
 describe("trecFixed4", () => {
-  it("rounds exact ties to even, as glibc's printf(\"%.4f\") printed them", () => {
+  it('rounds exact ties to even, as glibc\'s printf("%.4f") printed them', () => {
     // Printed by a C program, printf("%.4f", x), on this machine (glibc 2.36).
     const printf: [number, string][] = [
       [1 / 32, "0.0312"],
