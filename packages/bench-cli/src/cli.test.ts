@@ -448,6 +448,59 @@ describe("run, compare, diff, check, merge", () => {
     expect(one.stdout).toMatch(/… 39 more/);
   });
 
+  it("diffs as snake_case JSON, every row, with the regression exit code", () => {
+    const weak = join(out, "weak.json");
+    const strong = join(out, "strong.json");
+    const r = cli([
+      "diff",
+      strong,
+      weak,
+      "--metric",
+      "mrr",
+      "--json",
+      "--limit",
+      "1",
+      "--fail-on-regression",
+    ]);
+    expect(r.code).toBe(1);
+    const d = JSON.parse(r.stdout);
+    expect(Object.keys(d)).toEqual([
+      "baseline",
+      "candidate",
+      "metric",
+      "higher_is_better",
+      "paired_by",
+      "regressions",
+      "improved",
+      "regressed",
+      "newly_errored",
+      "recovered",
+      "unchanged",
+      "left_out",
+    ]);
+    expect(d).toMatchObject({ baseline: "strong", candidate: "weak", metric: "mrr" });
+    expect(d.higher_is_better).toBe(true);
+    expect(d.regressions).toBe(40);
+    // --limit shortens the text sections only.
+    expect(d.regressed).toHaveLength(40);
+    // strong finds every answer at rank 1; weak half of them at rank 2 and half not at all
+    // (mrr 0.25). Biggest loss first.
+    expect(d.regressed.map((x: { change: number }) => x.change)).toEqual([
+      ...new Array(20).fill(-1),
+      ...new Array(20).fill(-0.5),
+    ]);
+    expect(d.regressed[0]).toMatchObject({
+      baseline: 1,
+      candidate: 0,
+      change: -1,
+      baseline_status: "successful",
+      candidate_status: "successful",
+      error: null,
+    });
+    expect(d.regressed[0].sample_id).toMatch(/^q\d+$/);
+    expect(Object.keys(d.regressed[0])).not.toContain("baselineStatus");
+  });
+
   it("gates on thresholds, printing every failed bound", () => {
     const weak = join(out, "weak.json");
     const pass = cli(["check", weak, "--min", "recall@3=0.5", "--max", "latency_ms:p95=100000"]);

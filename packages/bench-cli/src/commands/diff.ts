@@ -1,4 +1,4 @@
-import { diff, type SampleChange } from "@fastrag/bench-compare";
+import { diff, type SampleChange, type SampleDiff } from "@fastrag/bench-compare";
 import { BenchmarkResult } from "@fastrag/bench-core";
 import { colors, type Io, writeLine } from "../internal/io.js";
 
@@ -30,7 +30,7 @@ export async function diffCommand(
   if (options.json) {
     writeLine(
       io.stdout,
-      JSON.stringify({ baseline: baseline.name, candidate: candidate.name, ...d }, null, 2),
+      JSON.stringify(diffJson(baseline.name, candidate.name, d, regressions), null, 2),
     );
     return code;
   }
@@ -66,4 +66,41 @@ export async function diffCommand(
   if (code === 1)
     writeLine(io.stdout, c.red(`\n✗ ${regressions} regression(s) in ${options.metric}`));
   return code;
+}
+
+/**
+ * The `--json` object: snake_case, as in result files and `compare --format json`. Every row of
+ * every section, not only the first `--limit`.
+ */
+function diffJson(
+  baseline: string,
+  candidate: string,
+  d: SampleDiff,
+  regressions: number,
+): Record<string, unknown> {
+  const rows = (changes: readonly SampleChange[]) =>
+    changes.map((r) => ({
+      ...(r.sampleId === undefined ? {} : { sample_id: r.sampleId }),
+      question: r.question,
+      baseline: r.baseline,
+      candidate: r.candidate,
+      change: r.change,
+      baseline_status: r.baselineStatus,
+      candidate_status: r.candidateStatus,
+      error: r.error,
+    }));
+  return {
+    baseline,
+    candidate,
+    metric: d.metric,
+    higher_is_better: d.higherIsBetter,
+    paired_by: d.pairedBy,
+    regressions,
+    improved: rows(d.improved),
+    regressed: rows(d.regressed),
+    newly_errored: rows(d.newlyErrored),
+    recovered: rows(d.recovered),
+    unchanged: d.unchanged,
+    left_out: d.leftOut,
+  };
 }
