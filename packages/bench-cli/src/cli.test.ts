@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -411,6 +411,29 @@ describe("run, compare, diff, check, merge", () => {
       expect(none.code).toBe(2);
       expect(none.stderr).toMatch(/no file matches/);
     });
+  });
+
+  it("takes --baseline as a run name, or as a result file when two runs share a name", async () => {
+    const weak = join(out, "weak.json");
+    const strong = join(out, "strong.json");
+    const again = join(dir, "seed2");
+    await mkdir(again, { recursive: true });
+    await copyFile(weak, join(again, "weak.json"));
+    const files = [weak, strong, join(again, "weak.json")];
+    const byName = cli(["compare", weak, strong, "--baseline", "strong", "--format", "json"]);
+    expect(byName.code, byName.stderr).toBe(0);
+    expect(JSON.parse(byName.stdout).significance.baseline).toBe("strong");
+    const ambiguous = cli(["compare", ...files, "--baseline", "weak"]);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toMatch(
+      /^error: --baseline "weak": 2 runs have that name \(.*weak\.json, .*weak\.json\); pass the baseline's result file instead\n/,
+    );
+    const byFile = cli(["compare", ...files, "--baseline", strong, "--format", "json"]);
+    expect(byFile.code, byFile.stderr).toBe(0);
+    expect(JSON.parse(byFile.stdout).significance.baseline).toBe("strong");
+    const unknown = cli(["compare", ...files, "--baseline", "nope"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/no run named "nope"; runs are "strong", "weak", "weak"/);
   });
 
   it("reports an --out it cannot write in one line, exit 2", async () => {

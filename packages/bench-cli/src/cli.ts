@@ -70,7 +70,10 @@ export async function main(
     .description("compare result files: a table with significance marks against a baseline")
     .argument("<files...>", "result files or glob patterns (quote globs), sorted by path")
     .option("--stat <stat>", "count, mean, std, min, p50, p90, p95, p99 or max", "mean")
-    .option("--baseline <name>", "the run others are tested against (default: the first)")
+    .option(
+      "--baseline <name>",
+      "the run others are tested against, by run name or result file (default: the first)",
+    )
     .addOption(
       new Option("--test <test>", "significance test (default: randomization for 2+ runs)").choices(
         ["randomization", "t-test", "none"],

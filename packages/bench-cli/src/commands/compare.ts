@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { Comparison } from "@fastrag/bench-compare";
 import { SUMMARY_STATS, type SummaryStat, writeFileAtomic } from "@fastrag/bench-core";
 import { expandPaths } from "../internal/files.js";
@@ -49,10 +50,12 @@ export async function compareCommand(
   // Significance needs per-sample means; other stats get a plain table.
   const test = (options.test ??
     (many && stat === "mean" ? "randomization" : "none")) as (typeof TESTS)[number];
+  const baseline =
+    options.baseline === undefined ? undefined : baselineIndex(comparison, options.baseline, io);
   const tableOptions = {
     stat,
     test,
-    ...(options.baseline !== undefined ? { baseline: options.baseline } : {}),
+    ...(baseline !== undefined ? { baseline } : {}),
     ...(alpha !== undefined ? { alpha } : {}),
   };
   let text: string;
@@ -73,4 +76,28 @@ export async function compareCommand(
     io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
   }
   return 0;
+}
+
+/**
+ * The run `--baseline` names: the one run of that name, else the result file of that path (so two
+ * runs of one name, such as two seeds saved as `a/bm25.json` and `b/bm25.json`, can still be told
+ * apart). A name no run has is left to the library's error, which lists the runs.
+ */
+function baselineIndex(comparison: Comparison, baseline: string, io: Io): number | string {
+  const named: number[] = [];
+  comparison.results.forEach((r, i) => {
+    if (r.name === baseline) named.push(i);
+  });
+  if (named.length === 1) return named[0] as number;
+  const paths = comparison.paths ?? [];
+  const file = resolve(io.cwd, baseline);
+  const at = paths.findIndex((p) => resolve(io.cwd, p) === file);
+  if (at >= 0) return at;
+  if (named.length > 1) {
+    const files = named.map((i) => paths[i] ?? `#${i + 1}`).join(", ");
+    throw new UsageError(
+      `--baseline "${baseline}": ${named.length} runs have that name (${files}); pass the baseline's result file instead`,
+    );
+  }
+  return baseline;
 }
