@@ -121,6 +121,74 @@ describe("fastrag-bench eval", () => {
     }
   });
 
+  it("takes trec_eval's lists of cutoffs (-m P.5,7,3) and matches its values", async () => {
+    const r = cli([
+      "eval",
+      "--qrels",
+      join(trec, "qrels.test"),
+      "--run",
+      join(trec, "results.test"),
+      "--per-query",
+      "-m",
+      "P.5,7,3",
+      "-m",
+      "ndcg_cut.10,20,23",
+      "-m",
+      "recall.20,2000",
+      "-m",
+      "success.2,5,20",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const names = [
+      ...new Set(
+        r.stdout
+          .trim()
+          .split("\n")
+          .map((l) => l.split("\t")[0]),
+      ),
+    ];
+    expect(names).toEqual([
+      "precision@5",
+      "precision@7",
+      "precision@3",
+      "ndcg@10",
+      "ndcg@20",
+      "ndcg@23",
+      "recall@20",
+      "recall@2000",
+      "hit_rate@2",
+      "hit_rate@5",
+      "hit_rate@20",
+    ]);
+    const expected = await trecEvalValues("out.test.meas_params");
+    const toTrec = (name: string): string =>
+      name
+        .replace(/^precision@/, "P_")
+        .replace(/^ndcg@/, "ndcg_cut_")
+        .replace(/^recall@/, "recall_")
+        .replace(/^hit_rate@/, "success_");
+    let compared = 0;
+    for (const line of r.stdout.trim().split("\n")) {
+      const [metric, query, value] = line.split("\t") as [string, string, string];
+      const key = `${toTrec(metric)}|${query}`;
+      expect(expected.get(key), key).toBeDefined();
+      expect(value, key).toBe((expected.get(key) as number).toFixed(4));
+      compared++;
+    }
+    expect(compared).toBe(11 * 4); // 3 queries + all
+    const twice = cli([
+      "eval",
+      "--qrels",
+      join(trec, "qrels.test"),
+      "--run",
+      join(trec, "results.test"),
+      "-m",
+      "P.5,5",
+    ]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/-m precision@5 is given twice/);
+  });
+
   it("rounds a score halfway between two 4-decimal values as trec_eval's printf does", async () => {
     // Recall 1 of 32 is 0.03125 exactly: printf("%.4f") gives 0.0312 (ties to even), where
     // toFixed(4) would give 0.0313.

@@ -130,7 +130,7 @@ export async function main(
     .requiredOption("--run <file>", "TREC run: qid Q0 docno rank score tag")
     .option(
       "-m, --metric <metric>",
-      `a measure (repeatable); default: ${DEFAULT_EVAL_METRICS.join(", ")}`,
+      `a measure (repeatable; P.5,10 gives several cutoffs); default: ${DEFAULT_EVAL_METRICS.join(", ")}`,
       collect,
     )
     .option("--per-query", "also print one line per query")

@@ -16,6 +16,17 @@ export interface EvalOptions {
   readonly threads?: string;
 }
 
+/**
+ * trec_eval's list of cutoffs in one measure, `-m P.5,10` or `-m ndcg_cut.5,10`, as one spec per
+ * cutoff (`P.5`, `P.10`); also with our names (`recall@5,10`). A spec without a comma is
+ * returned as is.
+ */
+function expandCutoffs(spec: string): string[] {
+  const m = /^(.+?[._@])(\d+(?:,\d+)+)$/.exec(spec.trim());
+  if (m === null) return [spec];
+  return (m[2] as string).split(",").map((k) => `${m[1]}${k}`);
+}
+
 /** The measures `eval` prints when no `-m` is given. */
 export const DEFAULT_EVAL_METRICS: readonly string[] = [
   "map",
@@ -35,7 +46,10 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
   if (level !== undefined && !Number.isFinite(level)) {
     throw new UsageError(`--relevance-level "${options.relevanceLevel}": expected a number`);
   }
-  const specs = options.metric && options.metric.length > 0 ? options.metric : DEFAULT_EVAL_METRICS;
+  const specs =
+    options.metric && options.metric.length > 0
+      ? options.metric.flatMap(expandCutoffs)
+      : DEFAULT_EVAL_METRICS;
   const threads = await threadCount(options);
   const input: EvalInput = {
     qrels: options.qrels,
