@@ -128,7 +128,7 @@ describe("fastrag-bench eval", () => {
       join(trec, "qrels.test"),
       "--run",
       join(trec, "results.test"),
-      "--per-query",
+      "-q", // trec_eval's spelling of --per-query
       "-m",
       "P.5,7,3",
       "-m",

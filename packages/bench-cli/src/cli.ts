@@ -133,7 +133,7 @@ export async function main(
       `a measure (repeatable; P.5,10 gives several cutoffs); default: ${DEFAULT_EVAL_METRICS.join(", ")}`,
       collect,
     )
-    .option("--per-query", "also print one line per query")
+    .option("-q, --per-query", "also print one line per query (like trec_eval -q)")
     .option(
       "-l, --relevance-level <n>",
       "minimum grade that counts as relevant for binary measures (like trec_eval -l)",
