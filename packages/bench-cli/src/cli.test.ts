@@ -614,6 +614,36 @@ describe("run, compare, diff, check, merge", () => {
     expect(cli(["check", weak, "--min", "recall@3:p42=1"]).code).toBe(2);
   });
 
+  it("gates as JSON: every failure with its metric, stat, value, bound and side", () => {
+    const weak = join(out, "weak.json");
+    const r = cli([
+      "check",
+      weak,
+      "--json",
+      "--min",
+      "recall@3=0.9",
+      "--max",
+      "mrr:p50=0.1",
+      "--max",
+      "rouge_l=0.5",
+      "--min",
+      "recall@3:min=0",
+    ]);
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ run: "weak", passed: false, bounds: 4 });
+    const rows = report.failures.map(
+      (f: Record<string, unknown>) => [f.metric, f.stat, f.kind, f.side, f.value, f.bound] as const,
+    );
+    // weak: recall@3 is 0.5 on average, mrr's median 0.25; the run has no rouge_l.
+    expect(rows).toEqual([
+      ["recall@3", "mean", "min", "min", 0.5, 0.9],
+      ["mrr", "p50", "max", "max", 0.25, 0.1],
+      ["rouge_l", "mean", "missing", "max", null, 0.5],
+    ]);
+    for (const f of report.failures) expect(f.message).toMatch(new RegExp(`^${f.metric}`));
+  });
+
   it("runs shards and merges them into the whole run", async () => {
     const shardOut = join(dir, "shards");
     for (const s of ["1/3", "2/3", "3/3"]) {

@@ -44,9 +44,12 @@ export async function checkCommand(file: string, options: CheckOptions, io: Io):
   ];
   if (bounds.length === 0) throw new UsageError("check: give at least one --min or --max bound");
   const result = await BenchmarkResult.load(file);
-  const failures: CheckFailure[] = [];
+  const failures: (CheckFailure & { readonly side: "min" | "max" })[] = [];
   for (const b of bounds) {
-    failures.push(...check(result, { [b.metric]: { stat: b.stat, [b.kind]: b.value } }));
+    for (const f of check(result, { [b.metric]: { stat: b.stat, [b.kind]: b.value } })) {
+      // `side` says which bound a `missing` failure was (its `kind` cannot).
+      failures.push({ ...f, side: b.kind });
+    }
   }
   if (options.json) {
     writeLine(
