@@ -18,6 +18,26 @@ describe("summarize", () => {
     expect(s.p99).toBeCloseTo(9.91, 12);
   });
 
+  it("gives numpy.percentile's doubles to the last bit", () => {
+    // numpy 2.4.6: np.percentile([i * 0.1 for i in range(n)], q), printed with repr. Each differs
+    // in the last bits from ((n - 1) * q) / 100 interpolated (numpy takes (n - 1) * (q / 100)).
+    const cases: [number, number, number][] = [
+      [7, 95, 0.57],
+      [8, 95, 0.665],
+      [10, 95, 0.855],
+      [13, 95, 1.14],
+      [19, 95, 1.71],
+      [22, 90, 1.8900000000000003],
+      [24, 95, 2.185],
+      [32, 90, 2.7900000000000005],
+      [37, 95, 3.42],
+    ];
+    for (const [n, q, expected] of cases) {
+      const values = Array.from({ length: n }, (_, i) => i * 0.1);
+      expect(percentile(values, q), `n=${n} p${q}`).toBe(expected);
+    }
+  });
+
   it("summarizes scores near the largest double and tiny ones without overflow or underflow", () => {
     const M = Number.MAX_VALUE;
     // The sum M + M overflows: the mean used to be NaN. By hand: mean M, std 0.

@@ -7,7 +7,8 @@ import type { DistributionSummary } from "./types.js";
 export function percentile(sorted: ArrayLike<number>, q: number): number | null {
   const n = sorted.length;
   if (n === 0) return null;
-  const pos = ((n - 1) * q) / 100;
+  // numpy divides q by 100 first, then multiplies: (n - 1) * (q / 100), rounded as it rounds.
+  const pos = (n - 1) * (q / 100);
   const lo = Math.floor(pos);
   const hi = Math.ceil(pos);
   const a = sorted[lo] as number;
