@@ -60,6 +60,15 @@ describe("new Benchmark", () => {
     );
   });
 
+  it("rejects a metric without a boolean direction, which its saved result would need", () => {
+    for (const bad of [undefined, "false", 0, null]) {
+      const metric = { ...hit, higherIsBetter: bad } as unknown as Metric;
+      expect(() => new Benchmark({ dataset: dataset(2), metrics: [metric] }), String(bad)).toThrow(
+        /metric "hit" has higherIsBetter .*; expected true or false/,
+      );
+    }
+  });
+
   it("rejects an empty metric list, a bad maxConcurrent and an empty dataset", () => {
     expect(() => new Benchmark({ dataset: dataset(2), metrics: [] })).toThrow(ConfigurationError);
     for (const bad of [0, -1, 1.5, Number.NaN, "4" as unknown as number]) {
@@ -328,6 +337,33 @@ describe("Benchmark.run", () => {
     });
     expect(last.map((p) => p.errored)).toEqual([0, 1, 1]);
     expect(result.status.successful).toBe(2);
+  });
+
+  it("ignores an async onProgress that rejects (no unhandled rejection)", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      let calls = 0;
+      const result = await new Benchmark({
+        dataset: dataset(4),
+        metrics: [exact],
+        maxConcurrent: 2,
+      }).run(perfectEngine, {
+        name: "p",
+        onProgress: async () => {
+          calls++;
+          throw new Error("webhook down");
+        },
+      });
+      // Unhandled rejections are reported after a macrotask turn.
+      await sleep(20);
+      expect(calls).toBe(4);
+      expect(result.status.successful).toBe(4);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
   });
 
   it("stops scheduling on external abort, settles in-flight samples and keeps the finished ones", async () => {

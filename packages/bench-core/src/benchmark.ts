@@ -168,6 +168,12 @@ export class Benchmark<M extends Metadata = Metadata> {
           `Benchmark: metrics[${i}] is not a Metric (expected { name, score(), … })`,
         );
       }
+      if (typeof m.higherIsBetter !== "boolean") {
+        // Saved with the result as its direction: a file without one would not load back.
+        throw new ConfigurationError(
+          `Benchmark: metric "${m.name}" has higherIsBetter ${describeValue(m.higherIsBetter)}; expected true or false (the direction is saved with every result)`,
+        );
+      }
       if (seen.has(m.name)) {
         throw new ConfigurationError(
           `Benchmark: two metrics are named "${m.name}"; each summary entry would overwrite the other. Give them distinct names (e.g. different k)`,
@@ -260,7 +266,11 @@ export class Benchmark<M extends Metadata = Metadata> {
     const report = () => {
       if (!onProgress) return;
       try {
-        onProgress({ done, total: positions.length, errored, incomplete });
+        const pending: unknown = onProgress({ done, total: positions.length, errored, incomplete });
+        // An async callback's rejection is ignored too: left unhandled, it would end the process.
+        if (typeof (pending as PromiseLike<unknown> | null)?.then === "function") {
+          (pending as PromiseLike<unknown>).then(undefined, () => {});
+        }
       } catch {
         // A failing progress callback must not fail the run.
       }
