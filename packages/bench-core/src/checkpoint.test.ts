@@ -169,6 +169,24 @@ describe("checkpoint journal", () => {
     await appendFile(journal, "");
     expect(JSON.parse((await readFile(journal, "utf8")).split("\n")[0] as string).name).toBe("h");
   });
+
+  it("refuses, and leaves untouched, a one-line file that is not a journal", async () => {
+    for (const [name, text] of [
+      ["notes.txt", "API_KEY rotation notes: do not delete\n"],
+      ["model.txt", "gpt-4o-mini"],
+      ["config.json", '{"a":1}'],
+      ["other.jsonl", '{"journal":"something-else/1"'],
+    ] as const) {
+      const file = join(dir, name);
+      await writeFile(file, text);
+      const b = new Benchmark({ dataset: samples, metrics: [exact] });
+      await expect(
+        b.run(countingEngine(new Map()), { name: "h", checkpoint: file }),
+        name,
+      ).rejects.toThrow(/not a fastrag bench checkpoint journal .*left as is/);
+      expect(await readFile(file, "utf8"), name).toBe(text);
+    }
+  });
 });
 
 const fixture = fileURLToPath(new URL("./__fixtures__/kill-run.mjs", import.meta.url));

@@ -73,14 +73,20 @@ export async function readJournal(
       value = JSON.parse(text);
     } catch (error) {
       // Only the very last line can be torn by a kill; a broken line in the middle is corruption.
-      if (isLast) break;
+      if (isLast) {
+        if (!headerSeen) refuseUnlessTornHeader(text, path);
+        break;
+      }
       throw new ConfigurationError(
         `${path}:${lineNo}: checkpoint journal line is not valid JSON: ${(error as Error).message}`,
         { cause: error },
       );
     }
     // A complete JSON value without its newline is still a torn write: the newline comes last.
-    if (nl === -1) break;
+    if (nl === -1) {
+      if (!headerSeen) refuseUnlessTornHeader(text, path);
+      break;
+    }
     if (!headerSeen) {
       checkHeader(value, expected, path);
       headerSeen = true;
@@ -93,6 +99,19 @@ export async function readJournal(
   // Only a torn header (or nothing): the writer starts the journal afresh.
   if (!headerSeen) return { finished, validBytes: 0, exists: true };
   return { finished, validBytes, exists: true };
+}
+
+/**
+ * A journal's first line cut short by a kill is the start of its header, which the writer then
+ * rewrites. Anything else there is some other file, which must not be overwritten.
+ */
+function refuseUnlessTornHeader(text: string, path: string): void {
+  const lead = `{"journal":${JSON.stringify(JOURNAL_FORMAT)}`;
+  const line = text.trimStart();
+  if (lead.startsWith(line) || line.startsWith(lead)) return;
+  throw new ConfigurationError(
+    `${path}: not a fastrag bench checkpoint journal (its first line is not a journal header), so it is left as is; use another checkpoint path, or delete the file if it is an old journal`,
+  );
 }
 
 function checkHeader(value: unknown, expected: JournalHeader, path: string): void {
