@@ -64,6 +64,12 @@ describe("check", () => {
       /min: expected a finite number/,
     );
     expect(() => check(run, null as never)).toThrow(ConfigurationError);
+    // A misspelled stat must not quietly gate the mean (1,235 at p95 fails; the mean, 500, passes).
+    for (const key of ["stats", "Stat", "statistic"]) {
+      expect(() => check(run, { latency_ms: { [key]: "p95", max: 1200 } as never })).toThrow(
+        new RegExp(`threshold "latency_ms": unknown key "${key}"; expected min, max and stat`),
+      );
+    }
   });
 
   it("fails metrics named after Object.prototype members that the run lacks", () => {

@@ -39,7 +39,7 @@ export interface CheckFailure {
  * `constructor` is a missing metric, never a member of `Object.prototype`.
  *
  * @throws {ConfigurationError} when a threshold is malformed: no `min` or `max`, a non-finite
- * bound, `min > max`, or an unknown `stat`; or when `thresholds` is not a plain object.
+ * bound, `min > max`, an unknown `stat`, or a key other than `min`, `max` and `stat`; or when `thresholds` is not a plain object.
  * @example
  * ```ts
  * const failures = check(result, {
@@ -69,6 +69,14 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
       throw new ConfigurationError(
         `${where}: expected { min?, max?, stat? }, found ${describe(t)}`,
       );
+    }
+    for (const key of Object.keys(t)) {
+      // A misspelled `stat` would quietly gate the mean instead: refuse it.
+      if (key !== "stat" && key !== "min" && key !== "max") {
+        throw new ConfigurationError(
+          `${where}: unknown key "${key}"; expected min, max and stat`,
+        );
+      }
     }
     const stat = expectStat(t.stat ?? "mean", `${where}: stat`);
     const min = bound(t.min, `${where}: min`);

@@ -237,6 +237,19 @@ describe("BenchmarkResult.merge", () => {
       shard: { index: 1, count: 2 },
     });
     expect(() => BenchmarkResult.merge([s0, fewer])).toThrow(/different metrics/);
+    // The same metrics, but one shard scored exact_match as lower-is-better.
+    const flipped = await new Benchmark({
+      dataset: samples,
+      metrics: [{ ...exact, higherIsBetter: false }, latency],
+    }).run(engine, { name: "m", shard: { index: 1, count: 2 } });
+    for (const order of [
+      [s0, flipped],
+      [flipped, s0],
+    ]) {
+      expect(() => BenchmarkResult.merge(order)).toThrow(
+        /disagree on the direction of "exact_match"/,
+      );
+    }
     const otherData = await new Benchmark({
       dataset: samples.slice(0, 5),
       metrics: [exact, latency],

@@ -379,6 +379,16 @@ export class BenchmarkResult {
           `merge: shards of "${first.name}" have different metrics: [${first.metrics.join(", ")}] and [${s.metrics.join(", ")}]`,
         );
       }
+      for (const m of first.metrics) {
+        // Same names, same keys: both directions are own properties.
+        const a = first.higherIsBetter[m];
+        const b = s.higherIsBetter[m];
+        if (a !== b) {
+          throw new ConfigurationError(
+            `merge: shards of "${first.name}" disagree on the direction of "${m}" (${a ? "higher" : "lower"} is better in one, ${b ? "higher" : "lower"} in another); were they scored by different versions of the metric?`,
+          );
+        }
+      }
       if (s.dataset === undefined || s.shard === undefined) {
         throw new ConfigurationError(
           `merge: a result of "${s.name}" is not a shard (it has no shard or dataset fingerprint); run with { shard: { index, count } }`,
