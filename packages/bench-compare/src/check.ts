@@ -73,9 +73,7 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
     for (const key of Object.keys(t)) {
       // A misspelled `stat` would quietly gate the mean instead: refuse it.
       if (key !== "stat" && key !== "min" && key !== "max") {
-        throw new ConfigurationError(
-          `${where}: unknown key "${key}"; expected min, max and stat`,
-        );
+        throw new ConfigurationError(`${where}: unknown key "${key}"; expected min, max and stat`);
       }
     }
     const stat = expectStat(t.stat ?? "mean", `${where}: stat`);

@@ -5,12 +5,94 @@ import { pairedScores, pairSamples } from "./pairing.js";
 
 describe("pairSamples", () => {
   it("pairs by sample_id, whatever the order", () => {
-    const a = makeResult({ name: "a", scores: { m: [0.1, 0.2, 0.3] }, ids: ["x", "y", "z"] });
-    const b = makeResult({ name: "b", scores: { m: [0.3, 0.1, 0.2] }, ids: ["z", "x", "y"] });
+    const a = makeResult({
+      name: "a",
+      scores: { m: [0.1, 0.2, 0.3] },
+      ids: ["x", "y", "z"],
+      questions: ["x?", "y?", "z?"],
+    });
+    const b = makeResult({
+      name: "b",
+      scores: { m: [0.3, 0.1, 0.2] },
+      ids: ["z", "x", "y"],
+      questions: ["z?", "x?", "y?"],
+    });
     const p = pairedScores(a, b, "m");
     expect(p.key).toBe("sample_id");
     expect([...p.a]).toEqual([0.1, 0.2, 0.3]);
     expect([...p.b]).toEqual([0.1, 0.2, 0.3]);
+  });
+
+  it("refuses ids that name different questions in runs without fingerprints", () => {
+    const a = makeResult({
+      name: "a",
+      scores: { m: [1, 0] },
+      ids: ["q0", "q1"],
+      questions: ["Who wrote Hamlet?", "What is BM25?"],
+    });
+    for (const ids of [
+      ["q0", "q1"],
+      ["q1", "q0"],
+    ]) {
+      const b = makeResult({
+        name: "b",
+        scores: { m: [1, 1] },
+        ids,
+        questions: ["What is a vector index?", "Who wrote Hamlet?"],
+      });
+      expect(() => pairSamples(a, b)).toThrow(
+        /cannot pair runs "a" and "b": they cover different datasets: sample id "q\d" is ".*" in "a" but ".*" in "b"/,
+      );
+    }
+    // With one fingerprint on both sides the dataset is known to be one: questions are not read.
+    const fa = makeResult({
+      name: "a",
+      scores: { m: [1, 0] },
+      ids: ["q0", "q1"],
+      fingerprint: "sha256:x",
+    });
+    const fb = makeResult({
+      name: "b",
+      scores: { m: [1, 1] },
+      ids: ["q0", "q1"],
+      questions: ["edited?", "edited too?"],
+      fingerprint: "sha256:x",
+    });
+    expect(pairSamples(fa, fb).key).toBe("sample_id");
+  });
+
+  it("names an example id when two fingerprints differ", () => {
+    const a = makeResult({
+      name: "a",
+      scores: { m: [1, 0, 1] },
+      ids: ["q0", "q1", "q2"],
+      fingerprint: "sha256:a",
+    });
+    const b = makeResult({
+      name: "b",
+      scores: { m: [1, 0, 1] },
+      ids: ["z0", "q1", "q2"],
+      fingerprint: "sha256:b",
+    });
+    expect(() => pairSamples(a, b)).toThrow(
+      /different datasets \(.*; e\.g\. sample id "q0" only in "a", sample id "z0" only in "b"\)/,
+    );
+    const shuffled = makeResult({
+      name: "c",
+      scores: { m: [1, 0, 1] },
+      ids: ["q2", "q1", "q0"],
+      fingerprint: "sha256:c",
+    });
+    expect(() => pairSamples(a, shuffled)).toThrow(/the same sample ids in another order/);
+    const edited = makeResult({
+      name: "d",
+      scores: { m: [1, 0, 1] },
+      ids: ["q0", "q1", "q2"],
+      fingerprint: "sha256:d",
+    });
+    expect(() => pairSamples(a, edited)).toThrow(
+      /same sample ids in the same order, so their questions or judgments differ/,
+    );
   });
 
   it("pairs by question when ids are missing, else by position", () => {

@@ -40,9 +40,11 @@ export function pairSamples(a: BenchmarkResult, b: BenchmarkResult): SamplePairi
   const where = `cannot pair runs "${a.name}" and "${b.name}"`;
   if (a.dataset && b.dataset && a.dataset.fingerprint !== b.dataset.fingerprint) {
     throw new ConfigurationError(
-      `${where}: they ran on different datasets (fingerprint ${a.dataset.fingerprint}, ${a.dataset.size} samples vs fingerprint ${b.dataset.fingerprint}, ${b.dataset.size} samples). The fingerprint covers the samples' order too, since shards and checkpoints address samples by position: run both on the dataset in one order`,
+      `${where}: they ran on different datasets (fingerprint ${a.dataset.fingerprint}, ${a.dataset.size} samples vs fingerprint ${b.dataset.fingerprint}, ${b.dataset.size} samples; ${howSamplesDiffer(a, b)}). The fingerprint covers the samples' order too, since shards and checkpoints address samples by position: run both on the dataset in one order`,
     );
   }
+  // Without both fingerprints, ids alone do not show that a pair is one sample: check questions.
+  const fingerprinted = a.dataset !== undefined && b.dataset !== undefined;
   const na = sampleCountOf(a);
   const nb = sampleCountOf(b);
   const idsA = keysOf(a, "sample_id");
@@ -50,10 +52,16 @@ export function pairSamples(a: BenchmarkResult, b: BenchmarkResult): SamplePairi
     // The same ids in the same order (the common case): b's are unique because a's are.
     const indexA = new Int32Array(na);
     for (let i = 0; i < na; i++) indexA[i] = i;
-    return { key: "sample_id", indexA, indexB: indexA.slice() };
+    const pairing: SamplePairing = { key: "sample_id", indexA, indexB: indexA.slice() };
+    if (!fingerprinted) checkSameQuestions(a, b, pairing, where);
+    return pairing;
   }
   const idsB = idsA === null ? null : keysOf(b, "sample_id");
-  if (idsA !== null && idsB !== null) return byKey(a, b, idsA, idsB, "sample_id", where);
+  if (idsA !== null && idsB !== null) {
+    const pairing = byKey(a, b, idsA, idsB, "sample_id", where);
+    if (!fingerprinted) checkSameQuestions(a, b, pairing, where);
+    return pairing;
+  }
   const qa = keysOf(a, "question");
   const qb = qa === null ? null : keysOf(b, "question");
   if (qa !== null && qb !== null) return byKey(a, b, qa, qb, "question", where);
@@ -201,6 +209,50 @@ function byKey(
     );
   }
   return { key, indexA, indexB };
+}
+
+/**
+ * For the error about two fingerprints: an example sample id (else question) on one side only, or
+ * what else differs when both sides hold the same ones.
+ */
+function howSamplesDiffer(a: BenchmarkResult, b: BenchmarkResult): string {
+  const ida = sampleIdsOf(a);
+  const idb = sampleIdsOf(b);
+  const byId = ida.every((id) => id !== undefined) && idb.every((id) => id !== undefined);
+  const ka = (byId ? ida : a.samples.map((s) => s.question)) as readonly string[];
+  const kb = (byId ? idb : b.samples.map((s) => s.question)) as readonly string[];
+  const what = byId ? "sample id" : "question";
+  const inA = new Set(ka);
+  const inB = new Set(kb);
+  const onlyA = ka.find((k) => !inB.has(k));
+  const onlyB = kb.find((k) => !inA.has(k));
+  const parts: string[] = [];
+  if (onlyA !== undefined) parts.push(`${what} ${JSON.stringify(clip(onlyA))} only in "${a.name}"`);
+  if (onlyB !== undefined) parts.push(`${what} ${JSON.stringify(clip(onlyB))} only in "${b.name}"`);
+  if (parts.length > 0) return `e.g. ${parts.join(", ")}`;
+  return sameOrder(ka, kb)
+    ? `the same ${what}s in the same order, so their questions or judgments differ`
+    : `the same ${what}s in another order`;
+}
+
+/** Refuses a pairing by sample id that pairs two different questions. */
+function checkSameQuestions(
+  a: BenchmarkResult,
+  b: BenchmarkResult,
+  pairing: SamplePairing,
+  where: string,
+): void {
+  const sa = a.samples;
+  const sb = b.samples;
+  for (let k = 0; k < pairing.indexA.length; k++) {
+    const x = sa[pairing.indexA[k] as number] as { sampleId?: string; question: string };
+    const y = sb[pairing.indexB[k] as number] as { question: string };
+    if (x.question !== y.question) {
+      throw new ConfigurationError(
+        `${where}: they cover different datasets: sample id ${JSON.stringify(x.sampleId)} is ${JSON.stringify(clip(x.question))} in "${a.name}" but ${JSON.stringify(clip(y.question))} in "${b.name}"`,
+      );
+    }
+  }
 }
 
 function sameOrder(
