@@ -194,6 +194,43 @@ describe("BenchmarkResult.load(path, { lazy: true })", () => {
     }
   });
 
+  it("refuses, lazily and fully alike, a summary left stale after the scores were edited", async () => {
+    const path = nextPath();
+    await resultOf(
+      [
+        sample({ sampleId: "a", scores: { m: 0.25 } }),
+        sample({ sampleId: "b", scores: { m: 0.75 } }),
+        sample({ sampleId: "c", status: "incomplete", scores: { m: null } }),
+      ],
+      { m: true },
+    ).save(path);
+    const text = await readFile(path, "utf8");
+    // Scores rescored by hand (jq, a notebook), the summary not: mean 0.5, min 0.25, max 0.75, count 2.
+    const rescored = nextPath();
+    await writeFile(rescored, text.replace('"m":0.25', '"m":1').replace('"m":0.75', '"m":1'));
+    const recounted = nextPath();
+    await writeFile(recounted, text.replace('"m":null', '"m":0.5'));
+    const minOnly = nextPath();
+    await writeFile(minOnly, text.replace('"m":0.25', '"m":0.2'));
+    for (const lazy of [true, false]) {
+      await expect(BenchmarkResult.load(path, { lazy })).resolves.toBeDefined();
+      await expect(BenchmarkResult.load(rescored, { lazy })).rejects.toThrow(
+        `${rescored}: summary["m"].min (0.25, the scores' 1) does not match the samples' scores`,
+      );
+      await expect(BenchmarkResult.load(recounted, { lazy })).rejects.toThrow(
+        `${recounted}: summary["m"].count is 2, but 3 samples have a score for it`,
+      );
+      await expect(BenchmarkResult.load(minOnly, { lazy })).rejects.toThrow(/summary\["m"\]\.min/);
+    }
+    // A mean another tool summed in another order (a few ulps off) is no contradiction.
+    const ulps = nextPath();
+    await writeFile(ulps, text.replace('"mean": 0.5', '"mean": 0.5000000000000001'));
+    expect(text).toContain('"mean": 0.5');
+    for (const lazy of [true, false]) {
+      await expect(BenchmarkResult.load(ulps, { lazy })).resolves.toBeDefined();
+    }
+  });
+
   it("refuses a bad score at load, naming the file and line", async () => {
     const path = nextPath();
     await resultOf(

@@ -265,6 +265,12 @@ export class BenchmarkResult {
       }
       if (scanned !== undefined) {
         checkStatusCounts(scanned.header.status as StatusCounts, scanned.statuses, path);
+        const columns = scanned.columns;
+        checkSummary(
+          scanned.header.summary ?? {},
+          (m) => columns.get(m) ?? new Float64Array(scanned.sampleIds.length).fill(Number.NaN),
+          path,
+        );
         return BenchmarkResult.#fromScan(path, scanned);
       }
     }
@@ -334,6 +340,7 @@ export class BenchmarkResult {
       samples[i] = parseSampleJson(rawSamples[i], source, `samples[${i}]`);
     }
     checkStatusCounts(header.status as StatusCounts, countStatuses(samples), source);
+    checkSummary(header.summary ?? {}, (m) => scoreColumnOfSamples(samples, m), source);
     return new BenchmarkResult({ ...header, samples });
   }
 
@@ -511,6 +518,63 @@ function checkStatusCounts(header: StatusCounts, found: StatusCounts, source: st
       );
     }
   }
+}
+
+/**
+ * The header's summary must be the samples': a summary left stale after scores were edited would
+ * show one number in tables while the paired tests, which read the scores, show another. Count,
+ * min and max must match exactly; the mean to 1e-9 of its size (another implementation may sum
+ * in another order). Std and percentiles, whose definitions differ between tools, are not checked.
+ */
+function checkSummary(
+  summary: Readonly<Record<string, DistributionSummary>>,
+  column: (metric: string) => ArrayLike<number>,
+  source: string,
+): void {
+  for (const m of Object.keys(summary)) {
+    const s = summary[m] as DistributionSummary;
+    const values = column(m);
+    let count = 0;
+    let sum = 0;
+    let min = Number.POSITIVE_INFINITY;
+    let max = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i] as number;
+      if (Number.isNaN(v)) continue;
+      count++;
+      sum += v / values.length; // scaled, so a sum of huge scores cannot overflow
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+    const where = `${source}: summary["${m}"]`;
+    const stale = (what: string) =>
+      new ConfigurationError(
+        `${where}.${what} does not match the samples' scores; was the file edited after it was saved? (BenchmarkResult recomputes summaries: merge or re-save it from its samples)`,
+      );
+    if (s.count !== count) {
+      throw new ConfigurationError(
+        `${where}.count is ${s.count}, but ${count} samples have a score for it; was the file edited after it was saved?`,
+      );
+    }
+    if (count === 0) continue;
+    if (s.min !== null && s.min !== min) throw stale(`min (${s.min}, the scores' ${min})`);
+    if (s.max !== null && s.max !== max) throw stale(`max (${s.max}, the scores' ${max})`);
+    const mean = (sum * values.length) / count;
+    if (s.mean !== null && !(Math.abs(s.mean - mean) <= 1e-9 * Math.max(1, Math.abs(mean)))) {
+      throw stale(`mean (${s.mean}, the scores' ${mean})`);
+    }
+  }
+}
+
+/** One metric's scores as a column, NaN where a sample has none. */
+function scoreColumnOfSamples(samples: readonly SampleResult[], metric: string): Float64Array {
+  const column = new Float64Array(samples.length);
+  for (let i = 0; i < samples.length; i++) {
+    const scores = (samples[i] as SampleResult).scores;
+    const v = Object.hasOwn(scores, metric) ? scores[metric] : null;
+    column[i] = v === null || v === undefined ? Number.NaN : v;
+  }
+  return column;
 }
 
 /** Counts samples per status. */
@@ -870,5 +934,6 @@ async function loadStreaming(path: string): Promise<BenchmarkResult | undefined>
       `${path}: truncated: the samples array never closes (read ${lineNo} lines)`,
     );
   checkStatusCounts(header.status as StatusCounts, countStatuses(samples), path);
+  checkSummary(header.summary ?? {}, (m) => scoreColumnOfSamples(samples, m), path);
   return new BenchmarkResult({ ...header, samples });
 }
