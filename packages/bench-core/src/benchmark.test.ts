@@ -390,6 +390,52 @@ describe("Benchmark.run", () => {
     expect(partial.samples.every((s) => s.status === "successful")).toBe(true);
   });
 
+  it("on abort, lets an in-flight call that ignores its signal settle, and keeps it", async () => {
+    const controller = new AbortController();
+    const engine: QueryEngine = {
+      async query(q, o) {
+        if (q === "question 1") {
+          setTimeout(() => controller.abort(new Error("user pressed ^C")), 20);
+          await sleep(150); // ignores o.signal, as many SDK calls do
+        } else {
+          await sleep(5);
+        }
+        return perfectEngine.query(q, o);
+      },
+    };
+    const b = new Benchmark({ dataset: dataset(20), metrics: [exact], maxConcurrent: 2 });
+    const started = performance.now();
+    const error = await b
+      .run(engine, { name: "a", signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(RunAbortedError.isInstance(error)).toBe(true);
+    // run settled only after the slow call did.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    const partial = (error as RunAbortedError<{ samples: { sampleId?: string; status: string }[] }>)
+      .partial;
+    const ids = partial.samples.map((s) => s.sampleId);
+    expect(ids).toContain("q1");
+    expect(partial.samples.every((s) => s.status === "successful")).toBe(true);
+    expect(ids.length).toBeLessThan(20);
+  });
+
+  it("still cuts a hung call short at its timeout, signal or not", async () => {
+    const controller = new AbortController();
+    const engine: QueryEngine = {
+      async query(q, o) {
+        if (q === "question 0") await new Promise(() => {}); // never settles
+        return perfectEngine.query(q, o);
+      },
+    };
+    const result = await new Benchmark({ dataset: dataset(3), metrics: [exact] }).run(engine, {
+      name: "t",
+      timeoutMs: 50,
+      signal: controller.signal,
+    });
+    expect(result.samples.map((s) => s.status)).toEqual(["errored", "successful", "successful"]);
+    expect(result.samples[0]?.error).toMatch(/timed out|timeout/i);
+  });
+
   it("retries only transient errors, with backoff, and records attempts", async () => {
     const calls = new Map<string, number>();
     const engine: QueryEngine = {

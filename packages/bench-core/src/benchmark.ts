@@ -645,10 +645,11 @@ async function callPipeline<M extends Metadata>(
   const external = ctx.signal;
   // A per-sample controller only when a timeout needs one: creating AbortControllers dominates
   // the cost of an instant target otherwise.
-  if (ctx.timeoutMs === undefined) {
-    const signal = external ?? NEVER_ABORTED;
-    return attemptCall(ctx, sample, signal, external ? abortPromise(external) : undefined);
-  }
+  // The run's abort reaches the target through its signal, but the call is not raced against it:
+  // an in-flight sample settles, and one that still succeeds is kept (a paid call is not thrown
+  // away). Only a timeout cuts a call short, since a target may ignore its signal and hang.
+  if (ctx.timeoutMs === undefined)
+    return attemptCall(ctx, sample, external ?? NEVER_ABORTED, undefined);
   const controller = new AbortController();
   const onExternal = () => controller.abort(external?.reason);
   if (external) {
@@ -656,9 +657,14 @@ async function callPipeline<M extends Metadata>(
     else external.addEventListener("abort", onExternal, { once: true });
   }
   const ms = ctx.timeoutMs;
-  const timer = setTimeout(() => controller.abort(new TimeoutError(ms)), ms);
+  const timeout = new AbortController();
+  const timer = setTimeout(() => {
+    const error = new TimeoutError(ms);
+    timeout.abort(error);
+    controller.abort(error);
+  }, ms);
   try {
-    return await attemptCall(ctx, sample, controller.signal, abortPromise(controller.signal));
+    return await attemptCall(ctx, sample, controller.signal, abortPromise(timeout.signal));
   } finally {
     clearTimeout(timer);
     external?.removeEventListener("abort", onExternal);
@@ -666,8 +672,8 @@ async function callPipeline<M extends Metadata>(
 }
 
 /**
- * A promise that rejects when `signal` aborts. Racing the target against it frees the slot even
- * when the target ignores its signal and hangs.
+ * A promise that rejects when `signal` aborts. Racing the target against a timeout's frees the
+ * slot even when the target ignores its signal and hangs.
  */
 function abortPromise(signal: AbortSignal): { promise: Promise<never>; dispose: () => void } {
   let dispose = () => {};

@@ -523,8 +523,8 @@ function checkStatusCounts(header: StatusCounts, found: StatusCounts, source: st
 /**
  * The header's summary must be the samples': a summary left stale after scores were edited would
  * show one number in tables while the paired tests, which read the scores, show another. Count,
- * min and max must match exactly; the mean to 1e-9 of its size (another implementation may sum
- * in another order). Std and percentiles, whose definitions differ between tools, are not checked.
+ * min and max must match exactly; the mean to 1e-9 of the scores' size (another implementation may
+ * sum in another order). Std and percentiles, whose definitions differ between tools, are not checked.
  */
 function checkSummary(
   summary: Readonly<Record<string, DistributionSummary>>,
@@ -535,16 +535,23 @@ function checkSummary(
     const s = summary[m] as DistributionSummary;
     const values = column(m);
     let count = 0;
-    let sum = 0;
     let min = Number.POSITIVE_INFINITY;
     let max = Number.NEGATIVE_INFINITY;
     for (let i = 0; i < values.length; i++) {
       const v = values[i] as number;
       if (Number.isNaN(v)) continue;
       count++;
-      sum += v / values.length; // scaled, so a sum of huge scores cannot overflow
       if (v < min) min = v;
       if (v > max) max = v;
+    }
+    // Summed in units of the largest magnitude, so that huge scores cannot overflow.
+    const size = Math.max(Math.abs(min), Math.abs(max));
+    let scaled = 0;
+    if (size > 0) {
+      for (let i = 0; i < values.length; i++) {
+        const v = values[i] as number;
+        if (!Number.isNaN(v)) scaled += v / size;
+      }
     }
     const where = `${source}: summary["${m}"]`;
     const stale = (what: string) =>
@@ -559,8 +566,10 @@ function checkSummary(
     if (count === 0) continue;
     if (s.min !== null && s.min !== min) throw stale(`min (${s.min}, the scores' ${min})`);
     if (s.max !== null && s.max !== max) throw stale(`max (${s.max}, the scores' ${max})`);
-    const mean = (sum * values.length) / count;
-    if (s.mean !== null && !(Math.abs(s.mean - mean) <= 1e-9 * Math.max(1, Math.abs(mean)))) {
+    const mean = (scaled / count) * size;
+    // Relative to the scores' size, not the mean's: scores that cancel out leave a mean whose
+    // rounding depends on the summation order.
+    if (s.mean !== null && !(Math.abs(s.mean - mean) <= 1e-9 * Math.max(1, size))) {
       throw stale(`mean (${s.mean}, the scores' ${mean})`);
     }
   }
