@@ -245,25 +245,34 @@ describe(".parquet", () => {
         },
         { name: "contexts", data: [["d1"], ["d2", "d3"]] },
         { name: "source", data: ["x", "y"], type: "STRING" },
+        // pandas and pyarrow write every integer column as INT64.
+        { name: "hops", data: [2n, 2n ** 60n], type: "INT64" },
       ],
     });
     const path = await tempFile("eval.parquet", new Uint8Array(buffer));
-    expect((await QADataset.load(path)).samples).toEqual([
+    const dataset = await QADataset.load(path);
+    expect(dataset.samples).toEqual([
       {
         id: "10",
         question: "Who?",
         expectedAnswers: ["Ada", "Grace"],
         relevantIds: ["d1"],
-        metadata: { source: "x" },
+        metadata: { source: "x", hops: 2 },
       },
       {
         id: "11",
         question: "What?",
-        expectedAnswers: [],
+        // SQuAD v2 unanswerable (no span): the empty answer, as the official script grades it.
+        expectedAnswers: [""],
         relevantIds: ["d2", "d3"],
-        metadata: { source: "y" },
+        // Beyond 2^53 a number would be rounded: the exact digits, as text.
+        metadata: { source: "y", hops: "1152921504606846976" },
       },
     ]);
+    // INT64 metadata is no BigInt, which the native format could not write.
+    const saved = await tempFile("saved.json", "");
+    await dataset.save(saved);
+    expect((await QADataset.load(saved)).samples).toEqual(dataset.samples);
   });
 
   it("names the row and column of a bad cell", async () => {

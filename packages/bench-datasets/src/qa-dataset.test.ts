@@ -135,16 +135,28 @@ describe("QADataset.fromRecords", () => {
     const path = await tempFile(
       "evil.json",
       '{"samples": [{"question": "q", "__proto__": {"polluted": 1}, "constructor": {"prototype": {"polluted": 2}}, "prototype": 3,' +
-        ' "relevance": {"__proto__": 1}, "metadata": {"__proto__": {"polluted": 4}, "constructor": "c"}}]}',
+        ' "relevance": {"__proto__": 1}, "metadata": {"hasOwnProperty": {"polluted": 4}, "toString": "c"}}]}',
     );
     const [sample] = (await QADataset.load(path)).samples;
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     const metadata = sample!.metadata as Record<string, unknown>;
     expect(Object.getPrototypeOf(metadata)).toBe(Object.prototype);
     expect(Object.hasOwn(metadata, "__proto__")).toBe(true);
-    expect(Object.getOwnPropertyDescriptor(metadata, "__proto__")?.value).toEqual({ polluted: 4 });
-    expect(metadata.constructor).toBe("c");
+    expect(Object.getOwnPropertyDescriptor(metadata, "__proto__")?.value).toEqual({ polluted: 1 });
+    expect(Object.getOwnPropertyDescriptor(metadata, "constructor")?.value).toEqual({
+      prototype: { polluted: 2 },
+    });
+    expect(metadata.hasOwnProperty).toEqual({ polluted: 4 });
+    expect(metadata.toString).toBe("c");
     expect(metadata.prototype).toBe(3);
+    // A column and a metadata key of one name, holding different values: refused, not one lost.
+    const clash = await tempFile(
+      "clash.json",
+      '[{"question": "q", "__proto__": {"polluted": 1}, "metadata": {"__proto__": {"polluted": 4}}}]',
+    );
+    await expect(QADataset.load(clash)).rejects.toThrow(
+      /column "__proto__": the metadata column also has a key "__proto__", with another value/,
+    );
     expect(Object.hasOwn(sample!.relevance!, "__proto__")).toBe(true);
     expect(sample!.relevantIds).toEqual(["__proto__"]);
 

@@ -159,7 +159,7 @@ export class SampleBuilder {
       metadata = copyRecord(metadata);
       for (let i = 0; i < extras.length; i++) {
         const key = extras[i]!;
-        if (!hasOwn(metadata, key)) setOwn(metadata, key, record[key]);
+        this.keepExtra(metadata, key, plainValue(record[key]), position, label);
       }
     }
     this.finish(
@@ -259,7 +259,8 @@ export class SampleBuilder {
       for (let i = 0; i < extras.length; i++) {
         const at = extras[i]!;
         const key = header[at]!;
-        if (!hasOwn(metadata, key)) setOwn(metadata, key, cells[at]);
+        const cell = cells[at];
+        this.keepExtra(metadata, key, this.cellsAreText ? cell : plainValue(cell), position);
       }
     }
     const idAt = index[0]!;
@@ -274,6 +275,30 @@ export class SampleBuilder {
       relevanceAt >= 0 ? cells[relevanceAt] : undefined,
       metadata,
       position,
+    );
+  }
+
+  /**
+   * Keeps an extra column in `metadata` under its own name. The metadata column may already hold
+   * that key: with the same value, fine; with another, one of the two would be lost, so refuse.
+   */
+  private keepExtra(
+    metadata: Record<string, unknown>,
+    key: string,
+    value: unknown,
+    position: number,
+    label?: string,
+  ): void {
+    if (!hasOwn(metadata, key)) {
+      setOwn(metadata, key, value);
+      return;
+    }
+    // Own property: `metadata["__proto__"]` would read the prototype.
+    const held = Object.getOwnPropertyDescriptor(metadata, key)?.value;
+    if (held === value || JSON.stringify(held) === JSON.stringify(value)) return;
+    throw inputError(
+      `${this.at(position, label)}, column "${key}"`,
+      `the ${this.columnOf.get("metadata")} column also has a key "${key}", with another value (${describeValue(held)} vs ${describeValue(value)}); rename the column, or drop one of the two, so that neither is lost`,
     );
   }
 
@@ -293,7 +318,7 @@ export class SampleBuilder {
         `expected an object, found ${describeValue(value)}`,
       );
     }
-    return parsed;
+    return this.cellsAreText ? parsed : (plainValue(parsed) as Record<string, unknown>);
   }
 
   private finish(
@@ -410,8 +435,12 @@ export class SampleBuilder {
       return [String(value)];
     // Hugging Face SQuAD exports: answers = { text: [...], answer_start: [...] }.
     if (field === "expectedAnswers" && isPlainRecord(value) && hasOwn(value, "text")) {
+      const squadShaped = hasOwn(value, "answer_start");
       value = value.text;
       if (typeof value === "string") return [value];
+      // SQuAD v2's unanswerable questions: no answer span, which the official script grades
+      // against the empty answer, as the nested SQuAD loader reads them.
+      if (squadShaped && Array.isArray(value) && value.length === 0) return [""];
     }
     if (!Array.isArray(value)) {
       throw this.listError(field, raw, position, label);
@@ -570,4 +599,40 @@ function looksLikeText(ids: readonly string[]): boolean {
     if (id.length > 40 && WHITESPACE.test(id)) text++;
   }
   return text * 2 > ids.length;
+}
+
+/**
+ * A value as the native (JSON) format can hold it: Parquet's INT64 cells arrive as BigInts, which
+ * JSON cannot write; they become numbers when exact, else strings. Arrays and objects are
+ * converted throughout; anything else is returned as is.
+ */
+function plainValue(value: unknown): unknown {
+  if (typeof value === "bigint") {
+    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(value)
+      : String(value);
+  }
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = plainValue(value[i]);
+      if (v !== value[i]) {
+        out ??= value.slice();
+        out[i] = v;
+      }
+    }
+    return out ?? value;
+  }
+  if (isPlainRecord(value)) {
+    let out: Record<string, unknown> | undefined;
+    for (const key of Object.keys(value)) {
+      const v = plainValue(value[key]);
+      if (v !== value[key]) {
+        out ??= copyRecord(value);
+        setOwn(out, key, v);
+      }
+    }
+    return out ?? value;
+  }
+  return value;
 }
