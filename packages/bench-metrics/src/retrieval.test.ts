@@ -196,6 +196,35 @@ describe("names and options", () => {
     );
     expect(() => new RPrecision({ name: "" })).toThrow(ConfigurationError);
   });
+
+  it("scores a reused input object by its current ranking and sample, not a cached one", () => {
+    const metrics = [new Recall({ k: 2 }), new NDCG({ k: 2 }), new MAP()];
+    const reused = input(sample(["d1"]), ["d1", "d2"]) as {
+      -readonly [K in keyof MetricInput]: MetricInput[K];
+    };
+    expect(metrics.map((m) => m.score(reused))).toEqual([1, 1, 1]);
+    reused.retrieved = [{ id: "d3" }, { id: "d4" }];
+    expect(metrics.map((m) => m.score(reused))).toEqual([0, 0, 0]);
+    reused.sample = sample(["d4"]);
+    const [recall, ndcg, map] = metrics.map((m) => m.score(reused) as number);
+    expect([recall, map]).toEqual([1, 0.5]);
+    expect(ndcg).toBeCloseTo(1 / Math.log2(3), 12);
+    reused.sample = sample(["d4"], { d4: 2, d3: 3 });
+    // DCG = 3/log2(2) + 2/log2(3); ideal the same ranking: 1.
+    expect(metrics[1]?.score(reused)).toBeCloseTo(1, 12);
+  });
+
+  it("rejects a misspelled option instead of leaving the default in force", () => {
+    expect(() => new NDCG({ k: 10, levl: "document" } as never)).toThrow(
+      'NDCG: unknown option "levl"; expected k, level, name',
+    );
+    expect(() => new MRR({ cutoff: 10 } as never)).toThrow(/MRR: unknown option "cutoff"/);
+    expect(() => new RPrecision({ k: 5 } as never)).toThrow(
+      /unknown option "k"; expected level, name/,
+    );
+    // Every documented option still passes.
+    expect(new NDCG({ k: 10, level: "document", name: "ndcg_doc@10" }).name).toBe("ndcg_doc@10");
+  });
 });
 
 describe("through the Benchmark runner", () => {

@@ -23,7 +23,7 @@ export class AnswerContains implements Metric {
 
   /** @throws {ConfigurationError} for a bad `name`. */
   constructor(options?: GenerationMetricOptions) {
-    const o = optionsObject("AnswerContains", options, false) as GenerationMetricOptions;
+    const o = optionsObject("AnswerContains", options, false, ["name"]) as GenerationMetricOptions;
     this.name = metricName("AnswerContains", o.name, "answer_contains");
   }
 

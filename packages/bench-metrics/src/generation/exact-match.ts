@@ -27,7 +27,7 @@ export class ExactMatch implements Metric {
 
   /** @throws {ConfigurationError} for a bad `name`. */
   constructor(options?: GenerationMetricOptions) {
-    const o = optionsObject("ExactMatch", options, false) as GenerationMetricOptions;
+    const o = optionsObject("ExactMatch", options, false, ["name"]) as GenerationMetricOptions;
     this.name = metricName("ExactMatch", o.name, "exact_match");
   }
 

@@ -34,7 +34,7 @@ export class RougeL implements Metric {
 
   /** @throws {ConfigurationError} for a bad `name` or a `beta` that is not a positive number. */
   constructor(options?: RougeLOptions) {
-    const o = optionsObject("RougeL", options, false) as RougeLOptions;
+    const o = optionsObject("RougeL", options, false, ["beta", "name"]) as RougeLOptions;
     const beta: unknown = o.beta ?? 1;
     if (typeof beta !== "number" || !Number.isFinite(beta) || beta <= 0) {
       throw new ConfigurationError(

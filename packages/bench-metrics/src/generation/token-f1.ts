@@ -21,7 +21,7 @@ export class TokenF1 implements Metric {
 
   /** @throws {ConfigurationError} for a bad `name`. */
   constructor(options?: GenerationMetricOptions) {
-    const o = optionsObject("TokenF1", options, false) as GenerationMetricOptions;
+    const o = optionsObject("TokenF1", options, false, ["name"]) as GenerationMetricOptions;
     this.name = metricName("TokenF1", o.name, "f1");
   }
 

@@ -63,6 +63,9 @@ const hasOwn = Object.hasOwn;
 // ---- Relevant ids --------------------------------------------------------------------------
 
 let relevantInput: object | undefined;
+// What the slot was built from besides the input: a caller outside the runner may reuse one input
+// object and swap its sample (or the sample's ids) between calls.
+let relevantIdsRef: object | undefined;
 let relevantCount = 0;
 /** The distinct relevant ids, in first-occurrence order: entries 0..relevantCount-1. */
 const relevantDistinct: string[] = [];
@@ -77,7 +80,8 @@ let relevantLookup: Set<string> | undefined;
  * sample's `relevantIds` may exclude low grades.
  */
 export function relevantCountOf(input: MetricInput): number {
-  if (input !== relevantInput) prepareRelevant(input);
+  if (input !== relevantInput || input.sample.relevantIds !== relevantIdsRef)
+    prepareRelevant(input);
   return relevantCount;
 }
 
@@ -120,13 +124,17 @@ function prepareRelevant(input: MetricInput): void {
   relevantMask = mask;
   relevantLookup = lookup;
   relevantInput = input;
+  relevantIdsRef = ids;
 }
 
 // ---- Rankings --------------------------------------------------------------------------------
 
 class RankSlot implements RankedGains {
-  /** The input whose ranking and flags the slot holds. */
+  /** The input whose ranking and flags the slot holds, and what they were built from. */
   input: object | undefined = undefined;
+  retrieved: object | undefined = undefined;
+  relevantIds: object | undefined = undefined;
+  relevance: object | undefined = undefined;
   /** The input whose gains the slot holds (then `input` too), and for how many ranks. */
   gainsInput: object | undefined = undefined;
   gainsLength = 0;
@@ -150,8 +158,17 @@ const documentSlot = new RankSlot();
  */
 export function rankedOf(input: MetricInput, level: MatchLevel): RankedJudgments {
   const slot = level === "chunk" ? chunkSlot : documentSlot;
-  if (input !== slot.input) prepareRanking(input, level === "document", slot);
+  if (!holds(slot, input)) prepareRanking(input, level === "document", slot);
   return slot;
+}
+
+/** Whether `slot` holds `input`'s ranking, built from its current ranking and relevant ids. */
+function holds(slot: RankSlot, input: MetricInput): boolean {
+  return (
+    input === slot.input &&
+    input.retrieved === slot.retrieved &&
+    input.sample.relevantIds === slot.relevantIds
+  );
 }
 
 /**
@@ -162,7 +179,9 @@ export function rankedOf(input: MetricInput, level: MatchLevel): RankedJudgments
  */
 export function rankedGainsOf(input: MetricInput, level: MatchLevel, depth: number): RankedGains {
   const slot = level === "chunk" ? chunkSlot : documentSlot;
-  if (input !== slot.input) prepareRanking(input, level === "document", slot);
+  if (!holds(slot, input) || input.sample.relevance !== slot.relevance) {
+    prepareRanking(input, level === "document", slot);
+  }
   if (input !== slot.gainsInput) {
     slot.gainsLength = 0;
     slot.gainsInput = input;
@@ -225,6 +244,9 @@ function prepareRanking(input: MetricInput, byDocument: boolean, slot: RankSlot)
   trim(ids, n);
   slot.length = n;
   slot.input = input;
+  slot.retrieved = retrieved;
+  slot.relevantIds = input.sample.relevantIds;
+  slot.relevance = input.sample.relevance;
 }
 
 /** Fills the gains of ranks `slot.gainsLength` to `end` - 1. */
@@ -277,6 +299,8 @@ function capacity(n: number): number {
 // ---- The ideal ranking ------------------------------------------------------------------------
 
 let idealInput: object | undefined;
+let idealIds: object | undefined;
+let idealRelevance: object | undefined;
 const ideal: { gains: Float64Array; length: number } = {
   gains: new Float64Array(64),
   length: 0,
@@ -288,7 +312,14 @@ const ideal: { gains: Float64Array; length: number } = {
  * `relevance`, 1 per relevant id. The same numbers as `buildGains(...).idealGains`.
  */
 export function idealGainsOf(input: MetricInput): IdealGains {
-  if (input !== idealInput) prepareIdeal(input);
+  const sample = input.sample;
+  if (
+    input !== idealInput ||
+    sample.relevantIds !== idealIds ||
+    sample.relevance !== idealRelevance
+  ) {
+    prepareIdeal(input);
+  }
   return ideal;
 }
 
@@ -319,6 +350,8 @@ function prepareIdeal(input: MetricInput): void {
   }
   ideal.length = m;
   idealInput = input;
+  idealIds = input.sample.relevantIds;
+  idealRelevance = relevance;
 }
 
 /** Sorts entries 0..m-1 descending: by insertion when few, as most samples' judgments are. */

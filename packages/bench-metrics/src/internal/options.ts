@@ -1,16 +1,37 @@
 import { ConfigurationError } from "@fastrag/bench-core";
 import type { MatchLevel } from "./judgments.js";
 
-/** Reads an options argument that may be omitted; anything but an object is misuse. */
-export function optionsObject(metric: string, options: unknown, required: boolean): object {
+/**
+ * Reads an options argument that may be omitted; anything but an object is misuse. With `known`,
+ * an option of another name is refused too: a misspelled `levl: "document"` would otherwise leave
+ * the default in force without a word.
+ */
+export function optionsObject(
+  metric: string,
+  options: unknown,
+  required: boolean,
+  known?: readonly string[],
+): object {
   if (options === undefined && !required) return {};
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw new ConfigurationError(
       `${metric}: expected an options object, found ${describe(options)}`,
     );
   }
+  if (known !== undefined) {
+    for (const key of Object.keys(options)) {
+      if (!known.includes(key)) {
+        throw new ConfigurationError(
+          `${metric}: unknown option ${JSON.stringify(key)}; expected ${known.join(", ")}`,
+        );
+      }
+    }
+  }
   return options;
 }
+
+/** The options of the retrieval metrics with a cutoff. */
+export const CUTOFF_OPTIONS: readonly string[] = ["k", "level", "name"];
 
 /** A cutoff: a positive safe integer. */
 export function cutoff(metric: string, k: unknown): number {

@@ -14,7 +14,7 @@ export class Cost implements Metric {
 
   /** @throws {ConfigurationError} for a bad `name`. */
   constructor(options?: OperationalMetricOptions) {
-    const o = optionsObject("Cost", options, false) as OperationalMetricOptions;
+    const o = optionsObject("Cost", options, false, ["name"]) as OperationalMetricOptions;
     this.name = metricName("Cost", o.name, "cost");
   }
 

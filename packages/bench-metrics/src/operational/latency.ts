@@ -24,7 +24,7 @@ export class Latency implements Metric {
 
   /** @throws {ConfigurationError} for a bad `name`. */
   constructor(options?: OperationalMetricOptions) {
-    const o = optionsObject("Latency", options, false) as OperationalMetricOptions;
+    const o = optionsObject("Latency", options, false, ["name"]) as OperationalMetricOptions;
     this.name = metricName("Latency", o.name, "latency_ms");
   }
 

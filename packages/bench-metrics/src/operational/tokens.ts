@@ -16,7 +16,7 @@ export class Tokens implements Metric {
 
   /** @throws {ConfigurationError} for a bad `name`. */
   constructor(options?: OperationalMetricOptions) {
-    const o = optionsObject("Tokens", options, false) as OperationalMetricOptions;
+    const o = optionsObject("Tokens", options, false, ["name"]) as OperationalMetricOptions;
     this.name = metricName("Tokens", o.name, "tokens");
   }
 

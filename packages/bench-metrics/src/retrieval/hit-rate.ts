@@ -1,7 +1,13 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { hitRateOfFlags } from "../internal/kernels.js";
-import { cutoff, matchLevel, metricName, optionsObject } from "../internal/options.js";
+import {
+  CUTOFF_OPTIONS,
+  cutoff,
+  matchLevel,
+  metricName,
+  optionsObject,
+} from "../internal/options.js";
 import type { CutoffOptions } from "./options.js";
 
 /**
@@ -19,7 +25,7 @@ export class HitRate implements Metric {
 
   /** @throws {ConfigurationError} when `k` is not a positive integer or `level` is unknown. */
   constructor(options: CutoffOptions) {
-    const o = optionsObject("HitRate", options, true) as Partial<CutoffOptions>;
+    const o = optionsObject("HitRate", options, true, CUTOFF_OPTIONS) as Partial<CutoffOptions>;
     this.k = cutoff("HitRate", o.k);
     this.level = matchLevel("HitRate", o.level);
     this.name = metricName("HitRate", o.name, `hit_rate@${this.k}`);

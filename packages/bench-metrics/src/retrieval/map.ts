@@ -1,7 +1,13 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { averagePrecisionOfFlags } from "../internal/kernels.js";
-import { cutoff, matchLevel, metricName, optionsObject } from "../internal/options.js";
+import {
+  CUTOFF_OPTIONS,
+  cutoff,
+  matchLevel,
+  metricName,
+  optionsObject,
+} from "../internal/options.js";
 import type { OptionalCutoffOptions } from "./options.js";
 
 /**
@@ -23,7 +29,7 @@ export class MAP implements Metric {
 
   /** @throws {ConfigurationError} when `k` is given but not a positive integer, or `level` is unknown. */
   constructor(options?: OptionalCutoffOptions) {
-    const o = optionsObject("MAP", options, false) as OptionalCutoffOptions;
+    const o = optionsObject("MAP", options, false, CUTOFF_OPTIONS) as OptionalCutoffOptions;
     this.k = o.k === undefined ? undefined : cutoff("MAP", o.k);
     this.cut = this.k ?? Number.POSITIVE_INFINITY;
     this.level = matchLevel("MAP", o.level);

@@ -6,7 +6,13 @@ import {
   relevantCountOf,
 } from "../internal/judgments.js";
 import { ndcgOfGains } from "../internal/kernels.js";
-import { cutoff, matchLevel, metricName, optionsObject } from "../internal/options.js";
+import {
+  CUTOFF_OPTIONS,
+  cutoff,
+  matchLevel,
+  metricName,
+  optionsObject,
+} from "../internal/options.js";
 import type { CutoffOptions } from "./options.js";
 
 /**
@@ -31,7 +37,7 @@ export class NDCG implements Metric {
 
   /** @throws {ConfigurationError} when `k` is not a positive integer or `level` is unknown. */
   constructor(options: CutoffOptions) {
-    const o = optionsObject("NDCG", options, true) as Partial<CutoffOptions>;
+    const o = optionsObject("NDCG", options, true, CUTOFF_OPTIONS) as Partial<CutoffOptions>;
     this.k = cutoff("NDCG", o.k);
     this.level = matchLevel("NDCG", o.level);
     this.name = metricName("NDCG", o.name, `ndcg@${this.k}`);

@@ -1,7 +1,13 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { precisionOfFlags } from "../internal/kernels.js";
-import { cutoff, matchLevel, metricName, optionsObject } from "../internal/options.js";
+import {
+  CUTOFF_OPTIONS,
+  cutoff,
+  matchLevel,
+  metricName,
+  optionsObject,
+} from "../internal/options.js";
 import type { CutoffOptions } from "./options.js";
 
 /**
@@ -20,7 +26,7 @@ export class Precision implements Metric {
 
   /** @throws {ConfigurationError} when `k` is not a positive integer or `level` is unknown. */
   constructor(options: CutoffOptions) {
-    const o = optionsObject("Precision", options, true) as Partial<CutoffOptions>;
+    const o = optionsObject("Precision", options, true, CUTOFF_OPTIONS) as Partial<CutoffOptions>;
     this.k = cutoff("Precision", o.k);
     this.level = matchLevel("Precision", o.level);
     this.name = metricName("Precision", o.name, `precision@${this.k}`);

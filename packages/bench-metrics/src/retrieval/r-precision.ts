@@ -19,7 +19,10 @@ export class RPrecision implements Metric {
 
   /** @throws {ConfigurationError} when `level` is unknown. */
   constructor(options?: RetrievalMetricOptions) {
-    const o = optionsObject("RPrecision", options, false) as RetrievalMetricOptions;
+    const o = optionsObject("RPrecision", options, false, [
+      "level",
+      "name",
+    ]) as RetrievalMetricOptions;
     this.level = matchLevel("RPrecision", o.level);
     this.name = metricName("RPrecision", o.name, "r_precision");
   }

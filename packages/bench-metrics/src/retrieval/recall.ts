@@ -1,7 +1,13 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { recallOfFlags } from "../internal/kernels.js";
-import { cutoff, matchLevel, metricName, optionsObject } from "../internal/options.js";
+import {
+  CUTOFF_OPTIONS,
+  cutoff,
+  matchLevel,
+  metricName,
+  optionsObject,
+} from "../internal/options.js";
 import type { CutoffOptions } from "./options.js";
 
 /**
@@ -24,7 +30,7 @@ export class Recall implements Metric {
 
   /** @throws {ConfigurationError} when `k` is not a positive integer or `level` is unknown. */
   constructor(options: CutoffOptions) {
-    const o = optionsObject("Recall", options, true) as Partial<CutoffOptions>;
+    const o = optionsObject("Recall", options, true, CUTOFF_OPTIONS) as Partial<CutoffOptions>;
     this.k = cutoff("Recall", o.k);
     this.level = matchLevel("Recall", o.level);
     this.name = metricName("Recall", o.name, `recall@${this.k}`);
