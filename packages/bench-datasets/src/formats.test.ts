@@ -176,6 +176,21 @@ describe(".csv / .tsv", () => {
 });
 
 describe(".yaml / .yml", () => {
+  it("refuses a stream of several documents, naming the line of the second", async () => {
+    const path = await tempFile(
+      "multi.yaml",
+      "- question: one\n  answer: a\n---\n- question: two\n  answer: b\n- question: three\n  answer: c\n",
+    );
+    expect((await rejection(QADataset.load(path))).message).toMatch(
+      new RegExp(
+        `^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: line 3: a second YAML document starts here \\(the file holds 2\\)`,
+      ),
+    );
+    // One document, even with an explicit start marker, loads as before.
+    const one = await tempFile("one.yaml", "---\n- question: one\n  answer: a\n");
+    expect((await QADataset.load(one)).samples).toHaveLength(1);
+  });
+
   it("reads a list of records or {samples: [...]}", async () => {
     const list = await tempFile(
       "eval.yaml",

@@ -55,4 +55,23 @@ describe("SQuAD nested JSON through QADataset.load", () => {
       `${badAnswer}: data[0].paragraphs[0].qas[0].answers[0].text: expected a string, found nothing`,
     );
   });
+
+  it("refuses two articles of one title, whose paragraph ids would be the same", async () => {
+    const article = (context: string, id: string) => ({
+      title: "Apple",
+      paragraphs: [
+        { context, qas: [{ id, question: `${id}?`, answers: [{ text: "x", answer_start: 0 }] }] },
+      ],
+    });
+    const path = await tempFile(
+      "squad.json",
+      JSON.stringify({
+        version: "v2.0",
+        data: [article("the company", "a"), article("the fruit", "b")],
+      }),
+    );
+    expect((await rejection(QADataset.load(path))).message).toBe(
+      `${path}: data[1].title: "Apple" is also the title of data[0]; paragraph ids are "<title>#<index>", so both articles' paragraphs would have the same ids. Give the articles distinct titles`,
+    );
+  });
 });

@@ -1,4 +1,4 @@
-import { type Document, parseDocument, visit, type YAMLError } from "yaml";
+import { type Document, parseAllDocuments, visit, type YAMLError } from "yaml";
 import type { ColumnMapping } from "../column-mapping.js";
 import { readTextFile } from "./files.js";
 import { lineColumnAt } from "./json-text.js";
@@ -20,23 +20,39 @@ export async function loadYamlDataset(
   let document: unknown;
   const warnings: string[] = [];
   let parsed: Document | undefined;
+  let count = 0;
+  let secondAt = 0;
   try {
-    parsed = parseDocument(text, {
+    const all: Document[] = parseAllDocuments(text, {
       uniqueKeys: true,
       prettyErrors: true,
       logLevel: "silent",
     });
-    const error = parsed.errors[0];
-    if (error !== undefined) throw error;
-    for (const warning of parsed.warnings)
-      warnings.push(`${where(path, warning)}: ${firstLine(warning.message)}`);
-    document = parsed.toJS({ maxAliasCount: 1000 });
+    count = all.length;
+    secondAt = all[1]?.range?.[0] ?? 0;
+    parsed = all[0];
+    if (parsed !== undefined && count === 1) {
+      const error = parsed.errors[0];
+      if (error !== undefined) throw error;
+      for (const warning of parsed.warnings)
+        warnings.push(`${where(path, warning)}: ${firstLine(warning.message)}`);
+      document = parsed.toJS({ maxAliasCount: 1000 });
+    }
   } catch (error) {
     let at = where(path, error);
     // Too many alias expansions (a "billion laughs" file) carries no position: name the first
     // alias, where the expansion starts.
     if (at === path && parsed !== undefined) at = firstAlias(path, text, parsed) ?? path;
     throw inputError(at, `invalid YAML: ${firstLine(messageOf(error))}`, error);
+  }
+  // A stream of several documents (`---` between them): reading the first alone would drop the
+  // others without a word.
+  if (count > 1) {
+    const { line } = lineColumnAt(text, secondAt);
+    throw inputError(
+      `${path}: line ${line}`,
+      `a second YAML document starts here (the file holds ${count}); a dataset is one document, a list of records or {samples: [...]}: join the documents' records into one list`,
+    );
   }
   const loaded = samplesFromDocument(document ?? null, mapping, path);
   loaded.warnings.unshift(...warnings);

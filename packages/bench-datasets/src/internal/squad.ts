@@ -26,6 +26,7 @@ export interface SquadParagraph {
 /** Walks the articles and paragraphs of a SQuAD document, checking their shapes. */
 export function squadParagraphs(document: { data: unknown[] }, source: string): SquadParagraph[] {
   const out: SquadParagraph[] = [];
+  const titles = new Map<string, number>();
   for (let a = 0; a < document.data.length; a++) {
     const article = document.data[a];
     const where = `data[${a}]`;
@@ -42,6 +43,16 @@ export function squadParagraphs(document: { data: unknown[] }, source: string): 
         `expected a non-empty string, found ${describeValue(title)}`,
       );
     }
+    // Paragraph ids are `<title>#<index>`: two articles of one title would share them, and the
+    // judgments of one paragraph would count a retrieved paragraph of the other as relevant.
+    const first = titles.get(title);
+    if (first !== undefined) {
+      throw inputError(
+        `${source}: ${where}.title`,
+        `${JSON.stringify(title)} is also the title of data[${first}]; paragraph ids are "<title>#<index>", so both articles' paragraphs would have the same ids. Give the articles distinct titles`,
+      );
+    }
+    titles.set(title, a);
     if (!Array.isArray(article.paragraphs)) {
       throw inputError(
         `${source}: ${where}.paragraphs`,
