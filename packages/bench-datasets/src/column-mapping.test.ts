@@ -3,6 +3,27 @@ import { describe, expect, it } from "vitest";
 import { COLUMN_ALIASES, detectColumns } from "./column-mapping.js";
 
 describe("detectColumns", () => {
+  it("refuses one column feeding two fields, explicitly or through an alias", () => {
+    expect(() => detectColumns(["q", "a"], { question: "q", expectedAnswers: "q" })).toThrow(
+      'column mapping: column "q" is mapped to both question and expectedAnswers; a column fills one field',
+    );
+    expect(() => detectColumns(["question", "answer"], { expectedAnswers: "question" })).toThrow(
+      'dataset: column "question" is mapped to expectedAnswers, and by its name is also the question column; map question to another column',
+    );
+    // Mapped elsewhere, the alias is free again.
+    expect(
+      detectColumns(["question", "prompt", "answer"], {
+        question: "prompt",
+        expectedAnswers: "question",
+      }),
+    ).toEqual(
+      new Map([
+        ["question", "prompt"],
+        ["expectedAnswers", "question"],
+      ]),
+    );
+  });
+
   it("detects the names real eval sets use", () => {
     expect(Object.fromEntries(detectColumns(["_id", "query", "answers", "relevant_ids"]))).toEqual({
       id: "_id",

@@ -120,6 +120,15 @@ export function normalizeColumnMapping(
         `column mapping: field "${key}" must name a column (a non-empty string) or be null, found ${typeof column}`,
       );
     }
+    if (column !== null) {
+      for (const [other, taken] of result) {
+        if (taken === column && other !== field) {
+          throw new ConfigurationError(
+            `column mapping: column "${column}" is mapped to both ${other} and ${field}; a column fills one field`,
+          );
+        }
+      }
+    }
     result.set(field, column);
   }
   return result;
@@ -173,6 +182,17 @@ export function detectColumns(
       found = alias;
     }
     if (found !== undefined) resolved.set(field, found);
+  }
+  // A column mapped to one field that is also another field's alias would feed both.
+  for (const [field, column] of resolved) {
+    if (explicit.has(field)) continue;
+    for (const [other, taken] of resolved) {
+      if (other !== field && taken === column && explicit.has(other)) {
+        throw new ConfigurationError(
+          `${where}: column "${column}" is mapped to ${other}, and by its name is also the ${field} column; map ${field} to another column (e.g. { ${field}: "<column>" }) or ${other} elsewhere`,
+        );
+      }
+    }
   }
   if (!resolved.has("question")) throw missingQuestion(where, columns, explicit.get("question"));
   return resolved;
