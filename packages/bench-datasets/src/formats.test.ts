@@ -93,6 +93,35 @@ describe(".jsonl", () => {
 });
 
 describe(".csv / .tsv", () => {
+  it("reads list cells written as pandas writes them, and warns of brackets it cannot read", async () => {
+    const path = await tempFile(
+      "pandas.csv",
+      [
+        "question,relevant_ids,answers",
+        `"Who?","['doc-1', 'doc-7']","['Shakespeare', ""O'Neill's""]"`,
+        `"What?","[""doc-2"", ""doc-3"",]","[citation needed]"`,
+        `"When?","[doc-3]",1850`,
+      ].join("\n"),
+    );
+    const dataset = await QADataset.load(path);
+    expect(dataset.samples.map((s) => [s.relevantIds, s.expectedAnswers])).toEqual([
+      [
+        ["doc-1", "doc-7"],
+        ["Shakespeare", "O'Neill's"],
+      ],
+      [["doc-2", "doc-3"], ["[citation needed]"]],
+      [["[doc-3]"], ["1850"]],
+    ]);
+    // Once per column, naming the first cell it could not read.
+    expect(dataset.warnings).toHaveLength(2);
+    expect(dataset.warnings[0]).toMatch(
+      /row 2 \(line 3\), column "answers": the string "\[citation needed\]" looks like a list but is neither JSON nor a Python list, so it was read as one answer/,
+    );
+    expect(dataset.warnings[1]).toMatch(
+      /row 3 \(line 4\), column "relevant_ids": the string "\[doc-3\]" looks like a list .* read as one id; .*or the ids will match nothing/,
+    );
+  });
+
   it("parses cells holding JSON arrays, keeps other cells as strings", async () => {
     const path = await tempFile(
       "eval.csv",

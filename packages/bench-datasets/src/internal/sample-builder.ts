@@ -58,6 +58,7 @@ export class SampleBuilder {
   private readonly source: string;
   private readonly unit: string;
   private readonly cellsAreText: boolean;
+  private readonly bracketNoted = new Set<string>();
   private readonly arrayName: string | undefined;
   private readonly describe: ((position: number) => string) | undefined;
   private readonly explicit: ReadonlyMap<SampleField, string | null>;
@@ -427,7 +428,15 @@ export class SampleBuilder {
         if (raw.charCodeAt(0) === 91 /* [ */) {
           const parsed = parseJsonCell(raw);
           if (Array.isArray(parsed)) value = parsed;
-          else return [raw];
+          else {
+            // pandas writes a list column as Python's repr: ['doc-1', 'doc-7'].
+            const python = parsePythonList(raw);
+            if (python !== undefined) value = python;
+            else {
+              if (raw.trimEnd().endsWith("]")) this.noteBracketCell(field, raw, position, label);
+              return [raw];
+            }
+          }
         } else return [raw];
       } else return [raw];
     }
@@ -520,6 +529,24 @@ export class SampleBuilder {
     return out;
   }
 
+  /**
+   * A cell in brackets that parses neither as JSON nor as a Python list (`["a", "b",]`, `[doc-3]`)
+   * is kept as one literal value, as it may be an answer such as "[citation needed]"; say so,
+   * once per column, since as ids it would match nothing.
+   */
+  private noteBracketCell(
+    field: "expectedAnswers" | "relevantIds",
+    raw: string,
+    position: number,
+    label?: string,
+  ): void {
+    if (this.bracketNoted.has(field)) return;
+    this.bracketNoted.add(field);
+    this.warnings.push(
+      `${this.at(position, label)}, column "${this.columnOf.get(field)}": ${describeValue(raw)} looks like a list but is neither JSON nor a Python list, so it was read as one ${field === "relevantIds" ? "id" : "answer"}; write lists as JSON arrays (["a", "b"])${field === "relevantIds" ? ", or the ids will match nothing" : ""}. Later cells of this column are not reported`,
+    );
+  }
+
   /** The samples, with the passage-text warning added when it applies. */
   result(): LoadedSamples {
     if (this.probed > 0 && this.textLike * 2 >= this.probed) {
@@ -564,6 +591,84 @@ function copyRecord(source: Record<string, unknown> | undefined): Record<string,
 }
 
 /** JSON in a CSV cell; a cell that is not valid JSON stays as it is (it is plain text). */
+/**
+ * A Python list literal of strings and numbers, as pandas writes a list cell (`['a', "b's", 3]`);
+ * `undefined` for anything else. Escapes are Python's common ones (\\, \', \", \n, \t).
+ */
+export function parsePythonList(text: string): (string | number)[] | undefined {
+  const out: (string | number)[] = [];
+  let i = 0;
+  const n = text.length;
+  const space = () => {
+    while (i < n && (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r"))
+      i++;
+  };
+  space();
+  if (text[i] !== "[") return undefined;
+  i++;
+  space();
+  if (text[i] === "]") {
+    i++;
+    space();
+    return i === n ? out : undefined;
+  }
+  for (;;) {
+    space();
+    const quote = text[i];
+    if (quote === "'" || quote === '"') {
+      i++;
+      let item = "";
+      for (;;) {
+        if (i >= n) return undefined;
+        const c = text[i] as string;
+        if (c === quote) break;
+        if (c === "\\") {
+          const e = text[i + 1];
+          const escaped: Record<string, string> = {
+            "\\": "\\",
+            "'": "'",
+            '"': '"',
+            n: "\n",
+            t: "\t",
+            r: "\r",
+          };
+          if (e === undefined || !Object.hasOwn(escaped, e)) return undefined;
+          item += escaped[e];
+          i += 2;
+          continue;
+        }
+        item += c;
+        i++;
+      }
+      i++;
+      out.push(item);
+    } else {
+      const m = /^-?\d+(?:\.\d+)?/.exec(text.slice(i));
+      if (m === null) return undefined;
+      out.push(Number(m[0]));
+      i += m[0].length;
+    }
+    space();
+    if (text[i] === ",") {
+      i++;
+      space();
+      // Python allows a trailing comma: ['a', 'b',]
+      if (text[i] === "]") {
+        i++;
+        break;
+      }
+      continue;
+    }
+    if (text[i] === "]") {
+      i++;
+      break;
+    }
+    return undefined;
+  }
+  space();
+  return i === n ? out : undefined;
+}
+
 function parseJsonCell(text: string): unknown {
   try {
     return JSON.parse(text);
