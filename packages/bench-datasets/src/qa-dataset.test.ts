@@ -219,6 +219,29 @@ describe("QADataset.save", () => {
     expect(JSON.parse(JSON.stringify(dataset))).toEqual(JSON.parse(await readFile(path, "utf8")));
   });
 
+  it("refuses a path load would not read back as the native format", async () => {
+    const dir = await tempDir();
+    for (const name of ["eval.jsonl", "eval.csv", "eval"]) {
+      const path = join(dir, name);
+      await expect(new QADataset([]).save(path)).rejects.toThrow(
+        /QADataset\.save: .*: the native format is JSON, .*name the file \*\.json/,
+      );
+      expect(await readdir(dir)).toEqual([]);
+    }
+    await new QADataset([]).save(join(dir, "EVAL.JSON"));
+    expect(await readdir(dir)).toEqual(["EVAL.JSON"]);
+  });
+
+  it("does not warn that judgments are missing when a relevance column gives them", async () => {
+    const path = await tempFile(
+      "graded.jsonl",
+      '{"id": "q1", "question": "what is bm25?", "relevance": {"d1": 2, "d2": 1, "d3": 0}}\n',
+    );
+    const dataset = await QADataset.load(path);
+    expect(dataset.samples[0]?.relevantIds).toEqual(["d1", "d2"]);
+    expect(dataset.warnings).toEqual([]);
+  });
+
   it("writes an empty dataset as valid JSON", async () => {
     const path = join(await tempDir(), "empty.json");
     await new QADataset([]).save(path);

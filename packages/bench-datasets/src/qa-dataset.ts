@@ -359,9 +359,16 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
    * Writes the dataset in the native format, `{"samples": [...]}` with snake_case fields, one
    * sample per line. The write is atomic (a temporary file, then a rename).
    *
+   * @throws ConfigurationError when `path` does not end in `.json` (load reads by suffix).
    * @throws the underlying file-system error when the directory cannot be written.
    */
   async save(path: string): Promise<void> {
+    // load() reads by suffix: a native file of another name would not load back.
+    if (typeof path !== "string" || !path.toLowerCase().endsWith(".json")) {
+      throw new ConfigurationError(
+        `QADataset.save: ${describeValue(path)}: the native format is JSON, and QADataset.load reads it by its suffix; name the file *.json`,
+      );
+    }
     const samples = this.samples;
     await writeFileAtomic(path, function* () {
       yield '{"samples": [';

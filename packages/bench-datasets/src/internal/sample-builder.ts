@@ -565,7 +565,9 @@ export class SampleBuilder {
       !this.explicit.has("expectedAnswers") &&
       !this.explicit.has("relevantIds") &&
       !this.columnOf.has("expectedAnswers") &&
-      !this.columnOf.has("relevantIds")
+      !this.columnOf.has("relevantIds") &&
+      // Graded judgments alone give the relevant ids (grade > 0).
+      !this.columnOf.has("relevance")
     ) {
       const extras =
         this.header !== undefined
