@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -122,6 +123,23 @@ describe("BenchmarkResult save/load", () => {
     );
     expect(await readdir(clean)).toEqual(["r.json"]);
   });
+
+  it("creates missing parent directories, and fails (never spins) where none can be made", async () => {
+    const result = await sampleResult();
+    const deep = join(dir, "a", "b", "c", "r.json");
+    await result.save(deep);
+    expect(await readdir(join(dir, "a", "b", "c"))).toEqual(["r.json"]);
+    // Under /proc, Node's own recursive mkdir retries forever at full CPU.
+    if (existsSync("/proc/self")) {
+      const error = await result
+        .save("/proc/fastrag-no-such-dir/x/r.json")
+        .catch((e: unknown) => e);
+      expect(ConfigurationError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toMatch(
+        /^\/proc\/fastrag-no-such-dir\/x\/r\.json: cannot write the file/,
+      );
+    }
+  }, 10_000);
 
   it("round-trips arbitrary sample records", async () => {
     const sampleArb = fc.record({

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, rename, rm } from "node:fs/promises";
+import { mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ConfigurationError } from "../errors.js";
 
@@ -19,7 +19,7 @@ export async function writeFileAtomic(
   let handle: Awaited<ReturnType<typeof open>>;
   let tmp: string;
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDirectory(dir);
     tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
     handle = await open(tmp, "w");
   } catch (error) {
@@ -42,6 +42,35 @@ export async function writeFileAtomic(
     await handle.close().catch(() => {});
     await rm(tmp, { force: true });
     throw writeError(path, error);
+  }
+}
+
+/**
+ * `mkdir -p`: creates `dir` and its missing parents. Node's `mkdir(dir, { recursive: true })`
+ * never returns under a directory that refuses entries with ENOENT (`/proc`): it retries the same
+ * parent forever at full CPU. Here each level is made once, and its error is thrown.
+ */
+export async function makeDirectory(dir: string): Promise<void> {
+  try {
+    await mkdir(dir);
+    return;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === "EEXIST") {
+      // A directory already there is fine; a file in its place is the caller's error.
+      if ((await stat(dir).catch(() => undefined))?.isDirectory()) return;
+      throw error;
+    }
+    const parent = dirname(dir);
+    if (code !== "ENOENT" || parent === dir) throw error;
+  }
+  await makeDirectory(dirname(dir));
+  try {
+    await mkdir(dir);
+  } catch (error) {
+    // Made meanwhile by another writer: as good as made here.
+    if ((error as { code?: unknown }).code === "EEXIST" && (await stat(dir)).isDirectory()) return;
+    throw error;
   }
 }
 

@@ -1,9 +1,10 @@
 import { closeSync, openSync, writeSync } from "node:fs";
-import { mkdir, readFile, truncate } from "node:fs/promises";
+import { readFile, truncate } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ConfigurationError } from "../errors.js";
 import { parseSampleJson, sampleToJson } from "../results.js";
 import type { SampleResult } from "../types.js";
+import { makeDirectory } from "./atomic-write.js";
 import { decodeUtf8 } from "./text.js";
 
 export const JOURNAL_FORMAT = "fastrag-bench-journal/1";
@@ -192,7 +193,7 @@ export class JournalWriter {
     recovered: RecoveredJournal,
   ): Promise<JournalWriter> {
     const writer = new JournalWriter(path);
-    await mkdir(dirname(path), { recursive: true });
+    await makeDirectory(dirname(path));
     const resume = recovered.exists && recovered.validBytes > 0;
     if (resume) await truncate(path, recovered.validBytes);
     try {
