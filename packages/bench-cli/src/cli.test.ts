@@ -189,6 +189,26 @@ describe("fastrag-bench eval", () => {
     expect(twice.stderr).toMatch(/-m precision@5 is given twice/);
   });
 
+  it("under -l, notes the queries each measure left out, ndcg keeping graded ones", async () => {
+    const qrels = join(dir, "l2.qrels");
+    const run = join(dir, "l2.run");
+    // At -l 2 only q1 has a relevant document; q2 has a grade-1 one that ndcg still counts.
+    await writeFile(qrels, "q1 0 a 2\nq2 0 b 1\nq3 0 c 0\n");
+    await writeFile(run, "q1 Q0 a 1 3 t\nq2 Q0 x 1 3 t\nq2 Q0 b 2 2 t\nq3 Q0 c 1 1 t\n");
+    const args = ["eval", "--qrels", qrels, "--run", run, "-l", "2", "-m", "map", "-m", "ndcg@5"];
+    const r = cli([...args, "-q"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("map\tall\t1.0000");
+    expect(r.stdout).not.toContain("map\tq2");
+    expect(r.stdout).toContain("ndcg@5\tq2\t0.6309");
+    expect(r.stderr).toContain(
+      "note: left out 2 queries with no relevant documents (q2, q3) (left out of map: 2, ndcg@5: 1); trec_eval averages them in as 0",
+    );
+    const json = JSON.parse(cli([...args, "--json"]).stdout);
+    expect(json.left_out).toEqual(["q2", "q3"]);
+    expect([json.metrics.map.count, json.metrics["ndcg@5"].count]).toEqual([1, 2]);
+  });
+
   it("rounds a score halfway between two 4-decimal values as trec_eval's printf does", async () => {
     // Recall 1 of 32 is 0.03125 exactly: printf("%.4f") gives 0.0312 (ties to even), where
     // toFixed(4) would give 0.0313.

@@ -82,7 +82,9 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
   for (const e of errored) if (e) erroredCount++;
   const leftOut: string[] = [];
   for (let i = 0; i < ids.length; i++) {
-    if (!errored[i] && scores.every((column) => column[i] === null)) leftOut.push(ids[i] as string);
+    // Left out of at least one measure's average: under -l, ndcg (graded) may score a query
+    // that the binary measures leave out.
+    if (!errored[i] && scores.some((column) => column[i] === null)) leftOut.push(ids[i] as string);
   }
   if (options.json) {
     const out: Record<string, unknown> = {
@@ -148,9 +150,23 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
   }
   if (leftOut.length > 0) {
     const shown = leftOut.slice(0, 5).join(", ");
+    // Per measure, when they differ: "map 2, ndcg@5 1".
+    const per = metrics.map((m, k) => {
+      let n = 0;
+      const column = scores[k] as (number | null)[];
+      for (let i = 0; i < ids.length; i++) if (!errored[i] && column[i] === null) n++;
+      return [m.name, n] as const;
+    });
+    const uneven = per.some(([, n]) => n !== leftOut.length);
+    const which = uneven
+      ? ` (left out of ${per
+          .filter(([, n]) => n > 0)
+          .map(([name, n]) => `${name}: ${n}`)
+          .join(", ")})`
+      : "";
     writeLine(
       io.stderr,
-      `note: left out ${leftOut.length} quer${leftOut.length === 1 ? "y" : "ies"} with no relevant documents (${shown}${leftOut.length > 5 ? ", …" : ""}); trec_eval averages them in as 0`,
+      `note: left out ${leftOut.length} quer${leftOut.length === 1 ? "y" : "ies"} with no relevant documents (${shown}${leftOut.length > 5 ? ", …" : ""})${which}; trec_eval averages them in as 0`,
     );
   }
   return 0;
