@@ -452,6 +452,18 @@ describe("run, compare, diff, check, merge", () => {
     expect(r.stderr.trim().split("\n")).toHaveLength(2); // the error and its hint
   });
 
+  it("refuses a config without a dataset, or with an outDir that is no path, in one line", () => {
+    for (const [name, message] of [
+      ["no-dataset.config.mjs", /dataset is missing \(or a promise of undefined\)/],
+      ["outdir-number.config.mjs", /outDir must be a path \(a string\), found number/],
+    ] as const) {
+      const r = cli(["run", join(fixtures, name), "--out-dir", join(dir, "never")]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/\n\s+at |unexpected error/);
+    }
+  });
+
   it("refuses a config that is not code or does not exist", async () => {
     await writeFile(join(dir, "bad.json"), "{}");
     expect(cli(["run", join(dir, "bad.json")]).code).toBe(2);
@@ -632,6 +644,12 @@ describe("run, compare, diff, check, merge", () => {
     expect(fail.stdout).toMatch(/ndcg@5/);
     expect(cli(["check", weak, "--min", "recall@3"]).code).toBe(2);
     expect(cli(["check", weak, "--min", "recall@3:p42=1"]).code).toBe(2);
+    // A second "=" or a non-decimal number is a usage error, not a metric named "recall@3=".
+    for (const bad of ["recall@3==0.8", "recall@3=0.8=0.9", "recall@3=0x10", "recall@3= "]) {
+      const r = cli(["check", weak, "--min", bad]);
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toMatch(/expected METRIC\[:STAT\]=NUMBER/);
+    }
   });
 
   it("gates as JSON: every failure with its metric, stat, value, bound and side", () => {

@@ -222,6 +222,25 @@ describe("BenchmarkResult.load(path, { lazy: true })", () => {
       );
       await expect(BenchmarkResult.load(minOnly, { lazy })).rejects.toThrow(/summary\["m"\]\.min/);
     }
+    // A summary that lacks a metric the samples score would print "—" for real scores.
+    const dropped = nextPath();
+    const summaryStart = text.indexOf('"summary": {');
+    let depth = 0;
+    let summaryEnd = text.indexOf("{", summaryStart);
+    do {
+      const c = text[summaryEnd++];
+      if (c === "{") depth++;
+      else if (c === "}") depth--;
+    } while (depth > 0);
+    await writeFile(
+      dropped,
+      `${text.slice(0, summaryStart)}"summary": {}${text.slice(summaryEnd)}`,
+    );
+    for (const lazy of [true, false]) {
+      await expect(BenchmarkResult.load(dropped, { lazy })).rejects.toThrow(
+        `${dropped}: summary has no entry for "m", but samples score it (sample 1)`,
+      );
+    }
     // A mean another tool summed in another order (a few ulps off) is no contradiction.
     const ulps = nextPath();
     await writeFile(ulps, text.replace('"mean": 0.5', '"mean": 0.5000000000000001'));

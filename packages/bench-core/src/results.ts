@@ -268,6 +268,7 @@ export class BenchmarkResult {
         const columns = scanned.columns;
         checkSummary(
           scanned.header.summary ?? {},
+          Object.keys(scanned.header.higherIsBetter),
           (m) => columns.get(m) ?? new Float64Array(scanned.sampleIds.length).fill(Number.NaN),
           path,
         );
@@ -340,7 +341,12 @@ export class BenchmarkResult {
       samples[i] = parseSampleJson(rawSamples[i], source, `samples[${i}]`);
     }
     checkStatusCounts(header.status as StatusCounts, countStatuses(samples), source);
-    checkSummary(header.summary ?? {}, (m) => scoreColumnOfSamples(samples, m), source);
+    checkSummary(
+      header.summary ?? {},
+      Object.keys(header.higherIsBetter),
+      (m) => scoreColumnOfSamples(samples, m),
+      source,
+    );
     return new BenchmarkResult({ ...header, samples });
   }
 
@@ -528,11 +534,12 @@ function checkStatusCounts(header: StatusCounts, found: StatusCounts, source: st
  */
 function checkSummary(
   summary: Readonly<Record<string, DistributionSummary>>,
+  metrics: readonly string[],
   column: (metric: string) => ArrayLike<number>,
   source: string,
 ): void {
-  for (const m of Object.keys(summary)) {
-    const s = summary[m] as DistributionSummary;
+  for (const m of Object.keys(summary)) checkMetricSummary(summary[m] as DistributionSummary, m);
+  function checkMetricSummary(s: DistributionSummary, m: string): void {
     const values = column(m);
     let count = 0;
     let min = Number.POSITIVE_INFINITY;
@@ -563,7 +570,7 @@ function checkSummary(
         `${where}.count is ${s.count}, but ${count} samples have a score for it; was the file edited after it was saved?`,
       );
     }
-    if (count === 0) continue;
+    if (count === 0) return;
     if (s.min !== null && s.min !== min) throw stale(`min (${s.min}, the scores' ${min})`);
     if (s.max !== null && s.max !== max) throw stale(`max (${s.max}, the scores' ${max})`);
     const mean = (scaled / count) * size;
@@ -571,6 +578,19 @@ function checkSummary(
     // rounding depends on the summation order.
     if (s.mean !== null && !(Math.abs(s.mean - mean) <= 1e-9 * Math.max(1, size))) {
       throw stale(`mean (${s.mean}, the scores' ${mean})`);
+    }
+  }
+  // A metric with a direction but no summary entry: fine when nothing scored it, else the tables
+  // would print "—" for real scores.
+  for (const m of metrics) {
+    if (Object.hasOwn(summary, m)) continue;
+    const values = column(m);
+    for (let i = 0; i < values.length; i++) {
+      if (!Number.isNaN(values[i] as number)) {
+        throw new ConfigurationError(
+          `${source}: summary has no entry for "${m}", but samples score it (sample ${i + 1}); was the file edited after it was saved?`,
+        );
+      }
     }
   }
 }
@@ -943,6 +963,11 @@ async function loadStreaming(path: string): Promise<BenchmarkResult | undefined>
       `${path}: truncated: the samples array never closes (read ${lineNo} lines)`,
     );
   checkStatusCounts(header.status as StatusCounts, countStatuses(samples), path);
-  checkSummary(header.summary ?? {}, (m) => scoreColumnOfSamples(samples, m), path);
+  checkSummary(
+    header.summary ?? {},
+    Object.keys(header.higherIsBetter),
+    (m) => scoreColumnOfSamples(samples, m),
+    path,
+  );
   return new BenchmarkResult({ ...header, samples });
 }

@@ -17,9 +17,13 @@ interface Bound {
 
 /** Parses `recall@5=0.8` or `latency_ms:p95=1200`. */
 export function parseBound(spec: string, kind: "min" | "max"): Bound {
-  const eq = spec.lastIndexOf("=");
-  const value = eq === -1 ? Number.NaN : Number(spec.slice(eq + 1));
-  if (eq <= 0 || spec.slice(eq + 1).trim() === "" || !Number.isFinite(value)) {
+  const eq = spec.indexOf("=");
+  const text = eq === -1 ? "" : spec.slice(eq + 1).trim();
+  // Decimal only: Number() would also take "0x10" (16), "" (0) or "0.8=0.9" as part of a name.
+  const value = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/.test(text)
+    ? Number(text)
+    : Number.NaN;
+  if (eq <= 0 || !Number.isFinite(value)) {
     throw new UsageError(
       `--${kind} "${spec}": expected METRIC[:STAT]=NUMBER, e.g. recall@5=0.8 or latency_ms:p95=1200`,
     );

@@ -132,6 +132,17 @@ export async function runCommand(
     typeof rawDataset === "string"
       ? await QADataset.load(resolve(base, rawDataset))
       : await rawDataset;
+  if (dataset === undefined || dataset === null) {
+    // An async loader that forgot its `return` resolves to undefined.
+    throw new UsageError(
+      `${configPath}: dataset is ${dataset === null ? "null" : "missing (or a promise of undefined)"}; expected a QADataset, an array of samples, a path, or a promise of one`,
+    );
+  }
+  if (config.outDir !== undefined && typeof config.outDir !== "string") {
+    throw new UsageError(
+      `${configPath}: outDir must be a path (a string), found ${typeof config.outDir}`,
+    );
+  }
   const warnings = (dataset as { warnings?: readonly string[] }).warnings ?? [];
   const c = colors(io);
   for (const w of warnings) writeLine(io.stderr, c.yellow(`warning: ${w}`));
