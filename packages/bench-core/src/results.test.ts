@@ -325,7 +325,9 @@ describe("prototype safety", () => {
   it("keeps __proto__, constructor and prototype keys as plain data", async () => {
     const text = `{"format": "${RESULT_FORMAT}", "name": "p", "created_at": "2026-01-01T00:00:00Z", "duration_s": 1,
       "status": {"successful": 1, "errored": 0, "incomplete": 0},
-      "summary": {"__proto__": {"count": 1, "mean": 1, "std": 0, "min": 1, "p50": 1, "p90": 1, "p95": 1, "p99": 1, "max": 1}},
+      "summary": {"__proto__": {"count": 1, "mean": 1, "std": 0, "min": 1, "p50": 1, "p90": 1, "p95": 1, "p99": 1, "max": 1},
+        "constructor": {"count": 1, "mean": 0.5, "std": 0, "min": 0.5, "p50": 0.5, "p90": 0.5, "p95": 0.5, "p99": 0.5, "max": 0.5},
+        "prototype": {"count": 1, "mean": 0, "std": 0, "min": 0, "p50": 0, "p90": 0, "p95": 0, "p99": 0, "max": 0}},
       "higher_is_better": {"__proto__": true, "constructor": false, "prototype": true},
       "samples": [{"question": "q", "status": "successful", "scores": {"__proto__": 1, "constructor": 0.5, "prototype": 0},
         "answer": null, "retrieved_ids": [], "retrieved_uris": [], "latency_ms": 1, "error": null}]}`;
