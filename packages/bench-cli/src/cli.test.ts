@@ -536,6 +536,29 @@ describe("run, compare, diff, check, merge", () => {
     expect(unknown.stderr).toMatch(/no run named "nope"; runs are "strong", "weak", "weak"/);
   });
 
+  it("takes an existing file literally, even when its name reads as a glob", async () => {
+    const weak = join(out, "weak.json");
+    const strong = join(out, "strong.json");
+    const odd = join(dir, "odd");
+    await mkdir(odd, { recursive: true });
+    await copyFile(weak, join(odd, "bm25 (k1=1.2).json"));
+    await copyFile(weak, join(odd, "run[1].json"));
+    await copyFile(strong, join(odd, "run1.json"));
+    const parens = cli(["compare", join(odd, "bm25 (k1=1.2).json"), "--test", "none"]);
+    expect(parens.code, parens.stderr).toBe(0);
+    // As a glob, run[1].json would match run1.json (the strong run) instead.
+    const brackets = cli([
+      "compare",
+      join(odd, "run[1].json"),
+      "--test",
+      "none",
+      "--format",
+      "json",
+    ]);
+    expect(brackets.code, brackets.stderr).toBe(0);
+    expect(JSON.parse(brackets.stdout).runs.map((r: { name: string }) => r.name)).toEqual(["weak"]);
+  });
+
   it("reports an --out it cannot write in one line, exit 2", async () => {
     const files = [join(out, "weak.json"), join(out, "strong.json")];
     const blocked = join(dir, "a-file");

@@ -1,3 +1,5 @@
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
 import { globby } from "globby";
 import { UsageError } from "./io.js";
 
@@ -8,6 +10,13 @@ import { UsageError } from "./io.js";
 export async function expandPaths(args: readonly string[], cwd: string): Promise<string[]> {
   const out: string[] = [];
   for (const arg of args) {
+    // An existing file is that file, even when its name reads as a glob: "bm25 (k1=1.2).json",
+    // "run[1].json" (which, as a glob, would match run1.json instead).
+    const literal = resolve(cwd, arg);
+    if ((await stat(literal).catch(() => undefined))?.isFile()) {
+      out.push(literal);
+      continue;
+    }
     const found = await globby(arg, {
       cwd,
       absolute: true,
