@@ -507,6 +507,10 @@ describe("run, compare, diff, check, merge", () => {
       const mixed = cli(["compare", join(out, "*.json")]);
       expect(mixed.code).toBe(2);
       expect(mixed.stderr).toMatch(/^error: /);
+      // With no test nothing pairs them: the table comes, with a warning.
+      const untested = cli(["compare", join(out, "*.json"), "--test", "none"]);
+      expect(untested.code).toBe(0);
+      expect(untested.stderr).toMatch(/^warning: cannot pair runs .*not over one dataset\n$/);
       const none = cli(["compare", join(dir, "nothing-*.json")]);
       expect(none.code).toBe(2);
       expect(none.stderr).toMatch(/no file matches/);

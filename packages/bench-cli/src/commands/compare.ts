@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { Comparison } from "@fastrag/bench-compare";
+import { Comparison, pairSamples } from "@fastrag/bench-compare";
 import { SUMMARY_STATS, type SummaryStat, writeFileAtomic } from "@fastrag/bench-core";
 import { expandPaths } from "../internal/files.js";
 import { type Io, UsageError, writeLine } from "../internal/io.js";
@@ -58,6 +58,7 @@ export async function compareCommand(
     ...(baseline !== undefined ? { baseline } : {}),
     ...(alpha !== undefined ? { alpha } : {}),
   };
+  if (test === "none" && many) warnIfUnpaired(comparison, io);
   let text: string;
   if (format === "md") text = comparison.toMarkdown(tableOptions);
   else if (format === "csv") text = comparison.toCsv(tableOptions);
@@ -100,4 +101,23 @@ function baselineIndex(comparison: Comparison, baseline: string, io: Io): number
     );
   }
   return baseline;
+}
+
+/**
+ * Without a test nothing pairs the runs, so runs over different datasets would sit in one table
+ * without a word: check what the tests would have refused, and say so.
+ */
+function warnIfUnpaired(comparison: Comparison, io: Io): void {
+  const [first, ...rest] = comparison.results;
+  for (const r of rest) {
+    try {
+      pairSamples(first as (typeof comparison.results)[number], r);
+    } catch (error) {
+      writeLine(
+        io.stderr,
+        `warning: ${(error as Error).message}; the table below sets side by side runs that are not over one dataset`,
+      );
+      return;
+    }
+  }
 }
