@@ -414,6 +414,117 @@ describe("run, compare, diff, check, merge", () => {
     expect(r.stderr).toMatch(/flaky: 10 samples .*successful 9, incomplete 0, errored 1/);
   });
 
+  it("resumes an interrupted run without re-running the targets that had finished", async () => {
+    const to = join(dir, "resume");
+    const calls = join(dir, "resume-calls.txt");
+    const config = join(fixtures, "resume.config.mjs");
+    const env = { FASTRAG_TEST_CALLS: calls };
+    const callsOf = async () => (await readFile(calls, "utf8")).trim().split("\n");
+
+    const stopped = cli(["run", config, "--out-dir", to], { ...env, FASTRAG_TEST_INTERRUPT: "1" });
+    expect(stopped.code, stopped.stderr).toBe(130);
+    expect(stopped.stderr).toMatch(/second: stopped; finished samples are kept/);
+    const firstCalls = await callsOf();
+    // first ran all 10; second stopped after q2, the in-flight call that saw the interrupt.
+    expect(firstCalls.filter((c) => c.startsWith("first "))).toHaveLength(10);
+    expect(firstCalls.filter((c) => c.startsWith("second "))).toEqual([
+      "second q0",
+      "second q1",
+      "second q2",
+    ]);
+    const firstSaved = await readFile(join(to, "first.json"), "utf8");
+
+    const resumed = cli(["run", config, "--out-dir", to], env);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/first: finished before the interruption; kept /);
+    expect(resumed.stderr).toMatch(/second: resuming from /);
+    // No call of first again; second calls only the seven samples it had not finished.
+    const resumeCalls = (await callsOf()).slice(firstCalls.length);
+    expect(resumeCalls).toEqual(
+      ["q3", "q4", "q5", "q6", "q7", "q8", "q9"].map((q) => `second ${q}`),
+    );
+    // first's file is the one saved before the interruption, untouched.
+    expect(await readFile(join(to, "first.json"), "utf8")).toBe(firstSaved);
+    const second = JSON.parse(await readFile(join(to, "second.json"), "utf8"));
+    expect(second.samples).toHaveLength(10);
+    expect(second.summary.exact_match.mean).toBe(0.9);
+    // Both targets are in the table, and nothing of the journal is left.
+    expect(resumed.stdout).toMatch(/first/);
+    expect(resumed.stdout).toMatch(/second/);
+    expect(existsSync(join(to, ".journal"))).toBe(false);
+
+    // A finished command leaves nothing to resume: the next run calls every target again.
+    const again = cli(["run", config, "--out-dir", to], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect((await callsOf()).length).toBe(firstCalls.length + resumeCalls.length + 20);
+  });
+
+  it("runs a kept target again under --fresh and --retry-errored", async () => {
+    const to = join(dir, "resume-fresh");
+    const calls = join(dir, "resume-fresh-calls.txt");
+    const config = join(fixtures, "resume.config.mjs");
+    const env = { FASTRAG_TEST_CALLS: calls };
+    const count = async (who: string) =>
+      (await readFile(calls, "utf8")).split("\n").filter((c) => c.startsWith(who)).length;
+    expect(
+      cli(["run", config, "--out-dir", to], { ...env, FASTRAG_TEST_INTERRUPT: "1" }).code,
+    ).toBe(130);
+    expect(await count("first ")).toBe(10);
+    const fresh = cli(["run", config, "--out-dir", to, "--fresh"], env);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stderr).not.toMatch(/kept|resuming/);
+    expect(await count("first ")).toBe(20);
+    expect(await count("second ")).toBe(3 + 10);
+
+    // --retry-errored replays a kept target from its journal (to re-run its errored samples;
+    // first has none, so no call) instead of keeping its file as is.
+    expect(
+      cli(["run", config, "--out-dir", to], { ...env, FASTRAG_TEST_INTERRUPT: "1" }).code,
+    ).toBe(130);
+    expect(await count("first ")).toBe(30);
+    const retry = cli(["run", config, "--out-dir", to, "--retry-errored"], env);
+    expect(retry.code, retry.stderr).toBe(0);
+    expect(retry.stderr).toMatch(/first: resuming from /);
+    expect(retry.stderr).not.toMatch(/kept/);
+    expect(await count("first ")).toBe(30);
+    expect(await count("second ")).toBe(13 + 3 + 7);
+  });
+
+  it("names --fresh when a target's journal belongs to another run", async () => {
+    const to = join(dir, "foreign-journal");
+    await mkdir(join(to, ".journal"), { recursive: true });
+    const header = {
+      journal: "fastrag-bench-journal/1",
+      name: "flaky",
+      dataset_fingerprint: "sha256:0000",
+      dataset_size: 3,
+      metrics: ["exact_match"],
+      shard: null,
+    };
+    await writeFile(join(to, ".journal", "flaky.jsonl"), `${JSON.stringify(header)}\n`);
+    const r = cli(["run", join(fixtures, "flaky.config.mjs"), "--out-dir", to]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/belongs to another run: dataset differs/);
+    expect(r.stderr).toMatch(/fastrag-bench run --fresh/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    // --fresh discards it and runs.
+    expect(cli(["run", join(fixtures, "flaky.config.mjs"), "--out-dir", to, "--fresh"]).code).toBe(
+      0,
+    );
+  });
+
+  it("refuses an empty target name before any target runs", async () => {
+    const to = join(dir, "empty-name");
+    const calls = join(dir, "empty-name-calls.txt");
+    const r = cli(["run", join(fixtures, "empty-name.config.mjs"), "--out-dir", to], {
+      FASTRAG_TEST_CALLS: calls,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/a target has an empty name \(" "\)/);
+    expect(existsSync(calls)).toBe(false);
+    expect(existsSync(join(to, "ok.json"))).toBe(false);
+  });
+
   it("refuses two targets that would overwrite one result file", () => {
     const r = cli(["run", join(fixtures, "collide.config.mjs"), "--out-dir", join(dir, "collide")]);
     expect(r.code).toBe(2);

@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { mkdir, rm, rmdir, writeFile } from "node:fs/promises";
 import { dirname, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Comparison } from "@fastrag/bench-compare";
 import {
   Benchmark,
-  type BenchmarkResult,
+  BenchmarkResult,
   ConfigurationError,
   errorMessage,
   type Progress,
@@ -172,13 +172,32 @@ export async function runCommand(
   // Every target is checked before the first one runs: a bad last target must not cost the
   // minutes (and API calls) of the ones before it only to fail at the end.
   for (const name of names) checkTarget(path, name, config.targets[name], benchmark.metrics);
-  for (const name of names) {
+  const suffix = shard ? `.shard-${shard.index + 1}-of-${shard.count}` : "";
+  const paths = names.map((name) => targetPaths(outDir, name, suffix));
+  if (options.fresh) {
+    for (const p of paths) {
+      await rm(p.journal, { force: true });
+      await rm(p.marker, { force: true });
+    }
+  }
+  for (const [t, name] of names.entries()) {
     const target = config.targets[name];
-    const suffix = shard ? `.shard-${shard.index + 1}-of-${shard.count}` : "";
-    const file = join(outDir, `${fileSafe(name)}${suffix}.json`);
-    const journal = join(outDir, ".journal", `${fileSafe(name)}${suffix}.jsonl`);
-    if (options.fresh) await rm(journal, { force: true });
-    else if (existsSync(journal)) writeLine(io.stderr, c.dim(`${name}: resuming from ${journal}`));
+    const { file, journal, marker } = paths[t] as TargetPaths;
+    // A target that finished before an interruption of this command keeps its saved result: a
+    // resume must not spend its calls again, nor overwrite the file.
+    if (!options.retryErrored && existsSync(marker)) {
+      const kept = await keptResult(file, name, benchmark, shard);
+      if (kept) {
+        writeLine(
+          io.stderr,
+          `${c.green("✓")} ${name}: finished before the interruption; kept ${file} (--fresh runs it again)`,
+        );
+        results.push(kept);
+        continue;
+      }
+    }
+    await rm(marker, { force: true });
+    if (existsSync(journal)) writeLine(io.stderr, c.dim(`${name}: resuming from ${journal}`));
     const total = shard
       ? Math.max(0, Math.ceil((benchmark.samples.length - shard.index) / shard.count))
       : benchmark.samples.length;
@@ -205,11 +224,25 @@ export async function runCommand(
         );
         return 130;
       }
+      if (
+        ConfigurationError.isInstance(error) &&
+        error.message.startsWith(journal) &&
+        !/cannot (read|write)|could not write/.test(error.message)
+      ) {
+        // The journal is another run's or damaged: the CLI's way out is --fresh.
+        throw new ConfigurationError(
+          `${error.message}. To discard it and run ${JSON.stringify(name)} from the start: fastrag-bench run --fresh`,
+          { cause: error },
+        );
+      }
       throw error;
     }
     progress.stop();
     await result.save(file);
-    await rm(journal, { force: true });
+    // The journal stays until every target is done: should a later target be interrupted, the
+    // marker says this one's result is saved, and the resume keeps it.
+    await mkdir(dirname(marker), { recursive: true });
+    await writeFile(marker, `${JSON.stringify({ result: file })}\n`);
     const s = result.status;
     const status = `successful ${s.successful}, incomplete ${s.incomplete}, errored ${s.errored}`;
     writeLine(
@@ -218,6 +251,11 @@ export async function runCommand(
     );
     results.push(result);
   }
+  for (const p of paths) {
+    await rm(p.journal, { force: true });
+    await rm(p.marker, { force: true });
+  }
+  await rmdir(join(outDir, ".journal")).catch(() => {});
   if (!shard) {
     const comparison = Comparison.of(results);
     const table = comparison.toMarkdown(
@@ -227,6 +265,52 @@ export async function runCommand(
     io.stdout.write(table.endsWith("\n") ? table : `${table}\n`);
   }
   return 0;
+}
+
+interface TargetPaths {
+  /** The saved result. */
+  readonly file: string;
+  /** The checkpoint journal of the target's finished samples. */
+  readonly journal: string;
+  /** Written once the result is saved; removed when the whole command finishes. */
+  readonly marker: string;
+}
+
+function targetPaths(outDir: string, name: string, suffix: string): TargetPaths {
+  const base = `${fileSafe(name)}${suffix}`;
+  return {
+    file: join(outDir, `${base}.json`),
+    journal: join(outDir, ".journal", `${base}.jsonl`),
+    marker: join(outDir, ".journal", `${base}.saved`),
+  };
+}
+
+/**
+ * The result a target saved before this command was interrupted, when it is still this config's:
+ * same name, dataset, metrics and shard. Anything else (a missing, unreadable or other file) runs
+ * the target again, from its journal.
+ */
+async function keptResult(
+  file: string,
+  name: string,
+  benchmark: Benchmark,
+  shard: ShardSpec | undefined,
+): Promise<BenchmarkResult | undefined> {
+  let result: BenchmarkResult;
+  try {
+    result = await BenchmarkResult.load(file);
+  } catch {
+    return undefined;
+  }
+  const metrics = benchmark.metrics.map((m) => m.name).sort();
+  const same =
+    result.name === name &&
+    result.dataset?.fingerprint === benchmark.fingerprint &&
+    result.dataset.size === benchmark.samples.length &&
+    Object.keys(result.higherIsBetter).sort().join("\n") === metrics.join("\n") &&
+    result.shard?.index === shard?.index &&
+    result.shard?.count === shard?.count;
+  return same ? result : undefined;
 }
 
 interface ProgressHandle {
@@ -266,6 +350,11 @@ function checkTarget(
   target: unknown,
   metrics: readonly { readonly name: string; readonly needsAnswer: boolean }[],
 ): void {
+  if (name.trim() === "") {
+    throw new ConfigurationError(
+      `${path}: a target has an empty name (${JSON.stringify(name)}); its result would have no name to compare by`,
+    );
+  }
   const t =
     typeof target === "object" && target !== null ? (target as Record<string, unknown>) : {};
   if (typeof t.query === "function") return;
