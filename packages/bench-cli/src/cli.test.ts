@@ -820,6 +820,45 @@ describe("run, compare, diff, check, merge", () => {
     for (const f of report.failures) expect(f.message).toMatch(new RegExp(`^${f.metric}`));
   });
 
+  it("warns of errored samples, and gates them with --max-errored", () => {
+    // flaky: 1 of its 10 samples errored; exact_match's mean (1) leaves it out.
+    const flaky = join(out, "flaky.json");
+    const warned = cli(["check", flaky, "--min", "exact_match=1"]);
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).toMatch(
+      /warning: 1 of 10 samples of "flaky" errored, and every mean leaves them out; gate them with --max-errored N/,
+    );
+    expect(cli(["check", join(out, "weak.json"), "--min", "mrr=0"]).stderr).toBe("");
+
+    const failed = cli(["check", flaky, "--min", "exact_match=1", "--max-errored", "0"]);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(/1 of 2 bound\(s\) failed/);
+    expect(failed.stdout).toMatch(/errored samples: 1 of 10, above the maximum 0/);
+    expect(failed.stderr).toBe("");
+    expect(cli(["check", flaky, "--max-errored", "1"]).code).toBe(0);
+    // 10% of 10 allows 1; 9.9% allows none.
+    expect(cli(["check", flaky, "--max-errored", "10%"]).code).toBe(0);
+    const share = cli(["check", flaky, "--max-errored", "9.9%", "--json"]);
+    expect(share.code).toBe(1);
+    const report = JSON.parse(share.stdout);
+    expect(report.status).toEqual({ successful: 9, incomplete: 0, errored: 1 });
+    expect(report.failures).toEqual([
+      expect.objectContaining({
+        metric: "errored",
+        stat: "count",
+        value: 1,
+        bound: 0,
+        side: "max",
+      }),
+    ]);
+    expect(report.failures[0].message).toMatch(/\(9\.9% of 10\)/);
+    for (const bad of ["-1", "1.5", "101%", "x", ""]) {
+      const r = cli(["check", flaky, "--max-errored", bad]);
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toMatch(/--max-errored/);
+    }
+  });
+
   it("runs shards and merges them into the whole run", async () => {
     const shardOut = join(dir, "shards");
     for (const s of ["1/3", "2/3", "3/3"]) {

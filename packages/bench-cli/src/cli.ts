@@ -118,6 +118,10 @@ export async function main(
       "upper bound, e.g. latency_ms:p95=1200 (repeatable)",
       collect,
     )
+    .option(
+      "--max-errored <n|p%>",
+      "fail when more samples than this errored: a count (0) or a share of the samples (5%)",
+    )
     .option("--json", "machine-readable output")
     .action(async (result: string, opts) => {
       code = await (await import("./commands/check.js")).checkCommand(result, opts, io);

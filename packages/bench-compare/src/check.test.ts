@@ -43,6 +43,25 @@ describe("check", () => {
     expect(failures[1]?.value).toBeCloseTo(1235, 9);
   });
 
+  it("passes a mean that is the bound but for floating-point rounding", () => {
+    // The mean of 0, 0 and 0.3 comes out 0.09999999999999999 in doubles: mathematically 0.1.
+    const rounded = makeResult({ name: "r", scores: { "recall@5": [0, 0, 0.3] } });
+    expect(rounded.summary["recall@5"]?.mean).toBeLessThan(0.1);
+    expect(check(rounded, { "recall@5": { min: 0.1 } })).toEqual([]);
+    expect(check(rounded, { "recall@5": { max: 0.1 } })).toEqual([]);
+    // A real shortfall, however small next to the 4 decimals, still fails.
+    const short = makeResult({ name: "s", scores: { "recall@5": [0.79999, 0.8] } });
+    expect(check(short, { "recall@5": { min: 0.8 } })).toHaveLength(1);
+  });
+
+  it("prints as many decimals as it takes to tell the value from the bound", () => {
+    const close = makeResult({ name: "c", scores: { "recall@5": [0.79998, 0.8] } });
+    const [failure] = check(close, { "recall@5": { min: 0.8 } });
+    expect(failure?.message).toBe("recall@5 = 0.79999 is below the minimum 0.80000");
+    const [above] = check(close, { "recall@5": { max: 0.79998 } });
+    expect(above?.message).toBe("recall@5 = 0.79999 is above the maximum 0.79998");
+  });
+
   it("fails an unknown metric and a metric without scores instead of passing them", () => {
     const failures = check(run, { "ndcg@5": { min: 0.5 }, judge: { max: 1 } });
     expect(failures).toEqual([

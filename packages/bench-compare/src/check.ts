@@ -35,6 +35,10 @@ export interface CheckFailure {
  * pass), never only the first. A metric the result lacks, or whose statistic is `null` (no
  * scores), is a failure: a gate that cannot be evaluated must not pass.
  *
+ * A value within 1e-12 × |bound| of its bound counts as equal to it, so a mean that is exactly the
+ * bound but for floating-point rounding passes. Messages give as many decimals as it takes to tell
+ * the value from the bound.
+ *
  * Metrics are looked up as the result's own entries only: a threshold on `toString` or
  * `constructor` is a missing metric, never a member of `Object.prototype`.
  *
@@ -104,24 +108,26 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
       });
       continue;
     }
-    if (min !== undefined && value < min) {
+    if (min !== undefined && value < min - slack(min)) {
+      const [v, b] = showPair(value, min);
       failures.push({
         metric,
         stat,
         value,
         bound: min,
         kind: "min",
-        message: `${label} = ${show(value)} is below the minimum ${show(min)}`,
+        message: `${label} = ${v} is below the minimum ${b}`,
       });
     }
-    if (max !== undefined && value > max) {
+    if (max !== undefined && value > max + slack(max)) {
+      const [v, b] = showPair(value, max);
       failures.push({
         metric,
         stat,
         value,
         bound: max,
         kind: "max",
-        message: `${label} = ${show(value)} is above the maximum ${show(max)}`,
+        message: `${label} = ${v} is above the maximum ${b}`,
       });
     }
   }
@@ -136,6 +142,28 @@ function bound(v: unknown, where: string): number | undefined {
   return v;
 }
 
-function show(v: number): string {
-  return Math.abs(v) >= 1000 || Number.isInteger(v) ? String(v) : formatNumber(v, 4);
+/**
+ * How far a value may fall past a bound and still count as equal to it: 1e-12 of the bound.
+ * A mean that is mathematically the bound can come out an ulp or two below it (0.7 and 0.9
+ * average to 0.7999999999999999); any real difference between two scores is far larger.
+ */
+function slack(bound: number): number {
+  return Math.abs(bound) * 1e-12;
+}
+
+/**
+ * The value and the bound as text, with as many decimals as it takes to tell them apart: never
+ * "0.8000 is below the minimum 0.8000".
+ */
+function showPair(value: number, bound: number): [string, string] {
+  for (let decimals = 4; decimals < 17; decimals++) {
+    const pair: [string, string] = [show(value, decimals), show(bound, decimals)];
+    if (pair[0] !== pair[1]) return pair;
+  }
+  return [String(value), String(bound)];
+}
+
+function show(v: number, decimals: number): string {
+  if (Number.isInteger(v)) return String(v);
+  return Math.abs(v) >= 1000 && decimals === 4 ? String(v) : formatNumber(v, decimals);
 }

@@ -5,6 +5,7 @@ import { colors, type Io, UsageError, writeLine } from "../internal/io.js";
 export interface CheckOptions {
   readonly min?: readonly string[];
   readonly max?: readonly string[];
+  readonly maxErrored?: string;
   readonly json?: boolean;
 }
 
@@ -40,13 +41,32 @@ export function parseBound(spec: string, kind: "min" | "max"): Bound {
   return { metric, stat: stat as SummaryStat, kind, value };
 }
 
+/** `--max-errored 0` (a count) or `--max-errored 5%` (a share of the samples). */
+export function parseMaxErrored(spec: string): {
+  readonly count?: number;
+  readonly percent?: number;
+} {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(spec);
+  const value = m ? Number(m[1]) : Number.NaN;
+  if (!m || (m[2] === "%" ? value > 100 : !Number.isSafeInteger(value))) {
+    throw new UsageError(
+      `--max-errored "${spec}": expected a count of samples (e.g. 0) or a percentage up to 100% (e.g. 5%)`,
+    );
+  }
+  return m[2] === "%" ? { percent: value } : { count: value };
+}
+
 /** `fastrag-bench check`: exit 1 when any bound fails, printing every failure. */
 export async function checkCommand(file: string, options: CheckOptions, io: Io): Promise<number> {
   const bounds = [
     ...(options.min ?? []).map((s) => parseBound(s, "min")),
     ...(options.max ?? []).map((s) => parseBound(s, "max")),
   ];
-  if (bounds.length === 0) throw new UsageError("check: give at least one --min or --max bound");
+  const maxErrored =
+    options.maxErrored === undefined ? undefined : parseMaxErrored(options.maxErrored);
+  if (bounds.length === 0 && maxErrored === undefined) {
+    throw new UsageError("check: give at least one --min, --max or --max-errored bound");
+  }
   const result = await BenchmarkResult.load(file);
   const failures: (CheckFailure & { readonly side: "min" | "max" })[] = [];
   for (const b of bounds) {
@@ -55,26 +75,56 @@ export async function checkCommand(file: string, options: CheckOptions, io: Io):
       failures.push({ ...f, side: b.kind });
     }
   }
+  const { status } = result;
+  const total = status.successful + status.incomplete + status.errored;
+  if (maxErrored !== undefined) {
+    // A share is rounded down to whole samples: 5% of 30 allows 1.
+    const limit = maxErrored.count ?? Math.floor(((maxErrored.percent as number) / 100) * total);
+    if (status.errored > limit) {
+      const given = maxErrored.percent === undefined ? "" : ` (${maxErrored.percent}% of ${total})`;
+      failures.push({
+        metric: "errored",
+        stat: "count",
+        value: status.errored,
+        bound: limit,
+        kind: "max",
+        side: "max",
+        message: `errored samples: ${status.errored} of ${total}, above the maximum ${limit}${given}`,
+      });
+    }
+  }
+  const count = bounds.length + (maxErrored === undefined ? 0 : 1);
+  const c = colors(io);
+  if (status.errored > 0 && maxErrored === undefined) {
+    // Means leave errored samples out (a failure is never a zero), so a run that mostly failed
+    // can pass its score bounds. Say so, where CI logs show it.
+    writeLine(
+      io.stderr,
+      c.yellow(
+        `warning: ${status.errored} of ${total} samples of "${result.name}" errored, and every mean leaves them out; gate them with --max-errored N`,
+      ),
+    );
+  }
   if (options.json) {
     writeLine(
       io.stdout,
       JSON.stringify(
-        { run: result.name, passed: failures.length === 0, bounds: bounds.length, failures },
+        { run: result.name, passed: failures.length === 0, bounds: count, status, failures },
         null,
         2,
       ),
     );
     return failures.length === 0 ? 0 : 1;
   }
-  const c = colors(io, "stdout");
+  const out = colors(io, "stdout");
   if (failures.length === 0) {
-    writeLine(io.stdout, `${c.green("✓")} ${result.name}: all ${bounds.length} bound(s) hold`);
+    writeLine(io.stdout, `${out.green("✓")} ${result.name}: all ${count} bound(s) hold`);
     return 0;
   }
   writeLine(
     io.stdout,
-    `${c.red("✗")} ${result.name}: ${failures.length} of ${bounds.length} bound(s) failed`,
+    `${out.red("✗")} ${result.name}: ${failures.length} of ${count} bound(s) failed`,
   );
-  for (const f of failures) writeLine(io.stdout, `  ${c.red("✗")} ${f.message}`);
+  for (const f of failures) writeLine(io.stdout, `  ${out.red("✗")} ${f.message}`);
   return 1;
 }
