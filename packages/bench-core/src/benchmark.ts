@@ -246,7 +246,8 @@ export class Benchmark<M extends Metadata = Metadata> {
         metrics: this.metrics.map((m) => m.name),
         shard: shard ? { index: shard.index, count: shard.count } : null,
       };
-      const recovered = await readJournal(checkpoint, header);
+      const samples = this.samples;
+      const recovered = await readJournal(checkpoint, header, (i) => samples[i] as EvalSample);
       for (const [index, sample] of recovered.finished) {
         if (options.retryErrored && sample.status === "errored") continue;
         slots[index] = sample;

@@ -160,6 +160,48 @@ describe("checkpoint journal", () => {
     ).rejects.toThrow(/corrupt\.jsonl:4: checkpoint journal line is not valid JSON/);
   });
 
+  it("refuses a line whose sample is not the dataset's sample at its index", async () => {
+    const journal = join(dir, "swapped.jsonl");
+    const b = new Benchmark({ dataset: samples, metrics: [exact] });
+    await b.run(countingEngine(new Map()), { name: "s", checkpoint: journal });
+    const lines = (await readFile(journal, "utf8")).trim().split("\n");
+    const entry = (n: number) => JSON.parse(lines[n] as string);
+
+    // Line 3 says index 5 but holds another sample (an edit, or bytes from elsewhere).
+    const moved = { ...entry(2), index: 5 };
+    await writeFile(journal, `${[lines[0], lines[1], JSON.stringify(moved)].join("\n")}\n`);
+    const calls = new Map<string, number>();
+    await expect(b.run(countingEngine(calls), { name: "s", checkpoint: journal })).rejects.toThrow(
+      /swapped\.jsonl:3: sample index 5 is id "q1" \("question 1"\) in the journal but id "q5" \("question 5"\) in the dataset; the journal is damaged/,
+    );
+    expect(calls.size).toBe(0);
+
+    // A sample whose scores are not this run's metrics.
+    const rescored = entry(1);
+    rescored.sample.scores = { other: 1 };
+    await writeFile(journal, `${[lines[0], JSON.stringify(rescored)].join("\n")}\n`);
+    await expect(b.run(countingEngine(calls), { name: "s", checkpoint: journal })).rejects.toThrow(
+      /swapped\.jsonl:2: sample index 0 has scores for \[other\], expected \[exact\]/,
+    );
+  });
+
+  it("refuses a line of a shard journal whose index belongs to another shard", async () => {
+    const journal = join(dir, "shard.jsonl");
+    const b = new Benchmark({ dataset: samples, metrics: [exact] });
+    const shard = { index: 1, count: 4 };
+    await b.run(countingEngine(new Map()), { name: "sh", checkpoint: journal, shard });
+    const lines = (await readFile(journal, "utf8")).trim().split("\n");
+    const entry = JSON.parse(lines[1] as string);
+    expect(entry.index).toBe(1);
+    entry.index = 2;
+    await writeFile(journal, `${[lines[0], JSON.stringify(entry)].join("\n")}\n`);
+    await expect(
+      b.run(countingEngine(new Map()), { name: "sh", checkpoint: journal, shard }),
+    ).rejects.toThrow(
+      /shard\.jsonl:2: sample index 2 is not in shard 2 of 4; the journal is damaged/,
+    );
+  });
+
   it("starts afresh from a journal holding only a torn header", async () => {
     const journal = join(dir, "torn-header.jsonl");
     await writeFile(journal, '{"journal":"fastrag-bench-jour');

@@ -33,6 +33,7 @@ export interface RecoveredJournal {
 export async function readJournal(
   path: string,
   expected: JournalHeader,
+  datasetSample?: (index: number) => { readonly id?: string; readonly question: string },
 ): Promise<RecoveredJournal> {
   let buf: Buffer;
   try {
@@ -92,7 +93,7 @@ export async function readJournal(
       checkHeader(value, expected, path);
       headerSeen = true;
     } else {
-      const [index, sample] = parseEntry(value, expected, path, lineNo);
+      const [index, sample] = parseEntry(value, expected, path, lineNo, datasetSample);
       finished.set(index, sample);
     }
     validBytes = start;
@@ -153,6 +154,7 @@ function parseEntry(
   expected: JournalHeader,
   path: string,
   lineNo: number,
+  datasetSample?: (index: number) => { readonly id?: string; readonly question: string },
 ): [number, SampleResult] {
   const e = value as Record<string, unknown> | null;
   const index = e?.index;
@@ -171,7 +173,35 @@ function parseEntry(
       `${path}:${lineNo}: sample index ${index} is outside the dataset (0..${expected.size - 1})`,
     );
   }
-  return [index, parseSampleJson(e.sample, path, `line ${lineNo}: sample`)];
+  const { shard } = expected;
+  if (shard !== null && index % shard.count !== shard.index) {
+    throw new ConfigurationError(
+      `${path}:${lineNo}: sample index ${index} is not in shard ${shard.index + 1} of ${shard.count}; the journal is damaged`,
+    );
+  }
+  const sample = parseSampleJson(e.sample, path, `line ${lineNo}: sample`);
+  // The header matched this dataset, so a line whose sample is not the dataset's sample at its
+  // index was damaged (or edited): resuming from it would file one sample's scores under another.
+  const want = datasetSample?.(index);
+  if (want !== undefined && (sample.sampleId !== want.id || sample.question !== want.question)) {
+    throw new ConfigurationError(
+      `${path}:${lineNo}: sample index ${index} is ${describeSample(sample.sampleId, sample.question)} in the journal but ${describeSample(want.id, want.question)} in the dataset; the journal is damaged`,
+    );
+  }
+  const names = Object.keys(sample.scores);
+  const missing = expected.metrics.filter((m) => !Object.hasOwn(sample.scores, m));
+  const extra = names.filter((m) => !expected.metrics.includes(m));
+  if (missing.length > 0 || extra.length > 0) {
+    throw new ConfigurationError(
+      `${path}:${lineNo}: sample index ${index} has scores for [${names.join(", ")}], expected [${expected.metrics.join(", ")}]; the journal is damaged`,
+    );
+  }
+  return [index, sample];
+}
+
+function describeSample(id: string | undefined, question: string): string {
+  const q = JSON.stringify(question.length > 40 ? `${question.slice(0, 40)}…` : question);
+  return id === undefined ? `the question ${q}` : `id ${JSON.stringify(id)} (${q})`;
 }
 
 /**
