@@ -82,6 +82,18 @@ describe("toMarkdown", () => {
     expect(Comparison.of([bm25]).toMarkdown({ stat: "count" })).toContain("| bm25 | 4 | 4 |");
   });
 
+  it("never prints a non-zero value as 0 in a column of large values", () => {
+    const cache = makeResult({ name: "cache", scores: { latency_ms: [0.4, 0.4] } });
+    const cold = makeResult({ name: "cold", scores: { latency_ms: [1500, 1500] } });
+    const tiny = makeResult({ name: "tiny", scores: { latency_ms: [0.0049, 0.0049] } });
+    const md = Comparison.of([cache, cold, tiny]).toMarkdown();
+    expect(md).toContain("| cache | 0.40 |");
+    expect(md).toContain("| cold | 1500 |");
+    expect(md).toContain("| tiny | 0.0049 |");
+    const zero = makeResult({ name: "zero", scores: { latency_ms: [0, 0] } });
+    expect(Comparison.of([zero, cold]).toMarkdown()).toContain("| zero | 0 |");
+  });
+
   it("refuses an unknown statistic instead of printing zeros", () => {
     const c = Comparison.of([bm25]);
     expect(() => c.toMarkdown("p42" as never)).toThrow(ConfigurationError);

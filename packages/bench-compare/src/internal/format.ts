@@ -25,9 +25,17 @@ export function decimalsFor(
   return 4;
 }
 
-/** Fixed-decimal text without a "-0.0000". */
+/**
+ * Fixed-decimal text without a "-0.0000". A column with fewer than 4 decimals (chosen for its
+ * largest values) never prints a non-zero value as zero: a mean of 0.4 ms beside 1500 ms reads
+ * "0.40", with two significant digits, not "0".
+ */
 export function formatNumber(value: number, decimals: number): string {
-  const text = value.toFixed(decimals);
+  let text = value.toFixed(decimals);
+  if (decimals < 4 && value !== 0 && Number.isFinite(value) && Number(text) === 0) {
+    const needed = 1 - Math.floor(Math.log10(Math.abs(value)));
+    text = value.toFixed(Math.min(100, Math.max(decimals, needed)));
+  }
   return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
 }
 
