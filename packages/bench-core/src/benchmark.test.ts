@@ -76,6 +76,15 @@ describe("new Benchmark", () => {
         () => new Benchmark({ dataset: dataset(2), metrics: [hit], maxConcurrent: bad }),
       ).toThrow(/maxConcurrent must be a positive integer/);
     }
+    // The string "4" is named as a string: "found 4" would read as the number it is not.
+    expect(
+      () =>
+        new Benchmark({
+          dataset: dataset(2),
+          metrics: [hit],
+          maxConcurrent: "4" as unknown as number,
+        }),
+    ).toThrow(/maxConcurrent must be a positive integer, found a string \("4"\)$/);
     expect(() => new Benchmark({ dataset: [], metrics: [hit] })).toThrow(/no samples/);
   });
 
@@ -211,7 +220,7 @@ describe("Benchmark.run", () => {
     expect(errors[3]).toMatch(/returned undefined/);
     expect(errors[4]).toMatch(/answer the number 42, expected a string/);
     expect(errors[5]).toMatch(/chunks\[0\]\.id is the number 7/);
-    expect(errors[6]).toMatch(/chunks is a string, expected an array/);
+    expect(errors[6]).toMatch(/chunks is a string \(".*"\), expected an array/);
     for (const s of result.samples.slice(0, 7)) {
       expect(s.status).toBe("errored");
       expect(s.scores).toEqual({ hit: null, exact: null });

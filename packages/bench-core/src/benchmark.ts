@@ -183,7 +183,7 @@ export class Benchmark<M extends Metadata = Metadata> {
     }
     if (!Number.isSafeInteger(maxConcurrent) || maxConcurrent < 1) {
       throw new ConfigurationError(
-        `Benchmark: maxConcurrent must be a positive integer, found ${String(maxConcurrent)}`,
+        `Benchmark: maxConcurrent must be a positive integer, found ${describeValue(maxConcurrent)}`,
       );
     }
     if (
@@ -820,7 +820,7 @@ function validateRunOptions(options: RunOptions): void {
     !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= 2_147_483_647)
   ) {
     throw new ConfigurationError(
-      `Benchmark.run: timeoutMs must be a positive number of milliseconds, found ${String(timeoutMs)}`,
+      `Benchmark.run: timeoutMs must be a positive number of milliseconds, found ${describeValue(timeoutMs)}`,
     );
   }
   if (retries !== undefined) {
@@ -831,7 +831,7 @@ function validateRunOptions(options: RunOptions): void {
     }
     if (!Number.isSafeInteger(retries.attempts) || retries.attempts < 1) {
       throw new ConfigurationError(
-        `Benchmark.run: retries.attempts must be a positive integer, found ${String(retries.attempts)}`,
+        `Benchmark.run: retries.attempts must be a positive integer, found ${describeValue(retries.attempts)}`,
       );
     }
     if (typeof retries.retryOn !== "function") {
@@ -843,7 +843,7 @@ function validateRunOptions(options: RunOptions): void {
       const v = retries[key];
       if (v !== undefined && !(typeof v === "number" && v >= 0 && Number.isFinite(v))) {
         throw new ConfigurationError(
-          `Benchmark.run: retries.${key} must be a non-negative number, found ${String(v)}`,
+          `Benchmark.run: retries.${key} must be a non-negative number, found ${describeValue(v)}`,
         );
       }
     }
@@ -996,12 +996,18 @@ export function errorMessage(error: unknown): string {
   return `non-Error thrown: ${String(error)}`;
 }
 
+/** A short description of a value for messages: its type, and its text when that is short. */
 function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (value === undefined) return "undefined";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "number") return `the number ${value}`;
-  if (typeof value === "string") return `a string`;
+  if (typeof value === "string") {
+    // "found 4" for the string "4" would read as the number it is not.
+    const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+    return `a string (${JSON.stringify(shown)})`;
+  }
+  if (typeof value === "boolean") return `the boolean ${value}`;
   return `a ${typeof value}`;
 }
 

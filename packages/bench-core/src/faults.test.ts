@@ -114,7 +114,9 @@ describe("fault injection", () => {
     // No NaN/Infinity as a value (the reasons in `error` may name them).
     expect(text).not.toMatch(/[:,[]\s*-?(NaN|Infinity)/);
     expect(r.samples.map((s) => s.scores.bad)).toEqual([null, null, null, null, 1]);
-    expect(r.samples[3]?.error).toMatch(/bad: returned a string, expected a finite number or null/);
+    expect(r.samples[3]?.error).toMatch(
+      /bad: returned a string \("0.5"\), expected a finite number or null/,
+    );
     expect((await BenchmarkResult.load(join(dir, "nan.json"))).status).toEqual({
       successful: 1,
       errored: 0,
