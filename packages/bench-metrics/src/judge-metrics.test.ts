@@ -100,6 +100,25 @@ describe("AnswerCorrectness", () => {
       /option judge must be a function, found "gpt"/,
     );
   });
+
+  it("refuses a misspelled option instead of ignoring it, as every judge metric does", () => {
+    const judge = fakeJudge('{"score": 0.5}');
+    // `promt` would otherwise leave the built-in prompt in force without a word.
+    for (const [label, make] of [
+      ["AnswerCorrectness", (o: object) => new AnswerCorrectness(o as never)],
+      ["AnswerRelevance", (o: object) => new AnswerRelevance(o as never)],
+      ["Faithfulness", (o: object) => new Faithfulness(o as never)],
+    ] as const) {
+      expect(() => make({ judge, promt: () => "" })).toThrow(
+        new RegExp(`${label}: unknown option "promt"; expected judge, name, prompt`),
+      );
+      expect(make({ judge, name: "mine", prompt: () => "p" }).name).toBe("mine");
+    }
+    const embed: EmbedFunction = async (texts) => texts.map(() => [1, 0]);
+    expect(() => new SemanticSimilarity({ embed, model: "x" } as never)).toThrow(
+      /SemanticSimilarity: unknown option "model"; expected embed, name/,
+    );
+  });
 });
 
 describe("AnswerRelevance", () => {

@@ -2,6 +2,7 @@ import type { Metric, MetricInput } from "@fastrag/bench-core";
 import { functionOption, metricName, optionsObject } from "../internal/options.js";
 import {
   callSignal,
+  JUDGE_OPTIONS,
   type JudgeFunction,
   type JudgeMetricOptions,
   numbered,
@@ -70,7 +71,7 @@ export class AnswerCorrectness implements Metric {
 
   /** @throws {ConfigurationError} when `judge` (or a given `prompt`) is not a function. */
   constructor(options: JudgeMetricOptions<AnswerCorrectnessPromptParts>) {
-    const o = optionsObject("AnswerCorrectness", options, true) as Partial<
+    const o = optionsObject("AnswerCorrectness", options, true, JUDGE_OPTIONS) as Partial<
       JudgeMetricOptions<AnswerCorrectnessPromptParts>
     >;
     this.judge = functionOption("AnswerCorrectness", "judge", o.judge);

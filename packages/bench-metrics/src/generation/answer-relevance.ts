@@ -2,6 +2,7 @@ import type { Metric, MetricInput } from "@fastrag/bench-core";
 import { functionOption, metricName, optionsObject } from "../internal/options.js";
 import {
   callSignal,
+  JUDGE_OPTIONS,
   type JudgeFunction,
   type JudgeMetricOptions,
   parseJudgeScore,
@@ -57,7 +58,7 @@ export class AnswerRelevance implements Metric {
 
   /** @throws {ConfigurationError} when `judge` (or a given `prompt`) is not a function. */
   constructor(options: JudgeMetricOptions<AnswerRelevancePromptParts>) {
-    const o = optionsObject("AnswerRelevance", options, true) as Partial<
+    const o = optionsObject("AnswerRelevance", options, true, JUDGE_OPTIONS) as Partial<
       JudgeMetricOptions<AnswerRelevancePromptParts>
     >;
     this.judge = functionOption("AnswerRelevance", "judge", o.judge);

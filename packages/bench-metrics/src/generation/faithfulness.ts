@@ -2,6 +2,7 @@ import { type Metric, type MetricInput, MetricUnavailableError } from "@fastrag/
 import { describe, functionOption, metricName, optionsObject } from "../internal/options.js";
 import {
   callSignal,
+  JUDGE_OPTIONS,
   type JudgeFunction,
   type JudgeMetricOptions,
   numbered,
@@ -66,7 +67,7 @@ export class Faithfulness implements Metric {
 
   /** @throws {ConfigurationError} when `judge` (or a given `prompt`) is not a function. */
   constructor(options: JudgeMetricOptions<FaithfulnessPromptParts>) {
-    const o = optionsObject("Faithfulness", options, true) as Partial<
+    const o = optionsObject("Faithfulness", options, true, JUDGE_OPTIONS) as Partial<
       JudgeMetricOptions<FaithfulnessPromptParts>
     >;
     this.judge = functionOption("Faithfulness", "judge", o.judge);

@@ -36,6 +36,9 @@ export interface JudgeMetricOptions<P> {
   readonly prompt?: (parts: P) => string;
 }
 
+/** The option names of the judge metrics: another name is refused, not ignored. */
+export const JUDGE_OPTIONS: readonly string[] = ["judge", "name", "prompt"];
+
 let idleSignal: AbortSignal | undefined;
 
 /** The signal handed to a model: the run's, or one that never aborts. */

@@ -44,11 +44,10 @@ export class SemanticSimilarity implements Metric {
 
   /** @throws {ConfigurationError} when `embed` is not a function. */
   constructor(options: SemanticSimilarityOptions) {
-    const o = optionsObject(
-      "SemanticSimilarity",
-      options,
-      true,
-    ) as Partial<SemanticSimilarityOptions>;
+    const o = optionsObject("SemanticSimilarity", options, true, [
+      "embed",
+      "name",
+    ]) as Partial<SemanticSimilarityOptions>;
     this.embed = functionOption("SemanticSimilarity", "embed", o.embed);
     this.name = metricName("SemanticSimilarity", o.name, "semantic_similarity");
   }
