@@ -98,6 +98,8 @@ describe("fastrag-bench eval", () => {
       "recip_rank",
       "-m",
       "success_10",
+      "-m",
+      "ndcg",
     ];
     for (const [run, file] of [
       ["results.test", "out.test.aq"],
@@ -115,7 +117,7 @@ describe("fastrag-bench eval", () => {
       expect(r.code).toBe(0);
       const expected = await trecEvalValues(file);
       const ours = parseEval(r.stdout);
-      expect(ours.size).toBe(5 * 4); // 3 queries + all, 5 measures
+      expect(ours.size).toBe(6 * 4); // 3 queries + all, 6 measures
       for (const [key, value] of ours)
         expect(value.toFixed(4), `${file} ${key}`).toBe(expected.get(key)?.toFixed(4));
     }

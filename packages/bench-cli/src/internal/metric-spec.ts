@@ -21,7 +21,7 @@ const TREC_ALIASES: readonly [RegExp, string][] = [
 ];
 
 export const RETRIEVAL_METRIC_NAMES =
-  "map, map@k, mrr, mrr@k, ndcg@k, recall@k, precision@k, hit_rate@k, r_precision (or trec_eval names: P_10, ndcg_cut_10, recip_rank, Rprec, success_1, map_cut_10; several cutoffs as P.5,10)";
+  "map, map@k, mrr, mrr@k, ndcg, ndcg@k, recall@k, precision@k, hit_rate@k, r_precision (or trec_eval names: P_10, ndcg_cut_10, recip_rank, Rprec, success_1, map_cut_10; several cutoffs as P.5,10)";
 
 /** Builds a retrieval metric from its result-file name, e.g. `ndcg@10`. */
 export function retrievalMetric(spec: string): Metric {
@@ -39,8 +39,8 @@ export function retrievalMetric(spec: string): Metric {
         if (k === undefined) return new RPrecision();
         break;
       case "ndcg":
-        if (k !== undefined) return new NDCG({ k });
-        break;
+        // Uncut, like trec_eval's `ndcg`: the whole ranking, and an ideal of every positive grade.
+        return new NDCG(k === undefined ? { k: Number.MAX_SAFE_INTEGER, name: "ndcg" } : { k });
       case "recall":
         if (k !== undefined) return new Recall({ k });
         break;
