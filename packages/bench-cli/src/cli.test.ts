@@ -191,6 +191,41 @@ describe("fastrag-bench eval", () => {
     expect(twice.stderr).toMatch(/-m precision@5 is given twice/);
   });
 
+  it("takes a measure without cutoffs (-m P) with trec_eval's default cutoffs", async () => {
+    const r = cli([
+      "eval",
+      "--qrels",
+      join(trec, "qrels.test"),
+      "--run",
+      join(trec, "results.test"),
+      "-q",
+      ...["P", "recall", "ndcg_cut", "map_cut", "success"].flatMap((m) => ["-m", m]),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const expected = await trecEvalValues("out.test.aq");
+    const toTrec = (name: string): string =>
+      name
+        .replace(/^precision@/, "P_")
+        .replace(/^ndcg@/, "ndcg_cut_")
+        .replace(/^map@/, "map_cut_")
+        .replace(/^recall@/, "recall_")
+        .replace(/^hit_rate@/, "success_");
+    const names = new Set<string>();
+    for (const line of r.stdout.trim().split("\n")) {
+      const [metric, query, value] = line.split("\t") as [string, string, string];
+      names.add(toTrec(metric));
+      const key = `${toTrec(metric)}|${query}`;
+      expect(expected.get(key), key).toBeDefined();
+      expect(value, key).toBe((expected.get(key) as number).toFixed(4));
+    }
+    // Every cutoff trec_eval prints for these five measures, and no other.
+    const trecNames = [...expected.keys()]
+      .map((k) => k.split("|")[0] as string)
+      .filter((m) => /^(P|recall|ndcg_cut|map_cut|success)_\d+$/.test(m));
+    expect([...names].sort()).toEqual([...new Set(trecNames)].sort());
+    expect(names.size).toBe(4 * 9 + 3);
+  });
+
   it("under -l, notes the queries each measure left out, ndcg keeping graded ones", async () => {
     const qrels = join(dir, "l2.qrels");
     const run = join(dir, "l2.run");

@@ -18,14 +18,28 @@ export interface EvalOptions {
 
 /**
  * trec_eval's list of cutoffs in one measure, `-m P.5,10` or `-m ndcg_cut.5,10`, as one spec per
- * cutoff (`P.5`, `P.10`); also with our names (`recall@5,10`). A spec without a comma is
- * returned as is.
+ * cutoff (`P.5`, `P.10`); also with our names (`recall@5,10`). A measure named without a
+ * cutoff (`-m P`, `-m ndcg_cut`, `-m success`) takes trec_eval's default cutoffs. Anything else
+ * is returned as is.
  */
 function expandCutoffs(spec: string): string[] {
+  const bare = TREC_DEFAULT_CUTOFFS.get(spec.trim());
+  if (bare !== undefined) return bare.map((k) => `${spec.trim()}_${k}`);
   const m = /^(.+?[._@])(\d+(?:,\d+)+)$/.exec(spec.trim());
   if (m === null) return [spec];
   return (m[2] as string).split(",").map((k) => `${m[1]}${k}`);
 }
+
+const TREC_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
+
+/** trec_eval's measures named without cutoffs (`-m P`), and the cutoffs it then prints. */
+const TREC_DEFAULT_CUTOFFS: ReadonlyMap<string, readonly number[]> = new Map([
+  ["P", TREC_CUTOFFS],
+  ["recall", TREC_CUTOFFS],
+  ["ndcg_cut", TREC_CUTOFFS],
+  ["map_cut", TREC_CUTOFFS],
+  ["success", [1, 5, 10]],
+]);
 
 /** The measures `eval` prints when no `-m` is given. */
 export const DEFAULT_EVAL_METRICS: readonly string[] = [
