@@ -346,10 +346,10 @@ describe("fastrag-bench eval", () => {
       "--run",
       join(trec, "results.test"),
       "-m",
-      "ndcg",
+      "bpref",
     ]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/unknown metric "ndcg"/);
+    expect(bad.stderr).toMatch(/unknown metric "bpref"/);
   });
 });
 
