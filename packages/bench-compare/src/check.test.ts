@@ -33,7 +33,7 @@ describe("check", () => {
       bound: 0.8,
       kind: "min",
     });
-    expect(failures[0]?.message).toBe("recall@5 = 0.7500 is below the minimum 0.8000");
+    expect(failures[0]?.message).toBe("recall@5 mean = 0.7500 is below the minimum 0.8000");
     expect(failures[1]).toMatchObject({
       metric: "latency_ms",
       stat: "p95",
@@ -57,9 +57,27 @@ describe("check", () => {
   it("prints as many decimals as it takes to tell the value from the bound", () => {
     const close = makeResult({ name: "c", scores: { "recall@5": [0.79998, 0.8] } });
     const [failure] = check(close, { "recall@5": { min: 0.8 } });
-    expect(failure?.message).toBe("recall@5 = 0.79999 is below the minimum 0.80000");
+    expect(failure?.message).toBe("recall@5 mean = 0.79999 is below the minimum 0.80000");
     const [above] = check(close, { "recall@5": { max: 0.79998 } });
-    expect(above?.message).toBe("recall@5 = 0.79999 is above the maximum 0.79998");
+    expect(above?.message).toBe("recall@5 mean = 0.79999 is above the maximum 0.79998");
+    // An integer bound prints as one, and the value with the decimals that set it apart.
+    const almostOne = makeResult({ name: "o", scores: { m: [0.99999] } });
+    expect(check(almostOne, { m: { min: 1 } })[0]?.message).toBe(
+      "m mean = 0.99999 is below the minimum 1",
+    );
+    const almostZero = makeResult({ name: "z", scores: { m: [0.00001] } });
+    expect(check(almostZero, { m: { max: 0 } })[0]?.message).toBe(
+      "m mean = 0.000010 is above the maximum 0",
+    );
+  });
+
+  it("allows a mean that is a bound of 0 but for rounding, at the scale of its scores", () => {
+    // -0.1, -0.2 and 0.3 average to -1.85e-17 in doubles: mathematically 0.
+    const signed = makeResult({ name: "s", scores: { m: [-0.1, -0.2, 0.3] } });
+    expect(signed.summary.m?.mean).toBeLessThan(0);
+    expect(check(signed, { m: { min: 0 } })).toEqual([]);
+    const below = makeResult({ name: "b", scores: { m: [-0.1, -0.2, 0.2999] } });
+    expect(check(below, { m: { min: 0 } })).toHaveLength(1);
   });
 
   it("fails an unknown metric and a metric without scores instead of passing them", () => {

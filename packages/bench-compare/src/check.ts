@@ -92,7 +92,8 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
     // Own properties only: a metric named "toString" must not find Object.prototype.toString.
     const summary = own(result.summary, metric);
     const value = summary === undefined ? null : summary[stat];
-    const label = stat === "mean" ? metric : `${metric} ${stat}`;
+    // The stat is always named, the mean too: "recall@5 mean = …".
+    const label = `${metric} ${stat}`;
     if (value === null) {
       const why =
         summary === undefined
@@ -108,7 +109,9 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
       });
       continue;
     }
-    if (min !== undefined && value < min - slack(min)) {
+    // The rounding a statistic can carry grows with the magnitude of the scores it comes from.
+    const scale = Math.max(Math.abs(summary?.min ?? 0), Math.abs(summary?.max ?? 0));
+    if (min !== undefined && value < min - slack(min, scale)) {
       const [v, b] = showPair(value, min);
       failures.push({
         metric,
@@ -119,7 +122,7 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
         message: `${label} = ${v} is below the minimum ${b}`,
       });
     }
-    if (max !== undefined && value > max + slack(max)) {
+    if (max !== undefined && value > max + slack(max, scale)) {
       const [v, b] = showPair(value, max);
       failures.push({
         metric,
@@ -143,27 +146,30 @@ function bound(v: unknown, where: string): number | undefined {
 }
 
 /**
- * How far a value may fall past a bound and still count as equal to it: 1e-12 of the bound.
- * A mean that is mathematically the bound can come out an ulp or two below it (0.7 and 0.9
- * average to 0.7999999999999999); any real difference between two scores is far larger.
+ * How far a value may fall past a bound and still count as equal to it: 1e-12 of the bound, or of
+ * the largest score when that is larger. A mean that is mathematically the bound can come out an
+ * ulp or two beside it (0, 0 and 0.3 average to 0.09999999999999999; -0.1, -0.2 and 0.3 to
+ * -1.85e-17); any real difference between two scores is far larger.
  */
-function slack(bound: number): number {
-  return Math.abs(bound) * 1e-12;
+function slack(bound: number, scale: number): number {
+  return Math.max(Math.abs(bound), scale) * 1e-12;
 }
 
 /**
  * The value and the bound as text, with as many decimals as it takes to tell them apart: never
- * "0.8000 is below the minimum 0.8000".
+ * "0.8000 is below the minimum 0.8000", nor "1.0000 is below the minimum 1". An integer prints
+ * as one.
  */
 function showPair(value: number, bound: number): [string, string] {
-  for (let decimals = 4; decimals < 17; decimals++) {
-    const pair: [string, string] = [show(value, decimals), show(bound, decimals)];
-    if (pair[0] !== pair[1]) return pair;
+  for (let decimals = 4; decimals <= 17; decimals++) {
+    const v = formatNumber(value, decimals);
+    const b = formatNumber(bound, decimals);
+    if (v !== b) {
+      return [
+        Number.isInteger(value) ? String(value) : v,
+        Number.isInteger(bound) ? String(bound) : b,
+      ];
+    }
   }
   return [String(value), String(bound)];
-}
-
-function show(v: number, decimals: number): string {
-  if (Number.isInteger(v)) return String(v);
-  return Math.abs(v) >= 1000 && decimals === 4 ? String(v) : formatNumber(v, decimals);
 }

@@ -90,6 +90,12 @@ describe("toMarkdown", () => {
     expect(md).toContain("| cache | 0.40 |");
     expect(md).toContain("| cold | 1500 |");
     expect(md).toContain("| tiny | 0.0049 |");
+    // A column of scores in [0, 1] has 4 decimals: a cost of $0.00002 still shows.
+    const mini = makeResult({ name: "mini", scores: { cost: [0.00002, 0.00002] } });
+    const big = makeResult({ name: "big", scores: { cost: [0.04, 0.04] } });
+    const costs = Comparison.of([mini, big]).toMarkdown();
+    expect(costs).toContain("| mini | 0.000020 |");
+    expect(costs).toContain("| big | 0.0400 |");
     const zero = makeResult({ name: "zero", scores: { latency_ms: [0, 0] } });
     expect(Comparison.of([zero, cold]).toMarkdown()).toContain("| zero | 0 |");
   });

@@ -996,6 +996,14 @@ export function errorMessage(error: unknown): string {
   return `non-Error thrown: ${String(error)}`;
 }
 
+/** The first `max` characters of a text and "…", never cutting a surrogate pair in two. */
+function shortText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  const end = code >= 0xd800 && code <= 0xdbff ? max - 1 : max;
+  return `${text.slice(0, end)}…`;
+}
+
 /** A short description of a value for messages: its type, and its text when that is short. */
 function describeValue(value: unknown): string {
   if (value === null) return "null";
@@ -1004,11 +1012,10 @@ function describeValue(value: unknown): string {
   if (typeof value === "number") return `the number ${value}`;
   if (typeof value === "string") {
     // "found 4" for the string "4" would read as the number it is not.
-    const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-    return `a string (${JSON.stringify(shown)})`;
+    return `a string (${JSON.stringify(shortText(value, 40))})`;
   }
   if (typeof value === "boolean") return `the boolean ${value}`;
-  return `a ${typeof value}`;
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 /**

@@ -185,6 +185,33 @@ describe("checkpoint journal", () => {
     );
   });
 
+  it("resumes a journal whose target edited a sample's question in place", async () => {
+    // The runner records the question as the sample holds it after the call; a resume compares
+    // samples by id, so a target that trims questions can still resume its own journal.
+    const journal = join(dir, "edited.jsonl");
+    const fresh = () => samples.map((s) => ({ ...s, question: ` ${s.question} ` }));
+    const trimming = (calls: Map<string, number>): QueryEngine => ({
+      async query(_q, { sample }) {
+        const id = sample.id as string;
+        calls.set(id, (calls.get(id) ?? 0) + 1);
+        (sample as { question: string }).question = sample.question.trim();
+        if (id === "q5") throw new Error("stop here");
+        return { answer: sample.expectedAnswers[0] as string };
+      },
+    });
+    await new Benchmark({ dataset: fresh(), metrics: [exact], maxConcurrent: 1 }).run(
+      trimming(new Map()),
+      { name: "e", checkpoint: journal },
+    );
+    const calls = new Map<string, number>();
+    const resumed = await new Benchmark({ dataset: fresh(), metrics: [exact] }).run(
+      trimming(calls),
+      { name: "e", checkpoint: journal, retryErrored: true },
+    );
+    expect([...calls.keys()]).toEqual(["q5"]);
+    expect(resumed.samples).toHaveLength(20);
+  });
+
   it("refuses a line of a shard journal whose index belongs to another shard", async () => {
     const journal = join(dir, "shard.jsonl");
     const b = new Benchmark({ dataset: samples, metrics: [exact] });

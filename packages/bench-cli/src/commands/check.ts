@@ -41,11 +41,26 @@ export function parseBound(spec: string, kind: "min" | "max"): Bound {
   return { metric, stat: stat as SummaryStat, kind, value };
 }
 
-/** `--max-errored 0` (a count) or `--max-errored 5%` (a share of the samples). */
-export function parseMaxErrored(spec: string): {
+interface MaxErrored {
   readonly count?: number;
-  readonly percent?: number;
-} {
+  /** The percentage as written, e.g. "9.9". */
+  readonly percent?: string;
+}
+
+/**
+ * The most errored samples `--max-errored` allows out of `total`: a count as given, or a share
+ * (`5%`) rounded down to whole samples, computed exactly from its decimal digits (29% of 100 is
+ * 29, where `0.29 * 100` would give 28.999999999999996).
+ */
+export function erroredLimit(spec: MaxErrored, total: number): number {
+  if (spec.count !== undefined) return spec.count;
+  const [whole, fraction = ""] = (spec.percent as string).split(".");
+  const scaled = BigInt(`${whole}${fraction}`) * BigInt(total);
+  return Number(scaled / (100n * 10n ** BigInt(fraction.length)));
+}
+
+/** `--max-errored 0` (a count) or `--max-errored 5%` (a share of the samples). */
+export function parseMaxErrored(spec: string): MaxErrored {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(spec);
   const value = m ? Number(m[1]) : Number.NaN;
   if (!m || (m[2] === "%" ? value > 100 : !Number.isSafeInteger(value))) {
@@ -53,7 +68,7 @@ export function parseMaxErrored(spec: string): {
       `--max-errored "${spec}": expected a count of samples (e.g. 0) or a percentage up to 100% (e.g. 5%)`,
     );
   }
-  return m[2] === "%" ? { percent: value } : { count: value };
+  return m[2] === "%" ? { percent: m[1] as string } : { count: value };
 }
 
 /** `fastrag-bench check`: exit 1 when any bound fails, printing every failure. */
@@ -79,7 +94,7 @@ export async function checkCommand(file: string, options: CheckOptions, io: Io):
   const total = status.successful + status.incomplete + status.errored;
   if (maxErrored !== undefined) {
     // A share is rounded down to whole samples: 5% of 30 allows 1.
-    const limit = maxErrored.count ?? Math.floor(((maxErrored.percent as number) / 100) * total);
+    const limit = erroredLimit(maxErrored, total);
     if (status.errored > limit) {
       const given = maxErrored.percent === undefined ? "" : ` (${maxErrored.percent}% of ${total})`;
       failures.push({

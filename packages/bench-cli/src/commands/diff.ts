@@ -9,8 +9,13 @@ export interface DiffCommandOptions {
   readonly limit?: number;
 }
 
-function fmt(v: number | null): string {
-  return v === null ? "—" : Number.isInteger(v) ? String(v) : v.toFixed(4);
+/** 4 decimals, or two significant digits for a non-zero value that 4 decimals would print as 0. */
+export function fmt(v: number | null): string {
+  if (v === null) return "—";
+  if (Number.isInteger(v)) return String(v);
+  const text = v.toFixed(4);
+  if (Number(text) !== 0) return text;
+  return v.toFixed(Math.min(100, 1 - Math.floor(Math.log10(Math.abs(v)))));
 }
 
 /** `fastrag-bench diff`: per-sample changes; exit 1 on regressions with --fail-on-regression. */

@@ -231,7 +231,7 @@ export async function runCommand(
       ) {
         // The journal is another run's or damaged: the CLI's way out is --fresh.
         throw new ConfigurationError(
-          `${error.message}. To discard it and run ${JSON.stringify(name)} from the start: fastrag-bench run --fresh`,
+          `${error.message}. To run ${JSON.stringify(name)} from the start, delete ${journal}; to run every target from the start: fastrag-bench run --fresh`,
           { cause: error },
         );
       }

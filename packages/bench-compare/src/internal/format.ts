@@ -26,13 +26,14 @@ export function decimalsFor(
 }
 
 /**
- * Fixed-decimal text without a "-0.0000". A column with fewer than 4 decimals (chosen for its
- * largest values) never prints a non-zero value as zero: a mean of 0.4 ms beside 1500 ms reads
- * "0.40", with two significant digits, not "0".
+ * Fixed-decimal text without a "-0.0000". A non-zero value never prints as zero: where the
+ * column's decimals (chosen for its largest values) would round it to 0, it gets two significant
+ * digits. A mean of 0.4 ms beside 1500 ms reads "0.40", not "0"; a cost of $0.00002 reads
+ * "0.000020", not "0.0000".
  */
 export function formatNumber(value: number, decimals: number): string {
   let text = value.toFixed(decimals);
-  if (decimals < 4 && value !== 0 && Number.isFinite(value) && Number(text) === 0) {
+  if (value !== 0 && Number.isFinite(value) && Number(text) === 0) {
     const needed = 1 - Math.floor(Math.log10(Math.abs(value)));
     text = value.toFixed(Math.min(100, Math.max(decimals, needed)));
   }

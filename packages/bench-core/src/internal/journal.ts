@@ -182,8 +182,13 @@ function parseEntry(
   const sample = parseSampleJson(e.sample, path, `line ${lineNo}: sample`);
   // The header matched this dataset, so a line whose sample is not the dataset's sample at its
   // index was damaged (or edited): resuming from it would file one sample's scores under another.
+  // Samples are told apart by id; by question only when they have none (a target may have
+  // edited a question in place, and the runner recorded it so).
   const want = datasetSample?.(index);
-  if (want !== undefined && (sample.sampleId !== want.id || sample.question !== want.question)) {
+  if (
+    want !== undefined &&
+    (want.id !== undefined ? sample.sampleId !== want.id : sample.question !== want.question)
+  ) {
     throw new ConfigurationError(
       `${path}:${lineNo}: sample index ${index} is ${describeSample(sample.sampleId, sample.question)} in the journal but ${describeSample(want.id, want.question)} in the dataset; the journal is damaged`,
     );
@@ -200,7 +205,8 @@ function parseEntry(
 }
 
 function describeSample(id: string | undefined, question: string): string {
-  const q = JSON.stringify(question.length > 40 ? `${question.slice(0, 40)}…` : question);
+  const chars = [...question];
+  const q = JSON.stringify(chars.length > 40 ? `${chars.slice(0, 40).join("")}…` : question);
   return id === undefined ? `the question ${q}` : `id ${JSON.stringify(id)} (${q})`;
 }
 
