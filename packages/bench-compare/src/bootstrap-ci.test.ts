@@ -29,6 +29,20 @@ describe("bootstrapCi", () => {
     expect(r90.upper - r90.lower).toBeLessThan(r.upper - r.lower);
   });
 
+  it("stays finite for values near the largest double", () => {
+    // Their sum overflows; the interval must still lie within the data, as for small values.
+    const r = bootstrapCi([1.7e308, 1e308], { resamples: 10_000, seed: 9 });
+    expect(r.mean).toBe(1.35e308);
+    expect(r).toMatchObject({ lower: 1e308, upper: 1.7e308 });
+    // The same interval as [1.7, 1], scaled: scaling by a power of two is exact.
+    const small = bootstrapCi([1.7, 1], { resamples: 10_000, seed: 9 });
+    expect(small).toMatchObject({ mean: 1.35, lower: 1, upper: 1.7 });
+    const neg = bootstrapCi([-1.7e308, -1.7e308, 1e308], { resamples: 500 });
+    expect(Number.isFinite(neg.lower) && Number.isFinite(neg.upper)).toBe(true);
+    expect(neg.lower).toBeGreaterThanOrEqual(-1.7e308);
+    expect(neg.upper).toBeLessThanOrEqual(1e308);
+  });
+
   it("is deterministic for a seed", () => {
     const values = [0.1, 0.9, 0.4, 0.4, 0.7, 0.2, 1, 0];
     expect(bootstrapCi(values, { resamples: 300, seed: 3 })).toEqual(

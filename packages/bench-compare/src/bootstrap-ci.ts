@@ -1,5 +1,6 @@
 import { ConfigurationError, percentile } from "@fastrag/bench-core";
 import { Xoshiro128 } from "./internal/prng.js";
+import { pairScale, scaled } from "./internal/scale.js";
 import { expectInteger, expectOpenUnit, expectSeed, finiteArray } from "./internal/validate.js";
 
 /** Options of {@link bootstrapCi}. */
@@ -49,6 +50,13 @@ export function bootstrapCi(
   const x = finiteArray(values, "bootstrapCi: values");
   const n = x.length;
   if (n === 0) throw new ConfigurationError("bootstrapCi: expected at least 1 value, found 0");
+  // Values near the largest double would overflow the sums (an infinite mean, NaN bounds): work on
+  // them scaled by a power of two, which is exact, and scale the interval back.
+  const scale = pairScale(x, x);
+  if (scale !== 1) {
+    const ci = bootstrapCi(scaled(x, scale), { resamples, seed, level });
+    return { ...ci, mean: ci.mean / scale, lower: ci.lower / scale, upper: ci.upper / scale };
+  }
   let sum = 0;
   for (let i = 0; i < n; i++) sum += x[i] as number;
   const mean = sum / n;

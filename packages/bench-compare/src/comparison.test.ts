@@ -100,6 +100,15 @@ describe("toMarkdown", () => {
     expect(Comparison.of([zero, cold]).toMarkdown()).toContain("| zero | 0 |");
   });
 
+  it("says that tests use only the pairs both runs scored, when some were left out", () => {
+    const a = makeResult({ name: "a", scores: { m: [0.1, 0.2, 0.3, 0.4] } });
+    const b = makeResult({ name: "b", scores: { m: [0.9, "error", 0.8, "error"] } });
+    const md = Comparison.of([a, b]).toMarkdown({ baseline: 0, test: "t-test" });
+    expect(md).toContain(
+      "2 pair(s) with an errored or null score were left out of the tests, which compare only the samples both runs scored; each mean in the table is over all of its own run's scores",
+    );
+  });
+
   it("refuses an unknown statistic instead of printing zeros", () => {
     const c = Comparison.of([bm25]);
     expect(() => c.toMarkdown("p42" as never)).toThrow(ConfigurationError);

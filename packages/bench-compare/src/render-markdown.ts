@@ -76,7 +76,9 @@ function legend(table: ComparisonTable): string {
       : `With ${table.rows.length} runs, more than the all-pairs limit of ${sig.maxPairwiseRuns}, each run is tested against the baseline ${base} only: a run's cell is marked ${superscript(sig.baselineLabel)} when it beats the baseline, and the baseline's cell names every run it beats. No multiple-comparison correction.`,
   ];
   if (leftOut > 0)
-    parts.push(`${leftOut} pair(s) with an errored or null score were left out of the tests.`);
+    parts.push(
+      `${leftOut} pair(s) with an errored or null score were left out of the tests, which compare only the samples both runs scored; each mean in the table is over all of its own run's scores, so a mark can disagree with the means shown.`,
+    );
   if (skipped > 0)
     parts.push(`${skipped} test(s) could not run (a metric missing or too few pairs).`);
   return parts.join(" ");
