@@ -562,6 +562,43 @@ describe("run, compare, diff, check, merge", () => {
     expect(existsSync(join(to, "ok.json"))).toBe(false);
   });
 
+  it("says why samples errored, and which metric scored nothing", () => {
+    const r = cli(["run", join(fixtures, "bad-output.config.mjs"), "--out-dir", join(dir, "bad")]);
+    expect(r.code, r.stderr).toBe(0);
+    // engine ran fine, but the dataset has no expected answers: exact_match scored no sample.
+    expect(r.stderr).toMatch(
+      /✓ engine: 3 samples .*\n {2}exact_match scored no sample: does the dataset have what it needs/,
+    );
+    // strings returned ids, not chunks: every sample errored, and the reason is printed.
+    expect(r.stderr).toMatch(/! strings: 3 samples .*errored 3/);
+    expect(r.stderr).toMatch(
+      / {2}every sample has an error, e\.g\. MalformedOutputError: query\(\) chunks\[0\] is a string \("d0"\), expected a chunk .*; or .*\("d1"\)/,
+    );
+    expect(r.stderr).toMatch(/ {2}the 3 errors are in .*strings\.json/);
+  });
+
+  it("refuses a misspelled config key and targets given as an array", () => {
+    const typo = cli([
+      "run",
+      join(fixtures, "typo-key.config.mjs"),
+      "--out-dir",
+      join(dir, "typo"),
+    ]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(
+      /unknown config key "maxConcurent"; expected dataset, metrics, targets, maxConcurrent, outDir, timeoutMs/,
+    );
+    const array = cli([
+      "run",
+      join(fixtures, "array-targets.config.mjs"),
+      "--out-dir",
+      join(dir, "arr"),
+    ]);
+    expect(array.code).toBe(2);
+    expect(array.stderr).toMatch(/targets must be an object of name → target/);
+    expect(existsSync(join(dir, "arr"))).toBe(false);
+  });
+
   it("refuses two targets that would overwrite one result file", () => {
     const r = cli(["run", join(fixtures, "collide.config.mjs"), "--out-dir", join(dir, "collide")]);
     expect(r.code).toBe(2);
@@ -573,7 +610,7 @@ describe("run, compare, diff, check, merge", () => {
     const to = join(dir, "mixed");
     const r = cli(["run", join(fixtures, "mixed.config.mjs"), "--out-dir", to]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/target "ret" is a Retriever .*exact_match need an answer/);
+    expect(r.stderr).toMatch(/target "ret" is a Retriever .*exact_match needs an answer/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     // "eng" comes first and is fine, but did not run: nothing was saved.
     expect(existsSync(join(to, "eng.json"))).toBe(false);

@@ -34,11 +34,10 @@ export interface BenchConfig<M extends Metadata = Metadata> {
  * ```ts
  * // bench.config.ts
  * import { defineConfig } from "@fastrag/bench-cli";
- * import { QADataset } from "@fastrag/bench-datasets";
  * import { Recall } from "@fastrag/bench-metrics/retrieval";
  *
  * export default defineConfig({
- *   dataset: QADataset.load("eval.jsonl"),
+ *   dataset: "eval.jsonl", // relative to this file
  *   metrics: [new Recall({ k: 5 })],
  *   targets: { bm25: myBm25Retriever, hybrid: myHybridRetriever },
  * });

@@ -1,5 +1,5 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { ConfigurationError } from "@fastrag/bench-core";
 import { describe, expect, it } from "vitest";
 import { rejection, tempDir, tempFile } from "./__fixtures__/helpers.js";
@@ -264,5 +264,48 @@ describe("QADataset.load dispatch", () => {
     const error = await rejection(QADataset.load(join(await tempDir(), "missing.json")));
     expect(ConfigurationError.isInstance(error)).toBe(true);
     expect(error.message).toMatch(/missing\.json: no such file/);
+  });
+});
+
+describe("a missing file", () => {
+  it("names the file a relative path was looked for in", async () => {
+    const error = await QADataset.load("no-such-eval.jsonl").catch((e: unknown) => e);
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toBe(
+      `no-such-eval.jsonl: no such file or directory (looked for ${resolve("no-such-eval.jsonl")})`,
+    );
+    const absolute = resolve("no-such-eval.jsonl");
+    await expect(QADataset.load(absolute)).rejects.toThrow(/no such file or directory$/);
+  });
+});
+
+describe("a misspelled gold column", () => {
+  it("is kept as metadata with a warning naming the field and the mapping", () => {
+    const dataset = QADataset.fromRecords([
+      { question: "q", expected_anwsers: ["a"], relevant_ids: ["d"] },
+    ]);
+    expect(dataset.samples[0]?.metadata).toEqual({ expected_anwsers: ["a"] });
+    expect(dataset.warnings).toEqual([
+      'records: column "expected_anwsers" was kept as metadata, but its name is close to "expected_answers" (expected answers). If it holds the expected answers, map it: { expectedAnswers: "expected_anwsers" }',
+    ]);
+    // Mapped, the warning goes, and so it does when the field was found under its own name.
+    expect(
+      QADataset.fromRecords([{ question: "q", expected_anwsers: ["a"] }], {
+        expectedAnswers: "expected_anwsers",
+      }).warnings,
+    ).toEqual([]);
+    expect(
+      QADataset.fromRecords([{ question: "q", answers: ["a"], expected_anwsers: ["b"] }]).warnings,
+    ).toEqual([]);
+  });
+
+  it("is told from another word", () => {
+    const warnings = (records: Record<string, unknown>[]) =>
+      QADataset.fromRecords(records).warnings.filter((w) => w.includes("is close to"));
+    expect(warnings([{ question: "q", incorrect_answer: "x", relevant_ids: ["d"] }])).toEqual([]);
+    expect(warnings([{ question: "q", answers: ["a"], relevant_id: ["d"] }])).toEqual([
+      'records: column "relevant_id" was kept as metadata, but its name is close to "relevant_ids" (relevant ids). If it holds the relevant ids, map it: { relevantIds: "relevant_id" }',
+    ]);
+    expect(warnings([{ question: "q", GroundTruth: "a", relevant_ids: ["d"] }])).toHaveLength(1);
   });
 });

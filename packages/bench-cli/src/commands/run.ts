@@ -27,6 +27,16 @@ export interface RunCommandOptions {
 
 const CONFIG_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"];
 
+/** The keys of {@link BenchConfig}. */
+const CONFIG_KEYS: readonly string[] = [
+  "dataset",
+  "metrics",
+  "targets",
+  "maxConcurrent",
+  "outDir",
+  "timeoutMs",
+];
+
 /** Parses `--shard 2/8` (1-based, as people count) into `{ index: 1, count: 8 }`. */
 export function parseShard(spec: string): ShardSpec {
   const m = /^(\d+)\/(\d+)$/.exec(spec.trim());
@@ -85,6 +95,20 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
   // rejection must not surface later as an unhandled one (a stack trace and exit 1). It is
   // still awaited, and reported, when the config is fine.
   if (isThenable(config.dataset)) config.dataset.then(undefined, () => {});
+  // A misspelled key (`maxConcurent`, `outdir`, `timeout`) would leave its default in force
+  // without a word: refuse it, as metrics refuse unknown options.
+  for (const key of Object.keys(config)) {
+    if (!CONFIG_KEYS.includes(key)) {
+      throw new ConfigurationError(
+        `${path}: unknown config key ${JSON.stringify(key)}; expected ${CONFIG_KEYS.join(", ")}`,
+      );
+    }
+  }
+  if (Array.isArray(config.targets)) {
+    throw new ConfigurationError(
+      `${path}: targets must be an object of name → target, e.g. targets: { bm25: retriever }, not an array (its results would be named 0, 1, …)`,
+    );
+  }
   if (
     typeof config.targets !== "object" ||
     config.targets === null ||
@@ -247,8 +271,9 @@ export async function runCommand(
     const status = `successful ${s.successful}, incomplete ${s.incomplete}, errored ${s.errored}`;
     writeLine(
       io.stderr,
-      `${s.errored > 0 ? c.yellow("!") : c.green("✓")} ${name}: ${result.samples.length} samples in ${result.durationS.toFixed(1)} s (${status}) → ${file}`,
+      `${s.errored > 0 ? c.yellow("!") : c.green("✓")} ${name}: ${plural(result.samples.length, "sample")} in ${result.durationS.toFixed(1)} s (${status}) → ${file}`,
     );
+    for (const line of problems(result, file)) writeLine(io.stderr, c.yellow(`  ${line}`));
     results.push(result);
   }
   for (const p of paths) {
@@ -265,6 +290,43 @@ export async function runCommand(
     io.stdout.write(table.endsWith("\n") ? table : `${table}\n`);
   }
   return 0;
+}
+
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * What a finished target's summary line cannot say: why samples errored (the first distinct
+ * messages; every one is in the result file), and metrics that scored no sample at all (a
+ * dataset without what they need: expected answers, relevant ids).
+ */
+function problems(result: BenchmarkResult, file: string): string[] {
+  const lines: string[] = [];
+  const shown: string[] = [];
+  let failed = 0;
+  for (const sample of result.samples) {
+    if (sample.error === null) continue;
+    failed++;
+    const text = sample.error.length > 300 ? `${sample.error.slice(0, 300)}…` : sample.error;
+    if (shown.length < 2 && !shown.includes(text)) shown.push(text);
+  }
+  if (failed > 0) {
+    const every = failed === result.samples.length && failed > 1;
+    const whose = every
+      ? "every sample has"
+      : `${plural(failed, "sample")} ${failed === 1 ? "has" : "have"}`;
+    lines.push(`${whose} an error, e.g. ${shown.join("; or ")}`);
+    if (failed > shown.length) lines.push(`the ${plural(failed, "error")} are in ${file}`);
+  }
+  for (const [metric, summary] of Object.entries(result.summary)) {
+    if (summary.count === 0 && result.status.errored < result.samples.length) {
+      lines.push(
+        `${metric} scored no sample: does the dataset have what it needs (expected answers for answer metrics, relevant ids for retrieval metrics)?`,
+      );
+    }
+  }
+  return lines;
 }
 
 interface TargetPaths {
@@ -366,7 +428,7 @@ function checkTarget(
   const needy = metrics.filter((m) => m.needsAnswer).map((m) => m.name);
   if (needy.length > 0) {
     throw new ConfigurationError(
-      `${path}: target "${name}" is a Retriever (it has retrieve() but no query()), and ${needy.join(", ")} need an answer. Make it a QueryEngine or drop those metrics`,
+      `${path}: target "${name}" is a Retriever (it has retrieve() but no query()), and ${needy.join(", ")} ${needy.length === 1 ? "needs" : "need"} an answer. Make it a QueryEngine or drop ${needy.length === 1 ? "that metric" : "those metrics"}`,
     );
   }
 }

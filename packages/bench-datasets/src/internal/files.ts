@@ -1,4 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
+import { isAbsolute, resolve } from "node:path";
 import { ConfigurationError } from "@fastrag/bench-core";
 import { inputError, messageOf } from "./problems.js";
 import { decodeUtf8 } from "./utf8.js";
@@ -25,7 +26,11 @@ export async function readTextFile(path: string): Promise<string> {
 /** A ConfigurationError for a file that cannot be opened or read. */
 export function fileError(path: string, error: unknown): Error {
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === "ENOENT") return inputError(path, "no such file or directory", error);
+  if (code === "ENOENT") {
+    // A relative path is read from the working directory: say which file that was.
+    const where = isAbsolute(path) ? "" : ` (looked for ${resolve(path)})`;
+    return inputError(path, `no such file or directory${where}`, error);
+  }
   if (code === "EISDIR") return inputError(path, "is a directory, expected a file", error);
   return inputError(path, `cannot read: ${messageOf(error)}`, error);
 }

@@ -558,6 +558,23 @@ export class SampleBuilder {
       );
     }
     const samples = this.samples;
+    const extras =
+      this.header !== undefined
+        ? this.extraIndexes.map((i) => this.header?.[i] as string)
+        : (this.lastExtras ?? []);
+    // A column kept as metadata whose name is a near miss of a field's alias that was not found
+    // (`expected_anwsers`) is almost surely that field, misspelled.
+    for (const field of ["id", "expectedAnswers", "relevantIds", "relevance"] as const) {
+      if (samples.length === 0 || this.explicit.has(field) || this.columnOf.has(field)) continue;
+      for (const column of extras) {
+        const alias = nearMiss(column, COLUMN_ALIASES[field]);
+        if (alias === undefined) continue;
+        this.warnings.push(
+          `${this.source}: column "${column}" was kept as metadata, but its name is close to "${alias}" (${NATIVE_NAMES[field]}). If it holds the ${NATIVE_NAMES[field]}, map it: { ${field}: ${JSON.stringify(column)} }`,
+        );
+        break;
+      }
+    }
     // No column holds answers or ids (none found, none mapped, none mapped away with null): say
     // so, for a gold column of a name we do not know is the likeliest cause.
     if (
@@ -569,10 +586,6 @@ export class SampleBuilder {
       // Graded judgments alone give the relevant ids (grade > 0).
       !this.columnOf.has("relevance")
     ) {
-      const extras =
-        this.header !== undefined
-          ? this.extraIndexes.map((i) => this.header?.[i] as string)
-          : (this.lastExtras ?? []);
       this.warnings.push(
         `${this.source}: no column of expected answers or relevant ids was found, so answer and retrieval metrics will leave every sample incomplete (latency and other metrics that need neither are unaffected). ` +
           (extras.length > 0
@@ -583,6 +596,58 @@ export class SampleBuilder {
     }
     return { samples, warnings: this.warnings };
   }
+}
+
+const NATIVE_NAMES = {
+  id: "sample ids",
+  expectedAnswers: "expected answers",
+  relevantIds: "relevant ids",
+  relevance: "relevance grades",
+} as const;
+
+/**
+ * The alias that `column` is a near miss of: the same letters but for case, `_`, `-` and spaces
+ * (`groundtruth`), or, for an alias of at least 6 letters, one edit away (`relevant_id`) or two
+ * in a name of the same length (`expected_anwsers`). `undefined` when there is none.
+ */
+export function nearMiss(column: string, aliases: readonly string[]): string | undefined {
+  const key = squash(column);
+  for (const alias of aliases) {
+    const target = squash(alias);
+    if (key === target) return alias;
+    if (target.length < 6) continue;
+    // One edit, or two in a name of the same length (swapped letters: "anwsers"). Two letters
+    // more or fewer is more often another word than a typo: incorrect_answer, correct_answer.
+    const distance = editDistance(key, target, 2);
+    if (distance === 1 || (distance === 2 && key.length === target.length)) return alias;
+  }
+  return undefined;
+}
+
+function squash(name: string): string {
+  return name.toLowerCase().replace(/[\s_-]+/g, "");
+}
+
+/** Levenshtein distance, or `cap + 1` as soon as it must exceed `cap`. */
+function editDistance(a: string, b: string, cap: number): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const v = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
+      current.push(v);
+      if (v < best) best = v;
+    }
+    if (best > cap) return cap + 1;
+    previous = current;
+  }
+  return previous[b.length] as number;
 }
 
 function copyRecord(source: Record<string, unknown> | undefined): Record<string, unknown> {
