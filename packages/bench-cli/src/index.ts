@@ -1,4 +1,4 @@
 export { main } from "./cli.js";
 export { DEFAULT_EVAL_METRICS } from "./commands/eval.js";
 export { type BenchConfig, type ConfigDataset, defineConfig } from "./config.js";
-export type { Io } from "./internal/io.js";
+export type { Io, OutputStream } from "./internal/io.js";

@@ -86,7 +86,9 @@ describe("check", () => {
       expect.objectContaining({ metric: "ndcg@5", value: null, bound: 0.5, kind: "missing" }),
       expect.objectContaining({ metric: "judge", value: null, bound: 1, kind: "missing" }),
     ]);
-    expect(failures[0]?.message).toContain('run "run" has no metric "ndcg@5"');
+    expect(failures[0]?.message).toBe(
+      `ndcg@5 mean: run "run" has no metric "ndcg@5" (it has "recall@5", "latency_ms", "judge"), so the threshold cannot pass`,
+    );
   });
 
   it("refuses malformed thresholds", () => {

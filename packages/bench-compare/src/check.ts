@@ -97,7 +97,11 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
     if (value === null) {
       const why =
         summary === undefined
-          ? `run "${result.name}" has no metric "${metric}"`
+          ? `run "${result.name}" has no metric "${metric}" (it has ${
+              Object.keys(result.summary)
+                .map((m) => JSON.stringify(m))
+                .join(", ") || "none"
+            })`
           : `run "${result.name}" has no scores for "${metric}"`;
       failures.push({
         metric,

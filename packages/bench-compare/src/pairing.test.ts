@@ -75,7 +75,7 @@ describe("pairSamples", () => {
       fingerprint: "sha256:b",
     });
     expect(() => pairSamples(a, b)).toThrow(
-      /different datasets \(.*; e\.g\. sample id "q0" only in "a", sample id "z0" only in "b"\)/,
+      /different datasets \(.*; e\.g\. sample id "q0" only in "a", sample id "z0" only in "b"\): paired tests and diffs need runs over one dataset$/,
     );
     const shuffled = makeResult({
       name: "c",
@@ -83,7 +83,9 @@ describe("pairSamples", () => {
       ids: ["q2", "q1", "q0"],
       fingerprint: "sha256:c",
     });
-    expect(() => pairSamples(a, shuffled)).toThrow(/the same sample ids in another order/);
+    expect(() => pairSamples(a, shuffled)).toThrow(
+      /the same sample ids in another order\)\. The fingerprint covers the samples' order too.*run both on the dataset in one order$/,
+    );
     const edited = makeResult({
       name: "d",
       scores: { m: [1, 0, 1] },

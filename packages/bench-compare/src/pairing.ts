@@ -39,8 +39,13 @@ const keyCache = new WeakMap<BenchmarkResult, Map<string, Map<string, number> | 
 export function pairSamples(a: BenchmarkResult, b: BenchmarkResult): SamplePairing {
   const where = `cannot pair runs "${a.name}" and "${b.name}"`;
   if (a.dataset && b.dataset && a.dataset.fingerprint !== b.dataset.fingerprint) {
+    const how = howSamplesDiffer(a, b);
+    // Only one dataset in two orders is fixed by running in one order; other datasets just differ.
+    const fix = how.endsWith("in another order")
+      ? ". The fingerprint covers the samples' order too, since shards and checkpoints address samples by position: run both on the dataset in one order"
+      : ": paired tests and diffs need runs over one dataset";
     throw new ConfigurationError(
-      `${where}: they ran on different datasets (fingerprint ${a.dataset.fingerprint}, ${a.dataset.size} samples vs fingerprint ${b.dataset.fingerprint}, ${b.dataset.size} samples; ${howSamplesDiffer(a, b)}). The fingerprint covers the samples' order too, since shards and checkpoints address samples by position: run both on the dataset in one order`,
+      `${where}: they ran on different datasets (fingerprint ${a.dataset.fingerprint}, ${a.dataset.size} samples vs fingerprint ${b.dataset.fingerprint}, ${b.dataset.size} samples; ${how})${fix}`,
     );
   }
   // Without both fingerprints, ids alone do not show that a pair is one sample: check questions.

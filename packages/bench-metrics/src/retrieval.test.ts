@@ -186,7 +186,10 @@ describe("names and options", () => {
     expect(() => new NDCG({} as unknown as { k: number })).toThrow(/found undefined/);
     expect(() => new MRR({ k: 0 })).toThrow(ConfigurationError);
     expect(() => new Precision(undefined as unknown as { k: number })).toThrow(
-      /expected an options object/,
+      "Precision: expected options, e.g. new Precision({ k: … }); it takes k, level, name",
+    );
+    expect(() => new Precision(5 as unknown as { k: number })).toThrow(
+      /expected an options object, found 5/,
     );
   });
 

@@ -1,6 +1,11 @@
 import { resolve } from "node:path";
 import { Comparison, pairSamples } from "@fastrag/bench-compare";
-import { SUMMARY_STATS, type SummaryStat, writeFileAtomic } from "@fastrag/bench-core";
+import {
+  ConfigurationError,
+  SUMMARY_STATS,
+  type SummaryStat,
+  writeFileAtomic,
+} from "@fastrag/bench-core";
 import { expandPaths } from "../internal/files.js";
 import { type Io, UsageError, writeLine } from "../internal/io.js";
 
@@ -59,16 +64,28 @@ export async function compareCommand(
     ...(alpha !== undefined ? { alpha } : {}),
   };
   if (test === "none" && many) warnIfUnpaired(comparison, io);
+  warnIfErrored(comparison, io);
   let text: string;
-  if (format === "md") text = comparison.toMarkdown(tableOptions);
-  else if (format === "csv") text = comparison.toCsv(tableOptions);
-  else if (format === "json") text = comparison.toJson(tableOptions);
-  else {
-    text = comparison.toHtml({
-      ...tableOptions,
-      ...(options.diffMetric !== undefined ? { diffMetric: options.diffMetric } : {}),
-      ...(options.title !== undefined ? { title: options.title } : {}),
-    });
+  try {
+    if (format === "md") text = comparison.toMarkdown(tableOptions);
+    else if (format === "csv") text = comparison.toCsv(tableOptions);
+    else if (format === "json") text = comparison.toJson(tableOptions);
+    else {
+      text = comparison.toHtml({
+        ...tableOptions,
+        ...(options.diffMetric !== undefined ? { diffMetric: options.diffMetric } : {}),
+        ...(options.title !== undefined ? { title: options.title } : {}),
+      });
+    }
+  } catch (error) {
+    if (ConfigurationError.isInstance(error) && error.message.startsWith("cannot pair runs")) {
+      // The tests pair samples; a table of runs over different datasets needs none.
+      throw new ConfigurationError(
+        `${error.message}. For a table without significance tests: --test none`,
+        { cause: error },
+      );
+    }
+    throw error;
   }
   if (options.out !== undefined) {
     await writeFileAtomic(options.out, () => [text.endsWith("\n") ? text : `${text}\n`]);
@@ -101,6 +118,22 @@ function baselineIndex(comparison: Comparison, baseline: string, io: Io): number
     );
   }
   return baseline;
+}
+
+/**
+ * A run's means leave its errored samples out (a failure is never a zero), so a run that mostly
+ * failed can top the table: say so beside it.
+ */
+function warnIfErrored(comparison: Comparison, io: Io): void {
+  for (const r of comparison.results) {
+    const { errored } = r.status;
+    if (errored === 0) continue;
+    const total = r.status.successful + r.status.incomplete + errored;
+    writeLine(
+      io.stderr,
+      `warning: ${errored} of ${total} samples of "${r.name}" errored; its means leave them out (a failure is never scored as 0)`,
+    );
+  }
 }
 
 /**

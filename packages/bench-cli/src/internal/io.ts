@@ -1,9 +1,19 @@
 import { ConfigurationError } from "@fastrag/bench-core";
 
+/**
+ * A stream a command writes text to: `process.stdout` and `process.stderr` are ones. Declared
+ * structurally, so the CLI's types need no `@types/node` in a user's project.
+ */
+export interface OutputStream {
+  write(text: string): unknown;
+  readonly isTTY?: boolean;
+  readonly columns?: number;
+}
+
 /** Where a command writes. Injected so tests can run commands in-process. */
 export interface Io {
-  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  readonly stdout: OutputStream;
+  readonly stderr: OutputStream;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
 }
@@ -45,6 +55,6 @@ export function colors(io: Io, stream: "stdout" | "stderr" = "stderr"): Colors {
   };
 }
 
-export function writeLine(stream: NodeJS.WritableStream, line = ""): void {
+export function writeLine(stream: OutputStream, line = ""): void {
   stream.write(`${line}\n`);
 }

@@ -13,6 +13,12 @@ export function optionsObject(
   known?: readonly string[],
 ): object {
   if (options === undefined && !required) return {};
+  if (options === undefined && known !== undefined) {
+    // `new Recall()`: say what it takes.
+    throw new ConfigurationError(
+      `${metric}: expected options, e.g. new ${metric}({ ${known[0]}: … }); it takes ${known.join(", ")}`,
+    );
+  }
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw new ConfigurationError(
       `${metric}: expected an options object, found ${describe(options)}`,
