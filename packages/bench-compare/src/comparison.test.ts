@@ -96,6 +96,14 @@ describe("toMarkdown", () => {
     const costs = Comparison.of([mini, big]).toMarkdown();
     expect(costs).toContain("| mini | 0.000020 |");
     expect(costs).toContain("| big | 0.0400 |");
+    // Below 1 in a column of 1 decimal: two significant digits, so 0.13 and 0.05 stay apart.
+    const fast = makeResult({ name: "fast", scores: { latency_ms: [0.13, 0.13] } });
+    const faster = makeResult({ name: "faster", scores: { latency_ms: [0.05, 0.05] } });
+    const slow = makeResult({ name: "slow", scores: { latency_ms: [700, 700] } });
+    const mixed = Comparison.of([fast, faster, slow]).toMarkdown();
+    expect(mixed).toContain("| fast | 0.13 |");
+    expect(mixed).toContain("| faster | 0.050 |");
+    expect(mixed).toContain("| slow | 700.0 |");
     const zero = makeResult({ name: "zero", scores: { latency_ms: [0, 0] } });
     expect(Comparison.of([zero, cold]).toMarkdown()).toContain("| zero | 0 |");
   });

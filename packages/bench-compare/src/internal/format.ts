@@ -29,11 +29,15 @@ export function decimalsFor(
  * Fixed-decimal text without a "-0.0000". A non-zero value never prints as zero: where the
  * column's decimals (chosen for its largest values) would round it to 0, it gets two significant
  * digits. A mean of 0.4 ms beside 1500 ms reads "0.40", not "0"; a cost of $0.00002 reads
- * "0.000020", not "0.0000".
+ * "0.000020", not "0.0000". In a column of fewer than 4 decimals every value below 1 gets two
+ * significant digits.
  */
 export function formatNumber(value: number, decimals: number): string {
   let text = value.toFixed(decimals);
-  if (value !== 0 && Number.isFinite(value) && Number(text) === 0) {
+  // Below 1, in a column of fewer decimals than scores get, two significant digits too: 0.13 and
+  // 0.05 ms beside 700 ms read "0.13" and "0.050", not both "0.1".
+  const small = decimals < 4 && Math.abs(value) < 1;
+  if (value !== 0 && Number.isFinite(value) && (small || Number(text) === 0)) {
     const needed = 1 - Math.floor(Math.log10(Math.abs(value)));
     text = value.toFixed(Math.min(100, Math.max(decimals, needed)));
   }
