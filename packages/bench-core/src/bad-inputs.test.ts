@@ -19,7 +19,7 @@ const RESULTS: Record<string, RegExp> = {
   "bad-status.json":
     /samples\[0\]\.status: expected "successful", "incomplete" or "errored", found "ok"/,
   "bare-array.json": /the top level: expected an object, found an array/,
-  "bom-crlf-truncated.json": /not valid JSON, perhaps truncated/,
+  "bom-crlf-truncated.json": /not valid JSON, truncated/,
   "empty.json": /not valid JSON \(the file is empty\)/,
   "huge-number.json":
     /duration_s: expected a non-negative number|duration_s: expected a finite number/,
@@ -36,7 +36,7 @@ const RESULTS: Record<string, RegExp> = {
   // "toString" is on Object.prototype, not in the file: it must not pass as a direction.
   "summary-inherited-direction.json":
     /summary has metric "toString" but higher_is_better does not say its direction/,
-  "truncated.json": /not valid JSON, perhaps truncated/,
+  "truncated.json": /not valid JSON, truncated/,
   "wrong-version.json": /format "fastrag-bench-result\/9" is not supported/,
 };
 

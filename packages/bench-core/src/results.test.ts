@@ -187,8 +187,13 @@ describe("BenchmarkResult save/load", () => {
 
   const corrupt: [string, string, RegExp][] = [
     ["empty.json", "", /not valid JSON \(the file is empty\)/],
-    ["trunc.json", "", /not valid JSON, perhaps truncated/],
+    ["trunc.json", "", /not valid JSON, truncated/],
     ["array.json", "[1, 2]", /top level: expected an object, found an array/],
+    [
+      "trailing-comma.json",
+      '{\n  "format": "fastrag-bench-result/1",\n}',
+      /trailing-comma\.json: line 3, column 1: not valid JSON at "}"/,
+    ],
     ["dataset.json", '{"samples": [{"question": "q"}]}', /format: expected a string/],
     ["other.json", '{"name": "x"}', /not a fastrag bench result.*"name"/],
     [

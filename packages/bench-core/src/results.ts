@@ -320,10 +320,9 @@ export class BenchmarkResult {
     try {
       data = JSON.parse(text);
     } catch (error) {
-      throw new ConfigurationError(
-        `${source}: not valid JSON${text.trim() === "" ? " (the file is empty)" : ", perhaps truncated"}: ${(error as Error).message}`,
-        { cause: error },
-      );
+      throw new ConfigurationError(`${source}: ${jsonSyntaxProblem(text, error)}`, {
+        cause: error,
+      });
     }
     return BenchmarkResult.fromJSON(data, source);
   }
@@ -508,6 +507,32 @@ function readLazySamples(lazy: LazySamples): readonly SampleResult[] {
     );
   }
   return samples;
+}
+
+/**
+ * What is wrong with a text that JSON.parse refused: where (line and column, when the engine's
+ * message gives the position), and "truncated" only when the text ends too early.
+ */
+function jsonSyntaxProblem(text: string, error: unknown): string {
+  const message = (error as Error).message;
+  if (text.trim() === "") return "not valid JSON (the file is empty)";
+  const at = /at position (\d+)/.exec(message);
+  if (at === null) {
+    const truncated = /end of (JSON )?input/i.test(message);
+    return `not valid JSON${truncated ? ", truncated" : ""}: ${message}`;
+  }
+  const offset = Number(at[1]);
+  if (offset >= text.trimEnd().length) return `not valid JSON, truncated: ${message}`;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  const near = JSON.stringify(text.slice(offset, offset + 12));
+  return `line ${line}, column ${offset - lineStart + 1}: not valid JSON at ${near}: ${message}`;
 }
 
 /** Number of samples shard `index` of `count` takes from a dataset of `size` (round-robin). */
