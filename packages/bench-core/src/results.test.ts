@@ -254,7 +254,9 @@ describe("BenchmarkResult.merge", () => {
     expect(() => BenchmarkResult.merge([s0, s0, s1])).toThrow(/shard 1\/2 appears twice/);
     expect(() => BenchmarkResult.merge([s0])).toThrow(/missing shard\(s\) 2\/2/);
     const other = await bench().run(engine, { name: "other", shard: { index: 1, count: 2 } });
-    expect(() => BenchmarkResult.merge([s0, other])).toThrow(/different runs/);
+    expect(() => BenchmarkResult.merge([s0, other])).toThrow(
+      /shards belong to different runs: .*; merge each run's shards on their own/,
+    );
     const fewer = await new Benchmark({ dataset: samples, metrics: [exact] }).run(engine, {
       name: "m",
       shard: { index: 1, count: 2 },

@@ -383,7 +383,7 @@ export class BenchmarkResult {
     for (const s of shards) {
       if (s.name !== first.name) {
         throw new ConfigurationError(
-          `merge: shards belong to different runs: "${first.name}" and "${s.name}"`,
+          `merge: shards belong to different runs: "${first.name}" and "${s.name}"; merge each run's shards on their own (e.g. the files <name>.shard-*-of-N.json of one name)`,
         );
       }
       if (s.metrics.join(",") !== metrics) {
