@@ -45,6 +45,32 @@ const OURS_TO_TREC: Record<string, string> = {
   "map@1000": "map_cut_1000",
 };
 
+/** Our metric name as trec_eval names it: `precision@5` → `P_5`. */
+function trecName(name: string): string {
+  return name
+    .replace(/^precision@/, "P_")
+    .replace(/^ndcg@/, "ndcg_cut_")
+    .replace(/^map@/, "map_cut_")
+    .replace(/^recall@/, "recall_")
+    .replace(/^hit_rate@/, "success_");
+}
+
+/**
+ * Checks every `metric<TAB>query<TAB>value` line of `eval` against trec_eval's value, printed
+ * with 4 decimals as trec_eval prints it; returns the `measure|query` keys compared.
+ */
+function expectTrecEvalLines(stdout: string, expected: Map<string, number>): string[] {
+  const keys: string[] = [];
+  for (const line of stdout.trim().split("\n")) {
+    const [metric, query, value] = line.split("\t") as [string, string, string];
+    const key = `${trecName(metric)}|${query}`;
+    expect(expected.get(key), key).toBeDefined();
+    expect(value, key).toBe((expected.get(key) as number).toFixed(4));
+    keys.push(key);
+  }
+  return keys;
+}
+
 function parseEval(stdout: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const line of stdout.trim().split("\n")) {
@@ -162,22 +188,8 @@ describe("fastrag-bench eval", () => {
       "hit_rate@5",
       "hit_rate@20",
     ]);
-    const expected = await trecEvalValues("out.test.meas_params");
-    const toTrec = (name: string): string =>
-      name
-        .replace(/^precision@/, "P_")
-        .replace(/^ndcg@/, "ndcg_cut_")
-        .replace(/^recall@/, "recall_")
-        .replace(/^hit_rate@/, "success_");
-    let compared = 0;
-    for (const line of r.stdout.trim().split("\n")) {
-      const [metric, query, value] = line.split("\t") as [string, string, string];
-      const key = `${toTrec(metric)}|${query}`;
-      expect(expected.get(key), key).toBeDefined();
-      expect(value, key).toBe((expected.get(key) as number).toFixed(4));
-      compared++;
-    }
-    expect(compared).toBe(11 * 4); // 3 queries + all
+    const compared = expectTrecEvalLines(r.stdout, await trecEvalValues("out.test.meas_params"));
+    expect(compared).toHaveLength(11 * 4); // 3 queries + all
     const twice = cli([
       "eval",
       "--qrels",
@@ -203,21 +215,7 @@ describe("fastrag-bench eval", () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     const expected = await trecEvalValues("out.test.aq");
-    const toTrec = (name: string): string =>
-      name
-        .replace(/^precision@/, "P_")
-        .replace(/^ndcg@/, "ndcg_cut_")
-        .replace(/^map@/, "map_cut_")
-        .replace(/^recall@/, "recall_")
-        .replace(/^hit_rate@/, "success_");
-    const names = new Set<string>();
-    for (const line of r.stdout.trim().split("\n")) {
-      const [metric, query, value] = line.split("\t") as [string, string, string];
-      names.add(toTrec(metric));
-      const key = `${toTrec(metric)}|${query}`;
-      expect(expected.get(key), key).toBeDefined();
-      expect(value, key).toBe((expected.get(key) as number).toFixed(4));
-    }
+    const names = new Set(expectTrecEvalLines(r.stdout, expected).map((k) => k.split("|")[0]));
     // Every cutoff trec_eval prints for these five measures, and no other.
     const trecNames = [...expected.keys()]
       .map((k) => k.split("|")[0] as string)
