@@ -570,21 +570,36 @@ describe("run, compare, diff, check, merge", () => {
     // strings returned ids, not chunks: every sample errored, and the reason is printed.
     expect(r.stderr).toMatch(/! strings: 3 samples .*errored 3/);
     expect(r.stderr).toMatch(
-      / {2}every sample has an error, e\.g\. MalformedOutputError: query\(\) chunks\[0\] is a string \("d0"\), expected a chunk .*; or .*\("d1"\)/,
+      / {2}every sample errored, e\.g\. MalformedOutputError: query\(\) chunks\[0\] is a string \("d0"\), expected a chunk .*; or .*\("d1"\)/,
     );
-    expect(r.stderr).toMatch(/ {2}the 3 errors are in .*strings\.json/);
+    expect(r.stderr).toMatch(/ {2}every error is in .*strings\.json/);
+    // booming ran, but the boom metric threw on every sample: a metric failure, not an errored
+    // sample, and not the dataset's fault. Its two-line message is printed on one line.
+    expect(r.stderr).toMatch(/✓ booming: 3 samples .*errored 0\)/);
+    expect(r.stderr).toMatch(
+      / {2}a metric failed on 3 samples, e\.g\. boom: exploded on a second line\n/,
+    );
+    expect(r.stderr).toMatch(/ {2}boom scored no sample: it failed on them \(see above\)/);
+    expect(r.stderr).not.toMatch(/boom scored no sample: does the dataset/);
   });
 
-  it("refuses a misspelled config key and targets given as an array", () => {
+  it("runs a TypeScript config that exports `config` rather than a default", () => {
+    const to = join(dir, "named");
+    const r = cli(["run", join(fixtures, "named-export.config.ts"), "--out-dir", to]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(to, "named.json"))).toBe(true);
+  });
+
+  it("warns of a misspelled config key, and refuses targets given as an array", () => {
     const typo = cli([
       "run",
       join(fixtures, "typo-key.config.mjs"),
       "--out-dir",
       join(dir, "typo"),
     ]);
-    expect(typo.code).toBe(2);
+    expect(typo.code, typo.stderr).toBe(0);
     expect(typo.stderr).toMatch(
-      /unknown config key "maxConcurent"; expected dataset, metrics, targets, maxConcurrent, outDir, timeoutMs/,
+      /^warning: .*typo-key\.config\.mjs: config key "maxConcurent" is not one run reads, so it is ignored; the keys are dataset, metrics, targets, maxConcurrent, outDir, timeoutMs$/m,
     );
     const array = cli([
       "run",

@@ -104,6 +104,20 @@ describe("toMarkdown", () => {
     expect(mixed).toContain("| fast | 0.13 |");
     expect(mixed).toContain("| faster | 0.050 |");
     expect(mixed).toContain("| slow | 700.0 |");
+    // Rounding up keeps the column's order: 0.996 beside 1.004 (0 decimals) both read "1", and
+    // 0.0996 reads "0.10", not "0.100".
+    const near = (name: string, v: number) => makeResult({ name, scores: { m: [v] } });
+    const around = Comparison.of([
+      near("under", 0.996),
+      near("over", 1.004),
+      near("tenth", 0.0996),
+      near("neg", -0.996),
+      near("big", 1500),
+    ]).toMarkdown();
+    expect(around).toContain("| under | 1 |");
+    expect(around).toContain("| over | 1 |");
+    expect(around).toContain("| tenth | 0.10 |");
+    expect(around).toContain("| neg | -1 |");
     const zero = makeResult({ name: "zero", scores: { latency_ms: [0, 0] } });
     expect(Comparison.of([zero, cold]).toMarkdown()).toContain("| zero | 0 |");
   });

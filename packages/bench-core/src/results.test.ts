@@ -194,6 +194,11 @@ describe("BenchmarkResult save/load", () => {
       '{\n  "format": "fastrag-bench-result/1",\n}',
       /trailing-comma\.json: line 3, column 1: not valid JSON at "}"/,
     ],
+    [
+      "emoji.json",
+      '{\n  "name": "g😀😀d" "x": 1\n}',
+      /emoji\.json: line 2, column 18: not valid JSON at "\\"x\\"/,
+    ],
     ["dataset.json", '{"samples": [{"question": "q"}]}', /format: expected a string/],
     ["other.json", '{"name": "x"}', /not a fastrag bench result.*"name"/],
     [

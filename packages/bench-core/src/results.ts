@@ -532,7 +532,9 @@ function jsonSyntaxProblem(text: string, error: unknown): string {
     }
   }
   const near = JSON.stringify(text.slice(offset, offset + 12));
-  return `line ${line}, column ${offset - lineStart + 1}: not valid JSON at ${near}: ${message}`;
+  // Columns in characters, as editors count them (an emoji is one, not two UTF-16 units).
+  const column = [...text.slice(lineStart, offset)].length + 1;
+  return `line ${line}, column ${column}: not valid JSON at ${near}: ${message}`;
 }
 
 /** Number of samples shard `index` of `count` takes from a dataset of `size` (round-robin). */

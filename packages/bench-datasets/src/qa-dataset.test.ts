@@ -307,5 +307,10 @@ describe("a misspelled gold column", () => {
       'records: column "relevant_id" was kept as metadata, but its name is close to "relevant_ids" (relevant ids). If it holds the relevant ids, map it: { relevantIds: "relevant_id" }',
     ]);
     expect(warnings([{ question: "q", GroundTruth: "a", relevant_ids: ["d"] }])).toHaveLength(1);
+    // SQuAD's and HotpotQA's passage column is no misspelled "contexts"; sample_idx no sample id;
+    // and graded judgments give the relevant ids.
+    expect(warnings([{ question: "q", answers: ["a"], context: "Paris is…" }])).toEqual([]);
+    expect(warnings([{ question: "q", answers: ["a"], sample_idx: 3 }])).toEqual([]);
+    expect(warnings([{ question: "q", relevance: { d: 1 }, relevant_id: "d" }])).toEqual([]);
   });
 });

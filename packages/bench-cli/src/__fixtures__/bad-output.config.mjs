@@ -1,8 +1,20 @@
-// A retriever that returns ids as strings instead of chunks, and an engine without answers for
-// the dataset's questions: every sample errors, or one metric scores nothing.
+// A target that returns ids as strings instead of chunks (every sample errors), an engine whose
+// dataset has no expected answers (exact_match scores nothing), and one whose answer makes a
+// metric throw, with a two-line message, on every sample.
 import { defineConfig } from "@fastrag/bench-cli";
 import { ExactMatch } from "@fastrag/bench-metrics/generation";
 import { Recall } from "@fastrag/bench-metrics/retrieval";
+
+const boom = {
+  name: "boom",
+  higherIsBetter: true,
+  needsRelevantIds: false,
+  needsAnswer: true,
+  score: ({ answer }) => {
+    if (answer === "boom") throw new Error("exploded\n  on a second line");
+    return 1;
+  },
+};
 
 export default defineConfig({
   dataset: Array.from({ length: 3 }, (_, i) => ({
@@ -11,7 +23,7 @@ export default defineConfig({
     expectedAnswers: [],
     relevantIds: [`d${i}`],
   })),
-  metrics: [new Recall({ k: 1 }), new ExactMatch()],
+  metrics: [new Recall({ k: 1 }), new ExactMatch(), boom],
   targets: {
     engine: {
       query: async (_q, { sample }) => ({
@@ -22,5 +34,6 @@ export default defineConfig({
     strings: {
       query: async (_q, { sample }) => ({ answer: "x", chunks: [`d${sample.id.slice(1)}`] }),
     },
+    booming: { query: async () => ({ answer: "boom", chunks: [] }) },
   },
 });

@@ -72,7 +72,10 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
       cause: error,
     });
   }
-  let config = (mod.default ?? mod.config) as BenchConfig | PromiseLike<BenchConfig> | undefined;
+  let config = unwrapExport(mod.default ?? mod.config) as
+    | BenchConfig
+    | PromiseLike<BenchConfig>
+    | undefined;
   if (isThenable(config)) {
     // An async config: `export default makeConfig()` where makeConfig is async.
     try {
@@ -95,15 +98,6 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
   // rejection must not surface later as an unhandled one (a stack trace and exit 1). It is
   // still awaited, and reported, when the config is fine.
   if (isThenable(config.dataset)) config.dataset.then(undefined, () => {});
-  // A misspelled key (`maxConcurent`, `outdir`, `timeout`) would leave its default in force
-  // without a word: refuse it, as metrics refuse unknown options.
-  for (const key of Object.keys(config)) {
-    if (!CONFIG_KEYS.includes(key)) {
-      throw new ConfigurationError(
-        `${path}: unknown config key ${JSON.stringify(key)}; expected ${CONFIG_KEYS.join(", ")}`,
-      );
-    }
-  }
   if (Array.isArray(config.targets)) {
     throw new ConfigurationError(
       `${path}: targets must be an object of name → target, e.g. targets: { bm25: retriever }, not an array (its results would be named 0, 1, …)`,
@@ -124,6 +118,32 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
     );
   }
   return config;
+}
+
+/**
+ * The config inside a module-interop wrapper: jiti's `interopDefault` hands a TypeScript module
+ * that exports `config` (and no default) over as `{ config }`, and CommonJS compiled from
+ * TypeScript as `{ default }`.
+ */
+function unwrapExport(value: unknown): unknown {
+  let v = value;
+  for (let depth = 0; depth < 3; depth++) {
+    if (typeof v !== "object" || v === null || "targets" in v || isThenable(v)) return v;
+    const inner =
+      (v as { default?: unknown; config?: unknown }).default ?? (v as { config?: unknown }).config;
+    if (inner === undefined) return v;
+    v = inner;
+  }
+  return v;
+}
+
+/**
+ * Keys of a config that `run` does not read: a misspelled one (`maxConcurent`, `outdir`) leaves
+ * its default in force, so each gets a warning. (Not an error: a config built by spreading a
+ * shared object may carry keys of its own.)
+ */
+export function unknownConfigKeys(config: object): string[] {
+  return Object.keys(config).filter((key) => !CONFIG_KEYS.includes(key));
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -169,6 +189,14 @@ export async function runCommand(
   }
   const warnings = (dataset as { warnings?: readonly string[] }).warnings ?? [];
   const c = colors(io);
+  for (const key of unknownConfigKeys(config)) {
+    writeLine(
+      io.stderr,
+      c.yellow(
+        `warning: ${configPath}: config key ${JSON.stringify(key)} is not one run reads, so it is ignored; the keys are ${CONFIG_KEYS.join(", ")}`,
+      ),
+    );
+  }
   for (const w of warnings) writeLine(io.stderr, c.yellow(`warning: ${w}`));
   const benchmark = new Benchmark({
     dataset,
@@ -214,8 +242,9 @@ export async function runCommand(
       if (kept) {
         writeLine(
           io.stderr,
-          `${c.green("✓")} ${name}: finished before the interruption; kept ${file} (--fresh runs it again)`,
+          `${kept.status.errored > 0 ? c.yellow("!") : c.green("✓")} ${name}: finished before the interruption; kept ${file} (--fresh runs it again)`,
         );
+        for (const line of problems(kept, file)) writeLine(io.stderr, c.yellow(`  ${line}`));
         results.push(kept);
         continue;
       }
@@ -303,28 +332,43 @@ function plural(n: number, word: string): string {
  */
 function problems(result: BenchmarkResult, file: string): string[] {
   const lines: string[] = [];
-  const shown: string[] = [];
-  let failed = 0;
+  // Errored samples: the pipeline failed. Incomplete ones with an error: a metric threw.
+  const errored = { count: 0, examples: [] as string[] };
+  const metricErrors = { count: 0, examples: [] as string[] };
   for (const sample of result.samples) {
     if (sample.error === null) continue;
-    failed++;
-    const text = sample.error.length > 300 ? `${sample.error.slice(0, 300)}…` : sample.error;
-    if (shown.length < 2 && !shown.includes(text)) shown.push(text);
+    const group = sample.status === "errored" ? errored : metricErrors;
+    group.count++;
+    // One line each: a multi-line message would break the indented summary.
+    const flat = sample.error.replace(/\s*\n\s*/g, " ");
+    const text = flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+    if (group.examples.length < 2 && !group.examples.includes(text)) group.examples.push(text);
   }
-  if (failed > 0) {
-    const every = failed === result.samples.length && failed > 1;
-    const whose = every
-      ? "every sample has"
-      : `${plural(failed, "sample")} ${failed === 1 ? "has" : "have"}`;
-    lines.push(`${whose} an error, e.g. ${shown.join("; or ")}`);
-    if (failed > shown.length) lines.push(`the ${plural(failed, "error")} are in ${file}`);
+  const n = result.samples.length;
+  if (errored.count > 0) {
+    const who = errored.count === n && n > 1 ? "every sample" : plural(errored.count, "sample");
+    lines.push(`${who} errored, e.g. ${errored.examples.join("; or ")}`);
+  }
+  if (metricErrors.count > 0) {
+    lines.push(
+      `a metric failed on ${plural(metricErrors.count, "sample")}, e.g. ${metricErrors.examples.join("; or ")}`,
+    );
+  }
+  if (errored.count + metricErrors.count > errored.examples.length + metricErrors.examples.length) {
+    lines.push(`every error is in ${file}`);
   }
   for (const [metric, summary] of Object.entries(result.summary)) {
-    if (summary.count === 0 && result.status.errored < result.samples.length) {
-      lines.push(
-        `${metric} scored no sample: does the dataset have what it needs (expected answers for answer metrics, relevant ids for retrieval metrics)?`,
-      );
-    }
+    if (summary.count > 0 || errored.count === n) continue;
+    // A metric that threw on every sample has said why above; one that returned null everywhere
+    // found nothing to score.
+    const failed = result.samples.some(
+      (s) => s.status === "incomplete" && s.error?.includes(`${metric}: `),
+    );
+    lines.push(
+      failed
+        ? `${metric} scored no sample: it failed on them (see above)`
+        : `${metric} scored no sample: does the dataset have what it needs (expected answers for answer metrics, relevant ids for retrieval metrics)?`,
+    );
   }
   return lines;
 }

@@ -39,7 +39,15 @@ export function formatNumber(value: number, decimals: number): string {
   const small = decimals < 4 && Math.abs(value) < 1;
   if (value !== 0 && Number.isFinite(value) && (small || Number(text) === 0)) {
     const needed = 1 - Math.floor(Math.log10(Math.abs(value)));
-    text = value.toFixed(Math.min(100, Math.max(decimals, needed)));
+    let precise = value.toFixed(Math.min(100, Math.max(decimals, needed)));
+    // Rounding can carry into the digit above (0.0996 → "0.100", 0.996 → "1.00"): then one
+    // decimal fewer keeps two significant digits ("0.10", "1.0").
+    if (Math.abs(Number(precise)) >= 10 ** (2 - needed)) {
+      precise = value.toFixed(Math.min(100, Math.max(decimals, needed - 1)));
+    }
+    // A value that rounds to 1 or more prints as the column's other such values do ("1", not
+    // "1.0" beside a "1" that is larger).
+    if (Math.abs(Number(precise)) < 1) text = precise;
   }
   return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
 }

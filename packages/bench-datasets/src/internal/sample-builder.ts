@@ -564,10 +564,12 @@ export class SampleBuilder {
         : (this.lastExtras ?? []);
     // A column kept as metadata whose name is a near miss of a field's alias that was not found
     // (`expected_anwsers`) is almost surely that field, misspelled.
-    for (const field of ["id", "expectedAnswers", "relevantIds", "relevance"] as const) {
+    for (const field of ["expectedAnswers", "relevantIds", "relevance"] as const) {
       if (samples.length === 0 || this.explicit.has(field) || this.columnOf.has(field)) continue;
+      // Graded judgments give the relevant ids too.
+      if (field === "relevantIds" && this.columnOf.has("relevance")) continue;
       for (const column of extras) {
-        const alias = nearMiss(column, COLUMN_ALIASES[field]);
+        const alias = nearMiss(column, NEAR_MISS_ALIASES[field]);
         if (alias === undefined) continue;
         this.warnings.push(
           `${this.source}: column "${column}" was kept as metadata, but its name is close to "${alias}" (${NATIVE_NAMES[field]}). If it holds the ${NATIVE_NAMES[field]}, map it: { ${field}: ${JSON.stringify(column)} }`,
@@ -598,8 +600,17 @@ export class SampleBuilder {
   }
 }
 
+/**
+ * The aliases a near miss is measured against. Not `contexts` and `reference_contexts`: a
+ * `context` column (SQuAD, HotpotQA) is passage text, not a misspelled column of ids.
+ */
+const NEAR_MISS_ALIASES = {
+  expectedAnswers: COLUMN_ALIASES.expectedAnswers,
+  relevantIds: COLUMN_ALIASES.relevantIds.filter((a) => !a.endsWith("contexts")),
+  relevance: COLUMN_ALIASES.relevance,
+} as const;
+
 const NATIVE_NAMES = {
-  id: "sample ids",
   expectedAnswers: "expected answers",
   relevantIds: "relevant ids",
   relevance: "relevance grades",
