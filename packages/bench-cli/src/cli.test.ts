@@ -20,6 +20,11 @@ function cli(args: string[], env: Record<string, string> = {}) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** `fastrag-bench eval` of one of trec_eval's shared runs against its qrels.test. */
+function evalTrec(run: string, ...args: string[]) {
+  return cli(["eval", "--qrels", join(trec, "qrels.test"), "--run", join(trec, run), ...args]);
+}
+
 /** trec_eval's `all` (or per-query) values from one of its expected-output files. */
 async function trecEvalValues(file: string): Promise<Map<string, number>> {
   const out = new Map<string, number>();
@@ -88,13 +93,7 @@ beforeAll(async () => {
 
 describe("fastrag-bench eval", () => {
   it("prints trec_eval's values for the default measures", async () => {
-    const r = cli([
-      "eval",
-      "--qrels",
-      join(trec, "qrels.test"),
-      "--run",
-      join(trec, "results.test"),
-    ]);
+    const r = evalTrec("results.test");
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split("\n");
     expect(lines.map((l) => l.split("\t")[0])).toEqual([
@@ -131,15 +130,7 @@ describe("fastrag-bench eval", () => {
       ["results.test", "out.test.aq"],
       ["results.trunc", "out.test.aqc"],
     ] as const) {
-      const r = cli([
-        "eval",
-        "--qrels",
-        join(trec, "qrels.test"),
-        "--run",
-        join(trec, run),
-        "--per-query",
-        ...args,
-      ]);
+      const r = evalTrec(run, "--per-query", ...args);
       expect(r.code).toBe(0);
       const expected = await trecEvalValues(file);
       const ours = parseEval(r.stdout);
@@ -150,12 +141,8 @@ describe("fastrag-bench eval", () => {
   });
 
   it("takes trec_eval's lists of cutoffs (-m P.5,7,3) and matches its values", async () => {
-    const r = cli([
-      "eval",
-      "--qrels",
-      join(trec, "qrels.test"),
-      "--run",
-      join(trec, "results.test"),
+    const r = evalTrec(
+      "results.test",
       "-q", // trec_eval's spelling of --per-query
       "-m",
       "P.5,7,3",
@@ -165,7 +152,7 @@ describe("fastrag-bench eval", () => {
       "recall.20,2000",
       "-m",
       "success.2,5,20",
-    ]);
+    );
     expect(r.code, r.stderr).toBe(0);
     const names = [
       ...new Set(
@@ -190,29 +177,17 @@ describe("fastrag-bench eval", () => {
     ]);
     const compared = expectTrecEvalLines(r.stdout, await trecEvalValues("out.test.meas_params"));
     expect(compared).toHaveLength(11 * 4); // 3 queries + all
-    const twice = cli([
-      "eval",
-      "--qrels",
-      join(trec, "qrels.test"),
-      "--run",
-      join(trec, "results.test"),
-      "-m",
-      "P.5,5",
-    ]);
+    const twice = evalTrec("results.test", "-m", "P.5,5");
     expect(twice.code).toBe(2);
     expect(twice.stderr).toMatch(/-m precision@5 is given twice/);
   });
 
   it("takes a measure without cutoffs (-m P) with trec_eval's default cutoffs", async () => {
-    const r = cli([
-      "eval",
-      "--qrels",
-      join(trec, "qrels.test"),
-      "--run",
-      join(trec, "results.test"),
+    const r = evalTrec(
+      "results.test",
       "-q",
       ...["P", "recall", "ndcg_cut", "map_cut", "success"].flatMap((m) => ["-m", m]),
-    ]);
+    );
     expect(r.code, r.stderr).toBe(0);
     const expected = await trecEvalValues("out.test.aq");
     const names = new Set(expectTrecEvalLines(r.stdout, expected).map((k) => k.split("|")[0]));
@@ -257,16 +232,7 @@ describe("fastrag-bench eval", () => {
   });
 
   it("emits JSON with --json", () => {
-    const r = cli([
-      "eval",
-      "--qrels",
-      join(trec, "qrels.test"),
-      "--run",
-      join(trec, "results.test"),
-      "-m",
-      "map",
-      "--json",
-    ]);
+    const r = evalTrec("results.test", "-m", "map", "--json");
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout);
     expect(json.metrics.map.all.toFixed(4)).toBe("0.1785");
@@ -279,15 +245,7 @@ describe("fastrag-bench eval", () => {
     const none = cli(["eval", "--qrels", empty, "--run", join(trec, "results.test")]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^error: .*empty\.qrels: no judgments/);
-    const high = cli([
-      "eval",
-      "--qrels",
-      join(trec, "qrels.test"),
-      "--run",
-      join(trec, "results.test"),
-      "-l",
-      "99",
-    ]);
+    const high = evalTrec("results.test", "-l", "99");
     expect(high.code).toBe(2);
     expect(high.stderr).toMatch(
       /qrels\.test: no query has a document of grade 99 or more.*lower -l/,
@@ -295,13 +253,7 @@ describe("fastrag-bench eval", () => {
   });
 
   it("says how many judged queries the run has no ranking for", async () => {
-    const trunc = cli([
-      "eval",
-      "--qrels",
-      join(trec, "qrels.test"),
-      "--run",
-      join(trec, "results.trunc"),
-    ]);
+    const trunc = evalTrec("results.trunc");
     expect(trunc.code).toBe(0);
     expect(trunc.stderr).toMatch(
       /note: the run has no ranking for 1 of the 3 queries with a relevant document; they score 0/,
@@ -337,15 +289,7 @@ describe("fastrag-bench eval", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: .*missing\.qrels/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
-    const bad = cli([
-      "eval",
-      "--qrels",
-      join(trec, "qrels.test"),
-      "--run",
-      join(trec, "results.test"),
-      "-m",
-      "bpref",
-    ]);
+    const bad = evalTrec("results.test", "-m", "bpref");
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/unknown metric "bpref"/);
   });
