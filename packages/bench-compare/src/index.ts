@@ -10,6 +10,7 @@ export {
 } from "./comparison.js";
 export { type DiffOptions, diff, type SampleChange, type SampleDiff } from "./diff.js";
 export { isLatencyMetric } from "./html/model.js";
+export { formatNumber } from "./internal/format.js";
 export { type PairedTTestResult, pairedTTest } from "./paired-t-test.js";
 export {
   type PairedScores,

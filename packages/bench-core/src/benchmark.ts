@@ -6,6 +6,7 @@ import {
 } from "./errors.js";
 import { fingerprintSamples } from "./internal/fingerprint.js";
 import { type JournalHeader, JournalWriter, readJournal } from "./internal/journal.js";
+import { shortText } from "./internal/text.js";
 import { setOwn } from "./internal/validate.js";
 import { BenchmarkResult, type DatasetInfo, type ShardSpec } from "./results.js";
 import type {
@@ -994,14 +995,6 @@ export function errorMessage(error: unknown): string {
     // fall through
   }
   return `non-Error thrown: ${String(error)}`;
-}
-
-/** The first `max` characters of a text and "…", never cutting a surrogate pair in two. */
-function shortText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const code = text.charCodeAt(max - 1);
-  const end = code >= 0xd800 && code <= 0xdbff ? max - 1 : max;
-  return `${text.slice(0, end)}…`;
 }
 
 /** A short description of a value for messages: its type, and its text when that is short. */

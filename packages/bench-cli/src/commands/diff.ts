@@ -1,4 +1,4 @@
-import { diff, type SampleChange, type SampleDiff } from "@fastrag/bench-compare";
+import { diff, formatNumber, type SampleChange, type SampleDiff } from "@fastrag/bench-compare";
 import { BenchmarkResult } from "@fastrag/bench-core";
 import { colors, type Io, writeLine } from "../internal/io.js";
 
@@ -9,13 +9,10 @@ export interface DiffCommandOptions {
   readonly limit?: number;
 }
 
-/** 4 decimals, or two significant digits for a non-zero value that 4 decimals would print as 0. */
+/** 4 decimals as tables print scores (never a non-zero value as 0); an integer as itself. */
 export function fmt(v: number | null): string {
   if (v === null) return "—";
-  if (Number.isInteger(v)) return String(v);
-  const text = v.toFixed(4);
-  if (Number(text) !== 0) return text;
-  return v.toFixed(Math.min(100, 1 - Math.floor(Math.log10(Math.abs(v)))));
+  return Number.isInteger(v) ? String(v) : formatNumber(v, 4);
 }
 
 /** `fastrag-bench diff`: per-sample changes; exit 1 on regressions with --fail-on-regression. */

@@ -31,6 +31,13 @@ export function decimalsFor(
  * digits. A mean of 0.4 ms beside 1500 ms reads "0.40", not "0"; a cost of $0.00002 reads
  * "0.000020", not "0.0000". In a column of fewer than 4 decimals every value below 1 gets two
  * significant digits.
+ *
+ * @example
+ * ```ts
+ * formatNumber(0.25, 4); // "0.2500"
+ * formatNumber(0.00002, 4); // "0.000020"
+ * formatNumber(0.4, 0); // "0.40"
+ * ```
  */
 export function formatNumber(value: number, decimals: number): string {
   let text = value.toFixed(decimals);

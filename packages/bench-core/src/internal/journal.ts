@@ -5,7 +5,7 @@ import { ConfigurationError } from "../errors.js";
 import { parseSampleJson, sampleToJson } from "../results.js";
 import type { SampleResult } from "../types.js";
 import { makeDirectory } from "./atomic-write.js";
-import { decodeUtf8 } from "./text.js";
+import { decodeUtf8, shortText } from "./text.js";
 
 export const JOURNAL_FORMAT = "fastrag-bench-journal/1";
 
@@ -205,8 +205,7 @@ function parseEntry(
 }
 
 function describeSample(id: string | undefined, question: string): string {
-  const chars = [...question];
-  const q = JSON.stringify(chars.length > 40 ? `${chars.slice(0, 40).join("")}…` : question);
+  const q = JSON.stringify(shortText(question, 40));
   return id === undefined ? `the question ${q}` : `id ${JSON.stringify(id)} (${q})`;
 }
 

@@ -65,3 +65,11 @@ export function firstInvalidUtf8(buf: Uint8Array): number {
   }
   return buf.length;
 }
+
+/** The first `max` UTF-16 units of a text and "…", never cutting a surrogate pair in two. */
+export function shortText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  const end = code >= 0xd800 && code <= 0xdbff ? max - 1 : max;
+  return `${text.slice(0, end)}…`;
+}
