@@ -111,6 +111,23 @@ describe("fastrag-bench eval", () => {
     }
   });
 
+  it("reads gzip-compressed qrels and runs, on one thread or several", async () => {
+    const { gzipSync } = await import("node:zlib");
+    const qrels = join(dir, "qrels.test.gz");
+    const run = join(dir, "results.test.gz");
+    await writeFile(qrels, gzipSync(await readFile(join(trec, "qrels.test"))));
+    await writeFile(run, gzipSync(await readFile(join(trec, "results.test"))));
+    const expected = evalTrec("results.test", "--per-query");
+    expect(expected.code).toBe(0);
+    for (const threads of ["1", "2"]) {
+      const r = cli(["eval", "--qrels", qrels, "--run", run, "--per-query", "--threads", threads]);
+      expect(r.stderr).toBe(expected.stderr);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(expected.stdout);
+    }
+    expect(expected.stdout.split("\n").length).toBeGreaterThan(20);
+  });
+
   it("matches trec_eval per query, including a query missing from the run (-c)", async () => {
     const args = [
       "-m",

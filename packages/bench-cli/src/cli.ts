@@ -130,8 +130,8 @@ export async function main(
   program
     .command("eval")
     .description("evaluate a TREC run file against qrels, like trec_eval, with fastrag's metrics")
-    .requiredOption("--qrels <file>", "TREC qrels: qid iter docno rel")
-    .requiredOption("--run <file>", "TREC run: qid Q0 docno rank score tag")
+    .requiredOption("--qrels <file>", "TREC qrels: qid iter docno rel (gzip too)")
+    .requiredOption("--run <file>", "TREC run: qid Q0 docno rank score tag (gzip too)")
     .option(
       "-m, --metric <metric>",
       `a measure (repeatable; P.5,10 gives several cutoffs); default: ${DEFAULT_EVAL_METRICS.join(", ")}`,

@@ -1,8 +1,10 @@
 import { join } from "node:path";
 import { ConfigurationError } from "@fastrag/bench-core";
 import { isDirectory, readTextFile } from "./internal/files.js";
+import { withoutGz } from "./internal/gzip.js";
 import { parseJson } from "./internal/json-text.js";
 import { forEachLine, isBlank } from "./internal/lines.js";
+import { plainOrGz } from "./internal/load-beir.js";
 import {
   describeInexact,
   describeValue,
@@ -37,6 +39,9 @@ export const CORPUS_ALIASES: Readonly<Record<keyof Passage, readonly string[]>> 
  * - a `.json` array of passages, or a SQuAD file, whose paragraphs become passages with the
  *   same `<title>#<index>` ids its questions' `relevant_ids` name.
  *
+ * A gzip-compressed file is decompressed as it is read, its `.gz` suffix looked past
+ * (`corpus.jsonl.gz` reads as `.jsonl`).
+ *
  * @throws ConfigurationError for an unsupported path, a passage without an id or text, a
  *   duplicate id, or malformed content (naming the file, line/row and column).
  * @example
@@ -49,7 +54,7 @@ export async function loadCorpus(path: string): Promise<Passage[]> {
   if (typeof path !== "string" || path.length === 0) {
     throw new ConfigurationError(`loadCorpus: expected a path, found ${describeValue(path)}`);
   }
-  const lower = path.toLowerCase();
+  const lower = withoutGz(path.toLowerCase());
   const reader = new PassageReader(path);
   if (lower.endsWith(".jsonl")) {
     await forEachLine(path, (line, n) => {
@@ -90,7 +95,7 @@ export async function loadCorpus(path: string): Promise<Passage[]> {
       );
     }
   } else if (await isDirectory(path)) {
-    return loadCorpus(join(path, "corpus.jsonl"));
+    return loadCorpus(await plainOrGz(join(path, "corpus.jsonl")));
   } else {
     throw new ConfigurationError(
       `${path}: unsupported corpus format; expected .jsonl (e.g. BEIR corpus.jsonl), .csv, .tsv, .json (passages or SQuAD) or a BEIR directory`,

@@ -64,13 +64,13 @@ export class Predictions implements QueryEngine {
 
   /**
    * Reads predictions from a `.json` file (an object of id → answer, or an array of records) or
-   * a `.jsonl` file of records.
+   * a `.jsonl` file of records; either may be gzip-compressed (`preds.jsonl.gz`).
    *
    * @throws ConfigurationError for a missing file, invalid JSON, an answer that is not a string,
    *   a record with neither id nor question, non-string retrieved ids or an id given twice.
    */
   static async load(path: string): Promise<Predictions> {
-    if (/\.jsonl$/i.test(path)) {
+    if (/\.jsonl(?:\.gz)?$/i.test(path)) {
       const records: { record: unknown; line: number }[] = [];
       await forEachLine(path, (line, lineNumber) => {
         if (!isBlank(line))

@@ -10,6 +10,7 @@ import type { ColumnMapping } from "./column-mapping.js";
 import type { HuggingFaceOptions } from "./hugging-face.js";
 import { feedFile } from "./internal/byte-lines.js";
 import { isDirectory, readTextFile } from "./internal/files.js";
+import { gunzipHead, isGzip, withoutGz } from "./internal/gzip.js";
 import { loadBeirDataset } from "./internal/load-beir.js";
 import { loadJsonDataset } from "./internal/load-json.js";
 import { loadJsonlDataset } from "./internal/load-jsonl.js";
@@ -81,7 +82,7 @@ export interface NativeSample {
 const NO_ANSWERS: readonly string[] = Object.freeze([]);
 
 const SUPPORTED =
-  '.json (native, bare array or SQuAD), .jsonl, .csv, .tsv, .yaml/.yml, .parquet, a BEIR directory (queries.jsonl + qrels/<split>.tsv), or TREC qrels (lines "qid iter docno rel"; topics with the topics option)';
+  '.json (native, bare array or SQuAD), .jsonl, .csv, .tsv, .yaml/.yml, .parquet, a BEIR directory (queries.jsonl + qrels/<split>.tsv), or TREC qrels (lines "qid iter docno rel"; topics with the topics option); each may be gzip-compressed (.gz)';
 
 /** The TREC options of `load`'s options, as `fromTrec` takes them. */
 function trecOptions(options: LoadOptions): Omit<TrecDatasetOptions, "qrels"> {
@@ -112,7 +113,10 @@ async function looksLikeQrels(path: string): Promise<boolean> {
     try {
       const buffer = Buffer.alloc(4096);
       const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
-      head = buffer.toString("latin1", 0, bytesRead);
+      const bytes = isGzip(buffer, bytesRead)
+        ? gunzipHead(buffer.subarray(0, bytesRead))
+        : buffer.subarray(0, bytesRead);
+      head = bytes.toString("latin1");
     } finally {
       await file.close();
     }
@@ -187,6 +191,9 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
    * Columns are auto-detected from {@link COLUMN_ALIASES}; `columns` overrides single fields.
    * SQuAD files, BEIR directories and TREC qrels have fixed fields, so `columns` does not apply to them.
    *
+   * Any of these files may be gzip-compressed: it is recognised by its content and decompressed as
+   * it is read, and a `.gz` suffix is looked past (`eval.jsonl.gz` reads as `.jsonl`).
+   *
    * @throws ConfigurationError for an unsupported suffix (listing those supported), a missing
    *   file, or any malformed content; the message names the file, line/row and column.
    */
@@ -200,7 +207,8 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
         `QADataset.load: expected a file path, found ${describeValue(path)}`,
       );
     }
-    const lower = path.toLowerCase();
+    // `data.jsonl.gz` reads as `.jsonl`: every reader decompresses gzip files.
+    const lower = withoutGz(path.toLowerCase());
     let loaded: LoadedSamples;
     if (
       options.split !== undefined &&
@@ -267,7 +275,8 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
    * in order of first appearance, including queries with no relevant document (trec_eval
    * averages those in as 0). `id` is the query id; `question` is the topic text, or the query id
    * without topics; `relevance` holds every judged grade (≤ 0 included: judged non-relevant);
-   * `relevantIds` the documents with grade > 0, or ≥ `relevanceLevel` when given.
+   * `relevantIds` the documents with grade > 0, or ≥ `relevanceLevel` when given. Either file may
+   * be gzip-compressed.
    *
    * @throws ConfigurationError for a malformed qrels or topics line (naming line and column), or a
    *   qrels query missing from the topics.

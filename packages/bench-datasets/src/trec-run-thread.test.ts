@@ -1,7 +1,8 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 import { ConfigurationError } from "@fastrag/bench-core";
 import { describe, expect, it } from "vitest";
 import { TrecRun } from "./trec-run.js";
@@ -45,6 +46,23 @@ describe("TrecRun.load(path, { thread: true })", () => {
     expect(ConfigurationError.isInstance(missing)).toBe(true);
     expect((missing as Error).message).toContain("none.run");
     expect((missing as Error & { cause?: { code?: string } }).cause?.code).toBe("ENOENT");
+  });
+
+  it("decompresses a gzip run on the worker thread, and reports damaged gzip from there", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "fastrag-run-thread-"));
+    const text = await readFile(data("results.test"));
+    const path = join(dir, "results.test.gz");
+    await writeFile(path, gzipSync(text));
+    const threaded = await BuiltTrecRun.load(path, { thread: true });
+    const here = await TrecRun.load(data("results.test"));
+    expect(threaded.queryIds()).toEqual(here.queryIds());
+    for (const q of here.queryIds()) expect(threaded.ranking(q)).toEqual(here.ranking(q));
+    const cut = join(dir, "cut.gz");
+    const whole = gzipSync(text);
+    await writeFile(cut, whole.subarray(0, whole.length >> 1));
+    const error = await BuiltTrecRun.load(cut, { thread: true }).catch((e: unknown) => e);
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain("the compressed data ends too early");
   });
 
   it("parses on this thread when the worker module is not there (running from source)", async () => {

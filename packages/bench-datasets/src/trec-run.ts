@@ -81,9 +81,10 @@ export class TrecRun implements Retriever {
   }
 
   /**
-   * Reads a TREC run file (`qid Q0 docno rank score tag`, whitespace-separated).
+   * Reads a TREC run file (`qid Q0 docno rank score tag`, whitespace-separated), decompressing it
+   * as it is read when it is gzip (`run.txt.gz`).
    *
-   * @throws ConfigurationError when the file is missing, a line has fewer than 6 fields, a score
+   * @throws ConfigurationError when the file is missing, is gzip that cannot be decompressed, a line has fewer than 6 fields, a score
    *   is not a number, or a document is listed twice for one query; the message names the line
    *   and column.
    */

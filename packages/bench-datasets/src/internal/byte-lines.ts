@@ -1,7 +1,8 @@
 import { isAscii, isUtf8 } from "node:buffer";
-import { type FileHandle, open, readFile } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import { ConfigurationError } from "@fastrag/bench-core";
 import { fileError } from "./files.js";
+import { gunzipReader, isGzip, type ReadInto, readFileBytes } from "./gzip.js";
 import { decodeUtf8, hasBom } from "./utf8.js";
 
 /**
@@ -40,8 +41,10 @@ export async function feedFile(path: string, parser: ByteLineParser): Promise<vo
     if (ConfigurationError.isInstance(error)) throw error;
     throw fileError(path, error);
   }
+  let read: ReadInto = async (buffer, offset, length) =>
+    (await handle.read(buffer, offset, length, null)).bytesRead;
+  let closeGunzip: (() => void) | undefined;
   try {
-    parser.reserve(size);
     // A pipe or a special file reports size 0: read it in full chunks.
     let buffer = Buffer.allocUnsafe(size > 0 ? Math.min(CHUNK, Math.max(size, 64)) : CHUNK);
     let filled = 0;
@@ -53,17 +56,30 @@ export async function feedFile(path: string, parser: ByteLineParser): Promise<vo
         buffer.copy(bigger, 0, 0, filled);
         buffer = bigger;
       }
-      let read: number;
+      let count: number;
       try {
-        ({ bytesRead: read } = await handle.read(buffer, filled, buffer.length - filled, null));
+        count = await read(buffer, filled, buffer.length - filled);
       } catch (error) {
+        if (ConfigurationError.isInstance(error)) throw error;
         throw fileError(path, error);
       }
-      const last = read === 0;
-      const end = filled + read;
+      const last = count === 0;
+      const end = filled + count;
       let from = 0;
       if (first && (end >= 3 || last)) {
+        if (closeGunzip === undefined && isGzip(buffer, end)) {
+          // Compressed: from here on, the bytes read are the decompressed ones, from the start.
+          const gunzip = gunzipReader(Buffer.from(buffer.subarray(0, end)), read, path, CHUNK);
+          read = gunzip.read;
+          closeGunzip = gunzip.close;
+          // Sized for the compressed file: the text may be far larger.
+          if (buffer.length < CHUNK) buffer = Buffer.allocUnsafe(CHUNK);
+          filled = 0;
+          continue;
+        }
         first = false;
+        // The size planned for is the file's; a compressed file's text is larger (unknown).
+        parser.reserve(closeGunzip === undefined ? size : 0);
         if (end >= 3 && hasBom(buffer)) from = 3;
       } else if (first) {
         filled = end;
@@ -82,6 +98,7 @@ export async function feedFile(path: string, parser: ByteLineParser): Promise<vo
       filled = end - consumed;
     }
   } finally {
+    closeGunzip?.();
     await handle.close().catch(() => {});
   }
 }
@@ -95,7 +112,7 @@ export function feedText(text: string, parser: ByteLineParser): void {
 
 async function throwInvalidUtf8(path: string): Promise<never> {
   // The exact line and column come from decoding the whole file: an error path only.
-  decodeUtf8(await readFile(path), path);
+  decodeUtf8(await readFileBytes(path), path);
   throw new ConfigurationError(`${path}: invalid UTF-8; expected a UTF-8 text file`);
 }
 

@@ -1,12 +1,13 @@
 import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { ConfigurationError } from "@fastrag/bench-core";
+import { gunzipBytes, isGzip, readFileBytes } from "./gzip.js";
 import { inputError, messageOf } from "./problems.js";
 import { decodeUtf8 } from "./utf8.js";
 
 /**
- * Reads a whole UTF-8 text file (BOM dropped); a missing or unreadable file, or one that is not
- * valid UTF-8, is a ConfigurationError.
+ * Reads a whole UTF-8 text file (BOM dropped), decompressed when it is gzip; a missing or
+ * unreadable file, or one that is not valid UTF-8 or valid gzip, is a ConfigurationError.
  */
 export async function readTextFile(path: string): Promise<string> {
   let text: string;
@@ -15,7 +16,12 @@ export async function readTextFile(path: string): Promise<string> {
     // it turns invalid bytes into U+FFFD. So a text holding U+FFFD (never, in nearly every file:
     // V8 answers at once for a one-byte string) is read again as bytes and checked strictly.
     text = await readFile(path, "utf8");
-    if (text.indexOf("\uFFFD") !== -1) text = decodeUtf8(await readFile(path), path);
+    if (text.charCodeAt(0) === 0x1f) {
+      // Maybe gzip: its magic number is 1f 8b, and 8b reads as U+FFFD.
+      const bytes = await readFile(path);
+      if (isGzip(bytes)) text = decodeUtf8(await gunzipBytes(bytes, path), path);
+    }
+    if (text.indexOf("\uFFFD") !== -1) text = decodeUtf8(await readFileBytes(path), path);
   } catch (error) {
     if (ConfigurationError.isInstance(error)) throw error;
     throw fileError(path, error);

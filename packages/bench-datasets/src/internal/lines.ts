@@ -1,10 +1,12 @@
 import { createReadStream } from "node:fs";
 import { fileError } from "./files.js";
+import { maybeGunzip } from "./gzip.js";
 import { completePrefixLength, firstInvalidUtf8, hasBom, invalidUtf8, strictUtf8 } from "./utf8.js";
 
 /**
- * Streams a UTF-8 text file line by line, without holding it as one string. Calls `onLine` with
- * each line (without its `\n` or `\r\n`) and its 1-based number; the BOM is dropped.
+ * Streams a UTF-8 text file line by line, without holding it as one string (decompressed as it
+ * is read when the file is gzip). Calls `onLine` with each line (without its `\n` or `\r\n`)
+ * and its 1-based number; the BOM is dropped.
  *
  * @throws ConfigurationError when the file cannot be opened or read, or is not valid UTF-8 (naming
  *   the line, column and byte; lines before it have been passed to `onLine`).
@@ -21,7 +23,7 @@ export async function forEachLine(
   let carry: Buffer | undefined;
   let offset = 0;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of maybeGunzip(stream as AsyncIterable<Buffer>, path)) {
       let bytes = carry === undefined ? chunk : Buffer.concat([carry, chunk]);
       if (first) {
         first = false;

@@ -1,4 +1,4 @@
-import { readdir } from "node:fs/promises";
+import { access, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { EvalSample, Metadata } from "@fastrag/bench-core";
 import { fileError, readTextFile } from "./files.js";
@@ -98,15 +98,33 @@ export async function readBeirQrels(
   return qrels;
 }
 
+/** `path` when it exists, else `path.gz` when that does (else `path`, for the error naming it). */
+export async function plainOrGz(path: string): Promise<string> {
+  if (await exists(path)) return path;
+  return (await exists(`${path}.gz`)) ? `${path}.gz` : path;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * A BEIR directory: `queries.jsonl` (`{_id, text, metadata?}`) and `qrels/<split>.tsv`. One
- * sample per query judged in the split, in qrels order; grades become `relevance`, grade > 0
- * `relevantIds`.
+ * A BEIR directory: `queries.jsonl` (`{_id, text, metadata?}`) and `qrels/<split>.tsv`, each
+ * also read gzip-compressed under the same name plus `.gz`. One sample per query judged in the
+ * split, in qrels order; grades become `relevance`, grade > 0 `relevantIds`.
  */
 export async function loadBeirDataset(dir: string, split: string): Promise<LoadedSamples> {
   let qrelsFiles: string[];
   try {
-    qrelsFiles = (await readdir(join(dir, "qrels"))).filter((name) => name.endsWith(".tsv"));
+    const names = (await readdir(join(dir, "qrels")))
+      .filter((name) => /\.tsv(?:\.gz)?$/.test(name))
+      .map((name) => name.replace(/\.gz$/, ""));
+    qrelsFiles = [...new Set(names)];
   } catch (error) {
     throw inputError(
       dir,
@@ -120,10 +138,10 @@ export async function loadBeirDataset(dir: string, split: string): Promise<Loade
       `no qrels for split "${split}" (qrels/${split}.tsv); splits found: ${qrelsFiles.map((f) => f.slice(0, -4)).join(", ") || "(none)"}`,
     );
   }
-  const qrelsPath = join(dir, "qrels", `${split}.tsv`);
+  const qrelsPath = await plainOrGz(join(dir, "qrels", `${split}.tsv`));
   const firstLines = new Map<string, number>();
   const qrels = await readBeirQrels(qrelsPath, firstLines);
-  const queriesPath = join(dir, "queries.jsonl");
+  const queriesPath = await plainOrGz(join(dir, "queries.jsonl"));
   const queries = new Map<string, { text: string; metadata?: Metadata }>();
   try {
     await forEachLine(queriesPath, (line, lineNumber) => {

@@ -1,6 +1,5 @@
-import { readFile } from "node:fs/promises";
 import type { ColumnMapping } from "../column-mapping.js";
-import { fileError } from "./files.js";
+import { readFileBytes } from "./gzip.js";
 import { readParquetTable } from "./parquet.js";
 import { inputError } from "./problems.js";
 import { type LoadedSamples, SampleBuilder } from "./sample-builder.js";
@@ -10,12 +9,7 @@ export async function loadParquetDataset(
   path: string,
   mapping: ColumnMapping | undefined,
 ): Promise<LoadedSamples> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    throw fileError(path, error);
-  }
+  const bytes = await readFileBytes(path);
   const buffer = bytes.buffer.slice(
     bytes.byteOffset,
     bytes.byteOffset + bytes.byteLength,
