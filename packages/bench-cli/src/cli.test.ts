@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { copyFile, mkdir, mkdtemp, readFile, utimes, writeFile } from "node:fs/promises";
+import { hostname, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 
@@ -484,6 +484,80 @@ describe("run, compare, diff, check, merge", () => {
     expect(retry.stderr).not.toMatch(/kept/);
     expect(await count("first ")).toBe(30);
     expect(await count("second ")).toBe(13 + 3 + 7);
+  });
+
+  it("refuses to run a target that another run is running into the same directory", async () => {
+    const to = join(dir, "locked");
+    const config = join(fixtures, "hold.config.mjs");
+    const env = {
+      FASTRAG_TEST_STARTED: join(dir, "locked-started"),
+      FASTRAG_TEST_RELEASE: join(dir, "locked-release"),
+    };
+    const first = spawn(process.execPath, [bin, "run", config, "--out-dir", to], {
+      env: { ...process.env, NO_COLOR: "1", ...env },
+    });
+    let firstErr = "";
+    first.stderr.on("data", (d: Buffer) => {
+      firstErr += d.toString();
+    });
+    const exited = new Promise<number | null>((done) => first.on("exit", done));
+    while (!existsSync(env.FASTRAG_TEST_STARTED)) {
+      await new Promise((wait) => setTimeout(wait, 20));
+    }
+    const lock = join(to, ".journal", "held.lock");
+    expect(existsSync(lock)).toBe(true);
+
+    const second = cli(["run", config, "--out-dir", to], env);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain(`another fastrag-bench run (pid ${first.pid} on ${hostname()}`);
+    expect(second.stderr).toContain(`is running target "held" into this directory`);
+    expect(second.stderr).toContain(`delete ${lock}`);
+    expect(second.stderr.trim().split("\n")).toHaveLength(1);
+    // The refused run touched nothing: the first one's lock and journal are still there.
+    expect(existsSync(lock)).toBe(true);
+    expect(existsSync(join(to, ".journal", "held.jsonl"))).toBe(true);
+
+    await writeFile(env.FASTRAG_TEST_RELEASE, "");
+    expect(await exited, firstErr).toBe(0);
+    expect(JSON.parse(await readFile(join(to, "held.json"), "utf8")).samples).toHaveLength(3);
+    expect(existsSync(join(to, ".journal"))).toBe(false);
+  });
+
+  it("takes over a lock whose run has ended, or that no one has touched for long", async () => {
+    const to = join(dir, "stale-lock");
+    const config = join(fixtures, "hold.config.mjs");
+    const env = {
+      FASTRAG_TEST_STARTED: join(dir, "stale-started"),
+      FASTRAG_TEST_RELEASE: join(dir, "stale-release"),
+    };
+    await writeFile(env.FASTRAG_TEST_RELEASE, "");
+    const lock = join(to, ".journal", "held.lock");
+    const holder = (pid: number, host: string) =>
+      JSON.stringify({ pid, host, started: "2026-01-01T00:00:00.000Z", token: "other" });
+
+    // Left by a process of this machine that has ended (killed with -9, say).
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid as number;
+    await mkdir(dirname(lock), { recursive: true });
+    await writeFile(lock, holder(gone, hostname()));
+    const taken = cli(["run", config, "--out-dir", to], env);
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(taken.stderr).toContain(
+      `note: held: took over the lock ${lock}, whose process (pid ${gone}) has ended`,
+    );
+    expect(existsSync(lock)).toBe(false);
+
+    // Another machine's (a container, a CI runner): held while its holder keeps touching it.
+    await mkdir(dirname(lock), { recursive: true });
+    await writeFile(lock, holder(process.pid, "elsewhere"));
+    const refused = cli(["run", config, "--out-dir", to], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`(pid ${process.pid} on elsewhere, since 2026-01-01`);
+    const tenMinutesAgo = new Date(Date.now() - 600_000);
+    await utimes(lock, tenMinutesAgo, tenMinutesAgo);
+    const late = cli(["run", config, "--out-dir", to], env);
+    expect(late.code, late.stderr).toBe(0);
+    expect(late.stderr).toMatch(/note: held: took over the lock .*, untouched for 6\d\d s/);
+    expect(existsSync(lock)).toBe(false);
   });
 
   it("names --fresh when a target's journal belongs to another run", async () => {

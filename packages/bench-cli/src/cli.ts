@@ -181,7 +181,8 @@ export async function main(
       writeLine(io.stderr, `${c.red("error:")} ${firstLine(error.message)}`);
       const first = argv.find((arg) => !arg.startsWith("-"));
       const command = program.commands.find((cmd) => cmd.name() === first)?.name();
-      writeLine(io.stderr, c.dim(hint(error, command)));
+      // A lock's message says itself what to do (by name: the lock module loads with `run` only).
+      if (error.name !== "TargetLockedError") writeLine(io.stderr, c.dim(hint(error, command)));
       return 2;
     }
     throw error;

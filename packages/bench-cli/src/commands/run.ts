@@ -17,6 +17,7 @@ import cliProgress from "cli-progress";
 import type { BenchConfig } from "../config.js";
 import { fileSafe } from "../internal/files.js";
 import { colors, type Io, UsageError, writeLine } from "../internal/io.js";
+import { TargetLocks } from "../internal/run-lock.js";
 
 export interface RunCommandOptions {
   readonly shard?: string;
@@ -207,7 +208,6 @@ export async function runCommand(
     options.outDir !== undefined
       ? resolve(io.cwd, options.outDir)
       : resolve(base, config.outDir ?? "results");
-  const results: BenchmarkResult[] = [];
   const names = Object.keys(config.targets);
   // Two names that map to one file would silently overwrite each other's result.
   const byFile = new Map<string, string>();
@@ -226,6 +226,46 @@ export async function runCommand(
   for (const name of names) checkTarget(path, name, config.targets[name], benchmark.metrics);
   const suffix = shard ? `.shard-${shard.index + 1}-of-${shard.count}` : "";
   const paths = names.map((name) => targetPaths(outDir, name, suffix));
+  // No other run may run these targets into this directory meanwhile (see TargetLocks).
+  const locks = await TargetLocks.acquire(
+    names.map((name, t) => ({ name, lock: (paths[t] as TargetPaths).lock })),
+    (message) => writeLine(io.stderr, c.yellow(`note: ${message}`)),
+  );
+  let results: BenchmarkResult[] | number;
+  try {
+    results = await runTargets(config, benchmark, names, paths, options, shard, io, signal);
+  } finally {
+    await locks.release();
+  }
+  if (typeof results === "number") return results;
+  await rmdir(join(outDir, ".journal")).catch(() => {});
+  if (!shard) {
+    const comparison = Comparison.of(results);
+    const table = comparison.toMarkdown(
+      results.length > 1 ? { baseline: 0, test: "randomization" } : {},
+    );
+    writeLine(io.stdout);
+    io.stdout.write(table.endsWith("\n") ? table : `${table}\n`);
+  }
+  return 0;
+}
+
+/**
+ * Runs the targets one after another, resuming or keeping what an interrupted command left:
+ * their results, or the exit code when a target was stopped.
+ */
+async function runTargets(
+  config: BenchConfig,
+  benchmark: Benchmark,
+  names: readonly string[],
+  paths: readonly TargetPaths[],
+  options: RunCommandOptions,
+  shard: ShardSpec | undefined,
+  io: Io,
+  signal: AbortSignal,
+): Promise<BenchmarkResult[] | number> {
+  const c = colors(io);
+  const results: BenchmarkResult[] = [];
   if (options.fresh) {
     for (const p of paths) {
       await rm(p.journal, { force: true });
@@ -309,16 +349,7 @@ export async function runCommand(
     await rm(p.journal, { force: true });
     await rm(p.marker, { force: true });
   }
-  await rmdir(join(outDir, ".journal")).catch(() => {});
-  if (!shard) {
-    const comparison = Comparison.of(results);
-    const table = comparison.toMarkdown(
-      results.length > 1 ? { baseline: 0, test: "randomization" } : {},
-    );
-    writeLine(io.stdout);
-    io.stdout.write(table.endsWith("\n") ? table : `${table}\n`);
-  }
-  return 0;
+  return results;
 }
 
 function plural(n: number, word: string): string {
@@ -380,6 +411,8 @@ interface TargetPaths {
   readonly journal: string;
   /** Written once the result is saved; removed when the whole command finishes. */
   readonly marker: string;
+  /** Held while a command runs the target (see {@link TargetLocks}). */
+  readonly lock: string;
 }
 
 function targetPaths(outDir: string, name: string, suffix: string): TargetPaths {
@@ -388,6 +421,7 @@ function targetPaths(outDir: string, name: string, suffix: string): TargetPaths 
     file: join(outDir, `${base}.json`),
     journal: join(outDir, ".journal", `${base}.jsonl`),
     marker: join(outDir, ".journal", `${base}.saved`),
+    lock: join(outDir, ".journal", `${base}.lock`),
   };
 }
 

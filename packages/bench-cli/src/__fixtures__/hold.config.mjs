@@ -1,0 +1,29 @@
+// One target whose first call creates FASTRAG_TEST_STARTED, then waits until FASTRAG_TEST_RELEASE
+// exists: a test can start a second command while this one is in the middle of its run.
+import { existsSync, writeFileSync } from "node:fs";
+import { defineConfig } from "@fastrag/bench-cli";
+import { ExactMatch } from "@fastrag/bench-metrics/generation";
+
+export default defineConfig({
+  dataset: Array.from({ length: 3 }, (_, i) => ({
+    id: `q${i}`,
+    question: `q ${i}`,
+    expectedAnswers: [`a${i}`],
+    relevantIds: [],
+  })),
+  metrics: [new ExactMatch()],
+  maxConcurrent: 1,
+  targets: {
+    held: {
+      query: async (_q, { sample }) => {
+        if (sample.id === "q0") {
+          writeFileSync(process.env.FASTRAG_TEST_STARTED, "");
+          while (!existsSync(process.env.FASTRAG_TEST_RELEASE)) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        }
+        return { answer: `a${sample.id.slice(1)}` };
+      },
+    },
+  },
+});
