@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, open, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -225,6 +226,66 @@ describe("gzip-compressed input", () => {
     await expect(QADataset.load(jsonl)).rejects.toThrow(
       /line 1, column 16: invalid UTF-8 at byte 15/,
     );
+  });
+
+  describe("through a pipe, which can be read only once", () => {
+    /** A FIFO that `bytes` are written into, in pieces of `piece` bytes when given. */
+    async function fifo(name: string, bytes: Buffer, piece?: number): Promise<string> {
+      const path = join(dir, name);
+      execFileSync("mkfifo", [path]);
+      void (async () => {
+        const handle = await open(path, "w");
+        const step = piece ?? bytes.length;
+        for (let i = 0; i < bytes.length; i += step) {
+          await handle.write(bytes.subarray(i, i + step));
+          if (piece !== undefined) await new Promise((wait) => setTimeout(wait, 5));
+        }
+        await handle.close();
+      })();
+      return path;
+    }
+
+    it("reads gzip topics and gzip JSON whole", async () => {
+      const qrels = await plain("pipe-qrels", "q1 0 d1 1\nq2 0 d2 1\n");
+      const topics = "q1\tfirst question\nq2\tsecond question\n";
+      const dataset = await QADataset.fromTrec({
+        qrels,
+        topics: await fifo("topics.fifo", gzipSync(topics)),
+      });
+      expect(dataset.samples.map((s) => s.question)).toEqual(["first question", "second question"]);
+      const preds = await Predictions.load(await fifo("preds.fifo", gzipSync('{"q1": "a"}')));
+      expect(preds.size).toBe(1);
+    });
+
+    it("names the line of invalid UTF-8 deep in a gzip run", async () => {
+      const lines = Array.from({ length: 150_000 }, (_, i) => `q${i % 50} Q0 d${i} 1 0.5 t`);
+      const text = Buffer.from(`${lines.join("\n")}\n`);
+      // Line 120,001 becomes "q0 Q0 d\xff…": the bad byte is its 8th.
+      const at = text.indexOf(`\n${lines[120_000]}`) + 1 + 7;
+      text[at] = 0xff;
+      const error = await TrecRun.load(await fifo("bad.fifo", gzipSync(text))).catch(
+        (e: unknown) => e,
+      );
+      expect(ConfigurationError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toMatch(
+        new RegExp(`line 120001, column 8: invalid UTF-8 at byte ${at} \\(found 0xff\\)`),
+      );
+      // The same from the file, for reference.
+      await expect(TrecRun.load(await gz("bad-run.gz", text))).rejects.toThrow(
+        `line 120001, column 8: invalid UTF-8 at byte ${at} (found 0xff)`,
+      );
+    });
+
+    it("drops a BOM that arrives a byte at a time", async () => {
+      const jsonl = Buffer.concat([
+        Buffer.from([0xef, 0xbb, 0xbf]),
+        Buffer.from('{"question": "q", "expected_answers": ["a"]}\n'),
+      ]);
+      const dataset = await QADataset.load(await fifo("bom.jsonl", gzipSync(jsonl), 1));
+      expect(dataset.samples.map((s) => s.question)).toEqual(["q"]);
+      const slow = await QADataset.load(await fifo("bom-plain.jsonl", jsonl, 1));
+      expect(slow.samples.map((s) => s.question)).toEqual(["q"]);
+    });
   });
 
   it("reads an empty gzip file as an empty text", async () => {

@@ -2,8 +2,8 @@ import { isAscii, isUtf8 } from "node:buffer";
 import { type FileHandle, open } from "node:fs/promises";
 import { ConfigurationError } from "@fastrag/bench-core";
 import { fileError } from "./files.js";
-import { gunzipReader, isGzip, type ReadInto, readFileBytes } from "./gzip.js";
-import { decodeUtf8, hasBom } from "./utf8.js";
+import { gunzipReader, isGzip, type ReadInto } from "./gzip.js";
+import { firstInvalidUtf8, hasBom, invalidUtf8 } from "./utf8.js";
 
 /**
  * A parser of whitespace-separated lines fed as raw UTF-8 bytes. Reading bytes and keeping only
@@ -13,6 +13,8 @@ import { decodeUtf8, hasBom } from "./utf8.js";
 export interface ByteLineParser {
   /** Called once before any bytes, with the input's size in bytes (for capacity planning). */
   reserve(bytes: number): void;
+  /** How many lines `feed` has consumed so far. */
+  readonly linesRead: number;
   /**
    * Parses the complete lines of `bytes[from, end)` and returns where the first incomplete line
    * starts (`end` when none is). With `last`, the final line needs no "\n" and all is consumed.
@@ -34,11 +36,15 @@ export async function feedFile(path: string, parser: ByteLineParser): Promise<vo
   let size: number;
   try {
     handle = await open(path, "r");
+  } catch (error) {
+    throw fileError(path, error);
+  }
+  try {
     const info = await handle.stat();
     if (info.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
     size = info.size;
   } catch (error) {
-    if (ConfigurationError.isInstance(error)) throw error;
+    await handle.close().catch(() => {});
     throw fileError(path, error);
   }
   let read: ReadInto = async (buffer, offset, length) =>
@@ -49,6 +55,8 @@ export async function feedFile(path: string, parser: ByteLineParser): Promise<vo
     let buffer = Buffer.allocUnsafe(size > 0 ? Math.min(CHUNK, Math.max(size, 64)) : CHUNK);
     let filled = 0;
     let first = true;
+    // Where buffer[0] is in the text (decompressed, for gzip), for messages.
+    let offset = 0;
     for (;;) {
       if (filled === buffer.length) {
         // One line longer than the buffer: grow it.
@@ -90,12 +98,21 @@ export async function feedFile(path: string, parser: ByteLineParser): Promise<vo
       const stop = last ? end : buffer.lastIndexOf(10, end - 1) + 1;
       if (stop > from) {
         const view = buffer.subarray(from, stop);
-        if (!isAscii(view) && !isUtf8(view)) await throwInvalidUtf8(path);
+        if (!isAscii(view) && !isUtf8(view)) {
+          // The view starts a line, and the parser has read every line before it. (Found here,
+          // not by reading the file again: a pipe cannot be read twice.)
+          throw invalidUtf8(path, view, firstInvalidUtf8(view), {
+            byte: offset + from,
+            line: parser.linesRead + 1,
+            column: 1,
+          });
+        }
       }
       const consumed = stop > from ? parser.feed(buffer, from, stop, last) : from;
       if (last) break;
       buffer.copy(buffer, 0, consumed, end);
       filled = end - consumed;
+      offset += consumed;
     }
   } finally {
     closeGunzip?.();
@@ -108,12 +125,6 @@ export function feedText(text: string, parser: ByteLineParser): void {
   const bytes = Buffer.from(text, "utf8");
   parser.reserve(bytes.length);
   parser.feed(bytes, 0, bytes.length, true);
-}
-
-async function throwInvalidUtf8(path: string): Promise<never> {
-  // The exact line and column come from decoding the whole file: an error path only.
-  decodeUtf8(await readFileBytes(path), path);
-  throw new ConfigurationError(`${path}: invalid UTF-8; expected a UTF-8 text file`);
 }
 
 /** Whitespace as trec_eval's scanner sees it: space, tab, CR, vertical tab, form feed. */

@@ -1,7 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
-import { ConfigurationError } from "@fastrag/bench-core";
-import { gunzipBytes, isGzip, readFileBytes } from "./gzip.js";
+import { gunzipBytes, isGzip } from "./gzip.js";
 import { inputError, messageOf } from "./problems.js";
 import { decodeUtf8 } from "./utf8.js";
 
@@ -10,22 +9,19 @@ import { decodeUtf8 } from "./utf8.js";
  * unreadable file, or one that is not valid UTF-8 or valid gzip, is a ConfigurationError.
  */
 export async function readTextFile(path: string): Promise<string> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    // Node's own UTF-8 read is the fastest (about 2× reading bytes and decoding them here), but
-    // it turns invalid bytes into U+FFFD. So a text holding U+FFFD (never, in nearly every file:
-    // V8 answers at once for a one-byte string) is read again as bytes and checked strictly.
-    text = await readFile(path, "utf8");
-    if (text.charCodeAt(0) === 0x1f) {
-      // Maybe gzip: its magic number is 1f 8b, and 8b reads as U+FFFD.
-      const bytes = await readFile(path);
-      if (isGzip(bytes)) text = decodeUtf8(await gunzipBytes(bytes, path), path);
-    }
-    if (text.indexOf("\uFFFD") !== -1) text = decodeUtf8(await readFileBytes(path), path);
+    // Read once: a pipe (`<(zcat topics.gz)`) cannot be read again.
+    bytes = await readFile(path);
   } catch (error) {
-    if (ConfigurationError.isInstance(error)) throw error;
     throw fileError(path, error);
   }
+  if (isGzip(bytes)) bytes = await gunzipBytes(bytes, path);
+  // Node's own UTF-8 decoding is the fastest (about 2× the strict decoder), but it turns invalid
+  // bytes into U+FFFD. So a text holding U+FFFD (never, in nearly every file: V8 answers at once
+  // for a one-byte string) is decoded again, strictly.
+  let text = bytes.toString("utf8");
+  if (text.indexOf("\uFFFD") !== -1) text = decodeUtf8(bytes, path);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 

@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { fileError } from "./files.js";
 import { maybeGunzip } from "./gzip.js";
-import { completePrefixLength, firstInvalidUtf8, hasBom, invalidUtf8, strictUtf8 } from "./utf8.js";
+import { completePrefixLength, firstInvalidUtf8, invalidUtf8, strictUtf8 } from "./utf8.js";
 
 /**
  * Streams a UTF-8 text file line by line, without holding it as one string (decompressed as it
@@ -18,20 +18,14 @@ export async function forEachLine(
   const stream = createReadStream(path, { highWaterMark: 1 << 20 });
   let pending = "";
   let lineNumber = 0;
-  let first = true;
+  // Whether the text's first character was looked at (for a BOM, to drop).
+  let started = false;
   // Bytes of a multi-byte sequence cut by the chunk boundary, and the file offset of `bytes`.
   let carry: Buffer | undefined;
   let offset = 0;
   try {
     for await (const chunk of maybeGunzip(stream as AsyncIterable<Buffer>, path)) {
-      let bytes = carry === undefined ? chunk : Buffer.concat([carry, chunk]);
-      if (first) {
-        first = false;
-        if (hasBom(bytes)) {
-          bytes = bytes.subarray(3);
-          offset = 3;
-        }
-      }
+      const bytes = carry === undefined ? chunk : Buffer.concat([carry, chunk]);
       const end = completePrefixLength(bytes);
       carry = end === bytes.length ? undefined : Buffer.from(bytes.subarray(end));
       const body = end === bytes.length ? bytes : bytes.subarray(0, end);
@@ -44,7 +38,12 @@ export async function forEachLine(
         bad = firstInvalidUtf8(body);
         decoded = body.toString("utf8", 0, bad);
       }
-      const text = pending.length === 0 ? decoded : pending + decoded;
+      let text = pending.length === 0 ? decoded : pending + decoded;
+      // The BOM is dropped once decoded: its three bytes may come in chunks of their own (a pipe).
+      if (!started && text.length > 0) {
+        started = true;
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      }
       let start = 0;
       let newline = text.indexOf("\n", start);
       while (newline !== -1) {

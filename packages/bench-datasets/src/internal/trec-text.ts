@@ -51,6 +51,10 @@ export class QrelsParser implements ByteLineParser {
     this.filter = keep === undefined ? undefined : new QueryFilter(keep);
   }
 
+  get linesRead(): number {
+    return this.line;
+  }
+
   reserve(): void {}
 
   feed(bytes: Buffer, from: number, end: number, last: boolean): number {
@@ -208,6 +212,10 @@ export class RunParser implements ByteLineParser {
       scores: this.scores,
       names: this.names.strings,
     };
+  }
+
+  get linesRead(): number {
+    return this.line;
   }
 
   reserve(bytes: number): void {
