@@ -3,17 +3,31 @@ import { main } from "./cli.js";
 
 const controller = new AbortController();
 let interrupts = 0;
-process.on("SIGINT", () => {
-  interrupts++;
-  if (interrupts === 1) {
-    process.stderr.write(
-      "\nstopping: letting in-flight samples finish (Ctrl-C again to quit now)\n",
-    );
-    controller.abort(new Error("interrupted"));
-  } else {
-    process.exit(130);
-  }
-});
+let terminated = false;
+// Only `run` stops gracefully (its samples cost calls, and are journaled); the other commands
+// end at once on a signal, as any program does.
+const graceful = process.argv.slice(2).find((arg) => !arg.startsWith("-")) === "run";
+if (graceful) {
+  process.on("SIGINT", () => {
+    interrupts++;
+    if (interrupts === 1) {
+      process.stderr.write(
+        "\nstopping: letting in-flight samples finish (Ctrl-C again to quit now)\n",
+      );
+      controller.abort(new Error("interrupted"));
+    } else {
+      process.exit(130);
+    }
+  });
+  // SIGTERM (`docker stop`, Kubernetes, a CI timeout) stops as a first Ctrl-C does: finished
+  // samples are kept and locks released. A second one quits at once. The exit code is 143.
+  process.on("SIGTERM", () => {
+    if (terminated) process.exit(143);
+    terminated = true;
+    process.stderr.write("\nterminated: letting in-flight samples finish\n");
+    controller.abort(new Error("terminated"));
+  });
+}
 
 // A reader that stops early (`fastrag-bench diff … | head`) closes the pipe: the rest of the
 // output has nowhere to go, which is no failure of the command. Its exit code stands.
@@ -31,6 +45,7 @@ try {
     { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() },
     controller.signal,
   );
+  if (terminated && process.exitCode !== 0) process.exitCode = 143;
 } catch (error) {
   process.stderr.write(
     `fastrag-bench: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, readlinkSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readFile, utimes, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -486,44 +486,85 @@ describe("run, compare, diff, check, merge", () => {
     expect(await count("second ")).toBe(13 + 3 + 7);
   });
 
-  it("refuses to run a target that another run is running into the same directory", async () => {
-    const to = join(dir, "locked");
+  /** Starts `run` of hold.config.mjs, whose first call waits for `release` once `started`. */
+  async function startHeld(to: string, tag: string) {
     const config = join(fixtures, "hold.config.mjs");
     const env = {
-      FASTRAG_TEST_STARTED: join(dir, "locked-started"),
-      FASTRAG_TEST_RELEASE: join(dir, "locked-release"),
+      FASTRAG_TEST_STARTED: join(dir, `${tag}-started`),
+      FASTRAG_TEST_RELEASE: join(dir, `${tag}-release`),
     };
-    const first = spawn(process.execPath, [bin, "run", config, "--out-dir", to], {
+    const child = spawn(process.execPath, [bin, "run", config, "--out-dir", to], {
       env: { ...process.env, NO_COLOR: "1", ...env },
     });
-    let firstErr = "";
-    first.stderr.on("data", (d: Buffer) => {
-      firstErr += d.toString();
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
     });
-    const exited = new Promise<number | null>((done) => first.on("exit", done));
-    while (!existsSync(env.FASTRAG_TEST_STARTED)) {
+    const exited = new Promise<number | null>((done) => child.on("exit", done));
+    while (!existsSync(env.FASTRAG_TEST_STARTED) && child.exitCode === null) {
       await new Promise((wait) => setTimeout(wait, 20));
     }
-    const lock = join(to, ".journal", "held.lock");
-    expect(existsSync(lock)).toBe(true);
+    return {
+      child,
+      config,
+      env,
+      exited,
+      stderr: () => stderr,
+      /** Lets the held call return; kills the run should it not end (a failed test). */
+      release: async () => {
+        await writeFile(env.FASTRAG_TEST_RELEASE, "");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+        const code = await exited;
+        clearTimeout(timer);
+        return code;
+      },
+    };
+  }
 
-    const second = cli(["run", config, "--out-dir", to], env);
-    expect(second.code).toBe(2);
-    expect(second.stderr).toContain(`another fastrag-bench run (pid ${first.pid} on ${hostname()}`);
-    expect(second.stderr).toContain(`is running target "held" into this directory`);
-    expect(second.stderr).toContain(`delete ${lock}`);
-    expect(second.stderr.trim().split("\n")).toHaveLength(1);
-    // The refused run touched nothing: the first one's lock and journal are still there.
-    expect(existsSync(lock)).toBe(true);
-    expect(existsSync(join(to, ".journal", "held.jsonl"))).toBe(true);
-
-    await writeFile(env.FASTRAG_TEST_RELEASE, "");
-    expect(await exited, firstErr).toBe(0);
+  it("refuses to run a target that another run is running into the same directory", async () => {
+    const to = join(dir, "locked");
+    const held = await startHeld(to, "locked");
+    try {
+      const lock = join(to, ".journal", "held.lock");
+      expect(existsSync(lock), held.stderr()).toBe(true);
+      const second = cli(["run", held.config, "--out-dir", to], held.env);
+      expect(second.code).toBe(2);
+      expect(second.stderr).toContain(
+        `another fastrag-bench run (pid ${held.child.pid} on ${hostname()}`,
+      );
+      expect(second.stderr).toContain(`is running target "held" into this directory`);
+      expect(second.stderr).toContain(`delete ${lock}`);
+      expect(second.stderr.trim().split("\n")).toHaveLength(1);
+      // The refused run touched nothing: the first one's lock and journal are still there.
+      expect(existsSync(lock)).toBe(true);
+      expect(existsSync(join(to, ".journal", "held.jsonl"))).toBe(true);
+    } finally {
+      expect(await held.release(), held.stderr()).toBe(0);
+    }
     expect(JSON.parse(await readFile(join(to, "held.json"), "utf8")).samples).toHaveLength(3);
     expect(existsSync(join(to, ".journal"))).toBe(false);
   });
 
-  it("takes over a lock whose run has ended, or that no one has touched for long", async () => {
+  it("stops on SIGTERM as on Ctrl-C: exit 143, journal kept, lock released", async () => {
+    const to = join(dir, "terminated");
+    const held = await startHeld(to, "terminated");
+    let code: number | null;
+    try {
+      held.child.kill("SIGTERM");
+      await new Promise((wait) => setTimeout(wait, 200));
+    } finally {
+      code = await held.release();
+    }
+    expect(code, held.stderr()).toBe(143);
+    expect(held.stderr()).toMatch(/terminated: letting in-flight samples finish/);
+    expect(existsSync(join(to, ".journal", "held.lock"))).toBe(false);
+    expect(existsSync(join(to, ".journal", "held.jsonl"))).toBe(true);
+    const resumed = cli(["run", held.config, "--out-dir", to], held.env);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/held: resuming from /);
+  });
+
+  it("takes over a lock whose process has ended; a live one's holds however old", async () => {
     const to = join(dir, "stale-lock");
     const config = join(fixtures, "hold.config.mjs");
     const env = {
@@ -532,13 +573,28 @@ describe("run, compare, diff, check, merge", () => {
     };
     await writeFile(env.FASTRAG_TEST_RELEASE, "");
     const lock = join(to, ".journal", "held.lock");
-    const holder = (pid: number, host: string) =>
-      JSON.stringify({ pid, host, started: "2026-01-01T00:00:00.000Z", token: "other" });
+    // This machine as the lock module names it: host name, boot, pid namespace (Linux).
+    const read = (f: () => string) => {
+      try {
+        return f();
+      } catch {
+        return "";
+      }
+    };
+    const machine = `${hostname()}|${read(() => readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim())}|${read(() => readlinkSync("/proc/self/ns/pid"))}`;
+    const holder = (pid: number, where: string) =>
+      JSON.stringify({
+        pid,
+        host: hostname(),
+        machine: where,
+        started: "2026-01-01T00:00:00.000Z",
+        token: "other",
+      });
 
     // Left by a process of this machine that has ended (killed with -9, say).
     const gone = spawnSync(process.execPath, ["-e", ""]).pid as number;
     await mkdir(dirname(lock), { recursive: true });
-    await writeFile(lock, holder(gone, hostname()));
+    await writeFile(lock, holder(gone, machine));
     const taken = cli(["run", config, "--out-dir", to], env);
     expect(taken.code, taken.stderr).toBe(0);
     expect(taken.stderr).toContain(
@@ -546,18 +602,18 @@ describe("run, compare, diff, check, merge", () => {
     );
     expect(existsSync(lock)).toBe(false);
 
-    // Another machine's (a container, a CI runner): held while its holder keeps touching it.
+    // A live process of this machine (this test's), its lock untouched for an hour: held.
     await mkdir(dirname(lock), { recursive: true });
-    await writeFile(lock, holder(process.pid, "elsewhere"));
+    await writeFile(lock, holder(process.pid, machine));
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(lock, hourAgo, hourAgo);
     const refused = cli(["run", config, "--out-dir", to], env);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`(pid ${process.pid} on elsewhere, since 2026-01-01`);
-    const tenMinutesAgo = new Date(Date.now() - 600_000);
-    await utimes(lock, tenMinutesAgo, tenMinutesAgo);
-    const late = cli(["run", config, "--out-dir", to], env);
-    expect(late.code, late.stderr).toBe(0);
-    expect(late.stderr).toMatch(/note: held: took over the lock .*, untouched for 6\d\d s/);
-    expect(existsSync(lock)).toBe(false);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`(pid ${process.pid} on ${hostname()}, since 2026-01-01`);
+    // Another machine's (a container of the same host name), fresh: held.
+    await writeFile(lock, holder(gone, `${hostname()}|another-boot|pid:[1]`));
+    const elsewhere = cli(["run", config, "--out-dir", to], env);
+    expect(elsewhere.code, elsewhere.stderr).toBe(2);
   });
 
   it("names --fresh when a target's journal belongs to another run", async () => {

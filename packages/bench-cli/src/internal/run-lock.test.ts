@@ -1,15 +1,49 @@
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, stat, utimes, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { mkdir, mkdtemp, readFile, stat, utimes, writeFile } from "node:fs/promises";
+import { hostname, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { TargetLocks } from "./run-lock.js";
+import { TargetLocks, takeOver } from "./run-lock.js";
 
 const dir = await mkdtemp(join(tmpdir(), "fastrag-lock-"));
 
 afterEach(() => {
   vi.useRealTimers();
 });
+
+/** This machine's id as the lock module writes it (read back from a lock it made). */
+async function thisMachine(): Promise<string> {
+  const lock = join(dir, "machine", "probe.lock");
+  const locks = await TargetLocks.acquire([{ name: "probe", lock }], () => {});
+  const { machine } = JSON.parse(await readFile(lock, "utf8"));
+  await locks.release();
+  return machine;
+}
+
+async function writeLock(
+  lock: string,
+  holder: { pid: number; host?: string; machine?: string; token?: string },
+  ageMs = 0,
+): Promise<void> {
+  await mkdir(dirname(lock), { recursive: true });
+  await writeFile(
+    lock,
+    JSON.stringify({
+      host: hostname(),
+      machine: "elsewhere|boot|pid:[1]",
+      started: "2026-01-01T00:00:00.000Z",
+      token: "theirs",
+      ...holder,
+    }),
+  );
+  if (ageMs > 0) {
+    const then = new Date(Date.now() - ageMs);
+    await utimes(lock, then, then);
+  }
+}
+
+const quick = { refreshMs: 200, staleMs: 1_000 };
 
 describe("TargetLocks", () => {
   it("keeps its lease fresh while held, and removes only its own locks", async () => {
@@ -31,9 +65,12 @@ describe("TargetLocks", () => {
     await vi.waitFor(async () => {
       expect(Date.now() - (await stat(a)).mtimeMs).toBeLessThan(60_000);
     });
-    // Someone deleted b and another run took it: release leaves that run's lock alone.
-    const foreign = '{"pid":1,"host":"elsewhere","started":"x","token":"theirs"}\n';
-    await writeFile(b, foreign);
+    // Someone deleted b and another run took it: release (and refresh) leave that lock alone.
+    await writeLock(b, { pid: 1, host: "elsewhere" }, 3_600_000);
+    const foreign = await readFile(b, "utf8");
+    vi.advanceTimersByTime(15_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(Date.now() - (await stat(b)).mtimeMs).toBeGreaterThan(3_000_000);
     await locks.release();
     expect(existsSync(a)).toBe(false);
     expect(await readFile(b, "utf8")).toBe(foreign);
@@ -61,23 +98,107 @@ describe("TargetLocks", () => {
     expect(existsSync(taken)).toBe(false);
   });
 
-  it("counts an unreadable lock as held while it is fresh, and takes it over once stale", async () => {
-    const lock = join(dir, "garbled", "t.lock");
-    const other = await TargetLocks.acquire(
-      [{ name: "other", lock: join(dir, "garbled", "other.lock") }],
-      () => {},
+  it("on this machine, holds a lock exactly while its process lives, however old", async () => {
+    const machine = await thisMachine();
+    const lock = join(dir, "local", "t.lock");
+    // A live process (this one), its lock untouched for an hour (a suspended or busy run).
+    await writeLock(lock, { pid: process.pid, machine }, 3_600_000);
+    await expect(TargetLocks.acquire([{ name: "t", lock }], () => {}, quick)).rejects.toThrow(
+      `another fastrag-bench run (pid ${process.pid} on ${hostname()}`,
     );
-    await writeFile(lock, "{half-writ");
-    await expect(TargetLocks.acquire([{ name: "t", lock }], () => {})).rejects.toThrow(
-      /another fastrag-bench run is running target "t"/,
-    );
-    const old = new Date(Date.now() - 200_000);
-    await utimes(lock, old, old);
+    // An ended one, its lock fresh.
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid as number;
+    await writeLock(lock, { pid: gone, machine });
     const notes: string[] = [];
-    const locks = await TargetLocks.acquire([{ name: "t", lock }], (m) => notes.push(m));
-    expect(notes).toEqual([expect.stringMatching(/^t: took over the lock .*untouched for 20\d s/)]);
+    const locks = await TargetLocks.acquire([{ name: "t", lock }], (m) => notes.push(m), quick);
+    expect(notes).toEqual([`t: took over the lock ${lock}, whose process (pid ${gone}) has ended`]);
+    await locks.release();
+  });
+
+  it("from elsewhere, takes over only a lock that is old and stays untouched", async () => {
+    const lock = join(dir, "remote", "t.lock");
+    // Fresh by our clock: held, with no wait.
+    await writeLock(lock, { pid: 42, host: "ci-runner-2" });
+    await expect(TargetLocks.acquire([{ name: "t", lock }], () => {}, quick)).rejects.toThrow(
+      "(pid 42 on ci-runner-2, since 2026-01-01T00:00:00.000Z)",
+    );
+    // Old by our clock, but its holder (whose clock is behind) still touches it: held.
+    await writeLock(lock, { pid: 42, host: "ci-runner-2" }, 60_000);
+    const touching = setInterval(() => {
+      const then = new Date(Date.now() - 60_000 + Math.random() * 1000);
+      void utimes(lock, then, then).catch(() => {});
+    }, 50);
+    const notes: string[] = [];
+    try {
+      await expect(
+        TargetLocks.acquire([{ name: "t", lock }], (m) => notes.push(m), quick),
+      ).rejects.toThrow(/pid 42 on ci-runner-2/);
+    } finally {
+      clearInterval(touching);
+    }
+    expect(notes).toEqual([expect.stringMatching(/looks abandoned; watching it for 0 s/)]);
+    // Old and left alone: taken over after the watch.
+    await writeLock(lock, { pid: 42, host: "ci-runner-2" }, 60_000);
+    notes.length = 0;
+    const locks = await TargetLocks.acquire([{ name: "t", lock }], (m) => notes.push(m), quick);
+    expect(notes[1]).toMatch(/^t: took over the lock .*, not refreshed for 0 s/);
     expect(JSON.parse(await readFile(lock, "utf8")).pid).toBe(process.pid);
     await locks.release();
-    await other.release();
+  });
+
+  it("lets exactly one of several runs take over one stale lock", async () => {
+    const machine = await thisMachine();
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid as number;
+    for (let trial = 0; trial < 10; trial++) {
+      const lock = join(dir, "race", `t${trial}.lock`);
+      await writeLock(lock, { pid: gone, machine });
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 6 }, () =>
+          TargetLocks.acquire([{ name: "t", lock }], () => {}, quick),
+        ),
+      );
+      const won = outcomes.filter((o) => o.status === "fulfilled");
+      expect(won, `trial ${trial}`).toHaveLength(1);
+      for (const o of outcomes) {
+        if (o.status === "rejected") expect((o.reason as Error).name).toBe("TargetLockedError");
+      }
+      await (won[0] as PromiseFulfilledResult<TargetLocks>).value.release();
+    }
+  });
+
+  it("never removes a lock that changed hands after it was judged stale", async () => {
+    // Run B judged the lock of an ended process stale; meanwhile run A took it over. B's takeover
+    // must then leave A's lock alone (removing it would let both run).
+    const lock = join(dir, "late", "t.lock");
+    const staleHolder = { pid: 1, host: "h", machine: "m", started: "s", token: "stale" };
+    await writeLock(lock, { pid: process.pid, token: "a-took-it" });
+    const holderB = { pid: 2, host: "h", machine: "m", started: "s", token: "b" };
+    expect(await takeOver(lock, staleHolder, "t", holderB)).toBe(false);
+    expect(JSON.parse(await readFile(lock, "utf8")).token).toBe("a-took-it");
+    // While another run holds the takeover guard, B does not take over either.
+    await writeLock(lock, { pid: 1, token: "stale" });
+    await writeFile(`${lock}.takeover`, "{}");
+    expect(await takeOver(lock, staleHolder, "t", holderB)).toBe(false);
+    expect(JSON.parse(await readFile(lock, "utf8")).token).toBe("stale");
+    // A guard left by a crash (10 s old) is cleared, and the takeover goes ahead.
+    const old = new Date(Date.now() - 11_000);
+    await utimes(`${lock}.takeover`, old, old);
+    expect(await takeOver(lock, staleHolder, "t", holderB)).toBe(true);
+    expect(JSON.parse(await readFile(lock, "utf8")).token).toBe("b");
+    expect(existsSync(`${lock}.takeover`)).toBe(false);
+  });
+
+  it("counts an unreadable lock from elsewhere as held while it is fresh", async () => {
+    const lock = join(dir, "garbled", "t.lock");
+    await mkdir(dirname(lock), { recursive: true });
+    await writeFile(lock, "{half-writ");
+    await expect(TargetLocks.acquire([{ name: "t", lock }], () => {}, quick)).rejects.toThrow(
+      /another fastrag-bench run is running target "t"/,
+    );
+    const old = new Date(Date.now() - 60_000);
+    await utimes(lock, old, old);
+    const locks = await TargetLocks.acquire([{ name: "t", lock }], () => {}, quick);
+    expect(JSON.parse(await readFile(lock, "utf8")).pid).toBe(process.pid);
+    await locks.release();
   });
 });

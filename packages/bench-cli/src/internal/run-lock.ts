@@ -1,15 +1,23 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { readFileSync, readlinkSync, rmSync } from "node:fs";
+import { link, mkdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { ConfigurationError, errorMessage } from "@fastrag/bench-core";
 
 // Two `run`s of one target into one directory at once would both make every call (paid API calls,
 // twice) and write over each other's result file. So `run` holds a lock file per target beside
-// its journal while it runs. A lock is a lease: its holder touches it every REFRESH_MS, so one left
-// behind by a process killed with -9, on this machine or another (a container, a CI runner), is
-// taken over once it is STALE_MS old. On this machine a holder whose process is gone is stale at
-// once.
+// its journal while it runs.
+//
+// Whether a lock left behind is stale:
+// - A holder on this machine (same host name, boot and process namespace, so not a container
+//   that shares the host name) holds it exactly as long as its process lives: no clock involved.
+// - A holder elsewhere (another container, a CI runner on a shared file system) touches the lock
+//   every REFRESH_MS. Its lock is stale once it looks STALE_MS old and then, watched for longer
+//   than REFRESH_MS, does not change: clocks of two machines may disagree by minutes, so the age
+//   alone never decides.
+// A stale lock is taken over under a short-lived takeover lock, so that of two runs taking over
+// at once, one wins.
 
 const REFRESH_MS = 15_000;
 const STALE_MS = 120_000;
@@ -26,65 +34,97 @@ export class TargetLockedError extends ConfigurationError {
 interface Holder {
   readonly pid: number;
   readonly host: string;
+  /** Host name, boot and pid namespace: equal only for processes that can see each other. */
+  readonly machine: string;
   readonly started: string;
   readonly token: string;
 }
 
+/** Timings, overridable by tests. */
+export interface LockTimings {
+  readonly refreshMs: number;
+  readonly staleMs: number;
+}
+
+const TIMINGS: LockTimings = { refreshMs: REFRESH_MS, staleMs: STALE_MS };
+
 /** The locks of the targets one `run` command runs, held until `release`. */
 export class TargetLocks {
   private timer: ReturnType<typeof setInterval> | undefined;
+  private readonly onExit = (): void => this.releaseSync();
 
   private constructor(
     private readonly paths: readonly string[],
     private readonly token: string,
+    timings: LockTimings,
   ) {
     if (paths.length > 0) {
-      this.timer = setInterval(() => void this.refresh(), REFRESH_MS);
+      this.timer = setInterval(() => void this.refresh(), timings.refreshMs);
       this.timer.unref?.();
+      // A second Ctrl-C ends the process at once: its locks go with it.
+      process.once("exit", this.onExit);
     }
   }
 
   /**
-   * Takes the lock at every path (each `<target>.lock`), taking over stale ones; `onStale` is
-   * told of each one taken over. If another live run holds one, the locks taken so far are
-   * released and a ConfigurationError names that run and the lock file.
+   * Takes the lock at every path (each `<target>.lock`), taking over stale ones; `onNote` is told
+   * of each one taken over, and of a wait to see whether another machine's lock is still alive.
+   * If another live run holds one, the locks taken so far are released and a TargetLockedError
+   * names that run and the lock file.
    */
   static async acquire(
     targets: readonly { readonly name: string; readonly lock: string }[],
-    onStale: (message: string) => void,
+    onNote: (message: string) => void,
+    timings: LockTimings = TIMINGS,
   ): Promise<TargetLocks> {
     const token = randomUUID();
     const holder: Holder = {
       pid: process.pid,
       host: hostname(),
+      machine: machineId(),
       started: new Date().toISOString(),
       token,
     };
     const taken: string[] = [];
     try {
       for (const { name, lock } of targets) {
-        await take(lock, name, holder, onStale);
+        await take(lock, name, holder, onNote, timings);
         taken.push(lock);
       }
     } catch (error) {
-      await new TargetLocks(taken, token).release();
+      await new TargetLocks(taken, token, timings).release();
       throw error;
     }
-    return new TargetLocks(taken, token);
+    return new TargetLocks(taken, token, timings);
   }
 
   /** Removes the locks that are still this run's. */
   async release(): Promise<void> {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
+    process.off("exit", this.onExit);
     for (const lock of this.paths) {
       if ((await readHolder(lock))?.token === this.token) await rm(lock, { force: true });
     }
   }
 
+  private releaseSync(): void {
+    for (const lock of this.paths) {
+      try {
+        if (parseHolder(readFileSync(lock, "utf8"))?.token === this.token) rmSync(lock);
+      } catch {
+        // Gone already, or unreadable: nothing of ours to remove.
+      }
+    }
+  }
+
   private async refresh(): Promise<void> {
     const now = new Date();
-    for (const lock of this.paths) await utimes(lock, now, now).catch(() => {});
+    for (const lock of this.paths) {
+      // Only our own: a lock taken over by another run is that run's to refresh.
+      if ((await readHolder(lock))?.token === this.token)
+        await utimes(lock, now, now).catch(() => {});
+    }
   }
 }
 
@@ -92,46 +132,153 @@ async function take(
   lock: string,
   name: string,
   holder: Holder,
-  onStale: (message: string) => void,
+  onNote: (message: string) => void,
+  timings: LockTimings,
 ): Promise<void> {
   for (let attempt = 0; ; attempt++) {
-    try {
-      await mkdir(dirname(lock), { recursive: true });
-      // "wx" creates the file only if it does not exist: of two runs racing for it, one wins. The
-      // other may read it half-written; an unreadable lock counts as held while it is fresh.
-      await writeFile(lock, `${JSON.stringify(holder)}\n`, { flag: "wx" });
-      return;
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== "EEXIST") {
-        throw new ConfigurationError(
-          `${lock}: cannot create the lock of target ${JSON.stringify(name)}: ${errorMessage(error)}; is the output directory writable?`,
-          { cause: error },
-        );
-      }
-    }
-    const age = await ageOf(lock);
+    if (await create(lock, holder, name)) return;
     const other = await readHolder(lock);
-    if (age === undefined) {
+    const stale = await staleness(lock, other, name, onNote, timings);
+    if (stale === "gone") {
       // Released meanwhile: try again (a few times, should other runs keep taking it first).
       if (attempt < 5) continue;
       throw held(lock, name, other);
     }
-    const stale = staleness(other, age);
     if (stale === undefined || attempt >= 2) throw held(lock, name, other);
-    onStale(`${name}: took over the lock ${lock}, ${stale}`);
-    await rm(lock, { force: true });
+    if (!(await takeOver(lock, other, name, holder)))
+      throw held(lock, name, await readHolder(lock));
+    onNote(`${name}: took over the lock ${lock}, ${stale}`);
+    return;
   }
 }
 
-/** Why a lock is stale, or `undefined` when its holder may still be running. */
-function staleness(other: Holder | undefined, ageMs: number): string | undefined {
-  if (ageMs > STALE_MS) {
-    return `untouched for ${Math.round(ageMs / 1000)} s (its holder refreshes it every ${REFRESH_MS / 1000} s)`;
+/**
+ * Creates the lock with `holder` in it, or returns false when it exists. The content is written
+ * to a file of its own first and then linked into place: link fails when the lock exists, so of
+ * two runs one wins, and a lock is never seen half-written (nor left empty by a crash).
+ */
+async function create(lock: string, holder: Holder, name: string): Promise<boolean> {
+  const draft = `${lock}.${holder.token}`;
+  const content = `${JSON.stringify(holder)}\n`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await mkdir(dirname(lock), { recursive: true });
+      await writeFile(draft, content);
+      try {
+        await link(draft, lock);
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (code === "EEXIST") return false;
+        // A file system without hard links: create-if-absent, content written after.
+        if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS")
+          throw error;
+        try {
+          await writeFile(lock, content, { flag: "wx" });
+        } catch (fallback) {
+          if ((fallback as { code?: unknown }).code === "EEXIST") return false;
+          throw fallback;
+        }
+      }
+      return true;
+    } catch (error) {
+      // Another run's last step removes the empty `.journal`: make it again.
+      if ((error as { code?: unknown }).code === "ENOENT" && attempt < 5) continue;
+      throw new ConfigurationError(
+        `${lock}: cannot create the lock of target ${JSON.stringify(name)}: ${errorMessage(error)}; is the output directory writable?`,
+        { cause: error },
+      );
+    } finally {
+      await rm(draft, { force: true });
+    }
   }
-  if (other !== undefined && other.host === hostname() && !isAlive(other.pid)) {
-    return `whose process (pid ${other.pid}) has ended`;
+}
+
+/**
+ * Removes the stale lock of `other` and creates this run's, under a takeover lock so that no two
+ * runs do it at once; false when the lock changed hands meanwhile. (Exported for tests.)
+ */
+export async function takeOver(
+  lock: string,
+  other: Holder | undefined,
+  name: string,
+  holder: Holder,
+): Promise<boolean> {
+  const guard = `${lock}.takeover`;
+  const guardHolder: Holder = { ...holder, token: `${holder.token}-takeover` };
+  if (!(await create(guard, guardHolder, name))) {
+    // Another run is taking it over; or one crashed doing so, which leaves a guard behind.
+    const age = await ageOf(guard);
+    if (age === undefined || age < 10_000) return false;
+    await rm(guard, { force: true });
+    if (!(await create(guard, guardHolder, name))) return false;
   }
-  return undefined;
+  try {
+    const now = await readHolder(lock);
+    // Still the lock judged stale (by its token, or still unreadable)?
+    if (now?.token !== other?.token) return false;
+    await rm(lock, { force: true });
+    return await create(lock, holder, name);
+  } finally {
+    await rm(guard, { force: true });
+  }
+}
+
+/**
+ * Why a lock is stale; `undefined` when its holder may still be running; "gone" when the lock is
+ * no longer there.
+ */
+async function staleness(
+  lock: string,
+  other: Holder | undefined,
+  name: string,
+  onNote: (message: string) => void,
+  timings: LockTimings,
+): Promise<string | undefined | "gone"> {
+  const before = await stat(lock).catch(() => undefined);
+  if (before === undefined) return "gone";
+  if (other !== undefined && other.machine === machineId()) {
+    // This machine's: held exactly while its process lives.
+    return isAlive(other.pid) ? undefined : `whose process (pid ${other.pid}) has ended`;
+  }
+  if (Date.now() - before.mtimeMs <= timings.staleMs) return undefined;
+  // Looks old, but the clocks may disagree: watch whether its holder still touches it.
+  const watch = timings.refreshMs + Math.min(5_000, timings.refreshMs);
+  onNote(
+    `${name}: the lock ${lock}${other === undefined ? "" : ` of pid ${other.pid} on ${other.host}`} looks abandoned; watching it for ${Math.round(watch / 1000)} s to be sure`,
+  );
+  await new Promise((resolve) => setTimeout(resolve, watch));
+  const after = await stat(lock).catch(() => undefined);
+  if (after === undefined) return "gone";
+  if (after.mtimeMs !== before.mtimeMs || (await readHolder(lock))?.token !== other?.token) {
+    return undefined;
+  }
+  return `not refreshed for ${Math.round(watch / 1000)} s (its holder refreshes it every ${timings.refreshMs / 1000} s)`;
+}
+
+let machine: string | undefined;
+
+/**
+ * This machine as its processes see it: the host name, plus on Linux the boot and the process
+ * namespace (containers share a kernel's boot id but not its pid namespace; two hosts of one
+ * name differ in boot id).
+ */
+function machineId(): string {
+  if (machine === undefined) {
+    let boot = "";
+    let pids = "";
+    try {
+      boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    } catch {
+      // Not Linux: the host name alone.
+    }
+    try {
+      pids = readlinkSync("/proc/self/ns/pid");
+    } catch {
+      // Not Linux.
+    }
+    machine = `${hostname()}|${boot}|${pids}`;
+  }
+  return machine;
 }
 
 function isAlive(pid: number): boolean {
@@ -156,17 +303,28 @@ function held(lock: string, name: string, other: Holder | undefined): TargetLock
 
 async function readHolder(lock: string): Promise<Holder | undefined> {
   try {
-    const value = JSON.parse(await readFile(lock, "utf8")) as Partial<Holder> | null;
+    return parseHolder(await readFile(lock, "utf8"));
+  } catch {
+    return undefined; // gone, or not ours to read
+  }
+}
+
+function parseHolder(text: string): Holder | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<Holder> | null;
     if (
       typeof value?.pid === "number" &&
       typeof value.host === "string" &&
       typeof value.started === "string" &&
       typeof value.token === "string"
     ) {
-      return value as Holder;
+      return {
+        ...value,
+        machine: typeof value.machine === "string" ? value.machine : "",
+      } as Holder;
     }
   } catch {
-    // Missing or not ours to read: treated as a holder unknown.
+    // Not a lock of this format.
   }
   return undefined;
 }
