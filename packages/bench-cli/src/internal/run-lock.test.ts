@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
@@ -79,33 +79,56 @@ describe("TargetLocks", () => {
   it("releases the locks it took when a later one is held", async () => {
     const free = join(dir, "partial", "free.lock");
     const taken = join(dir, "partial", "taken.lock");
-    const first = await TargetLocks.acquire([{ name: "taken", lock: taken }], () => {});
-    await expect(
-      TargetLocks.acquire(
-        [
-          { name: "free", lock: free },
-          { name: "taken", lock: taken },
-        ],
-        () => {},
-      ),
-    ).rejects.toMatchObject({
-      name: "TargetLockedError",
-      message: expect.stringContaining(`running target "taken"`),
-    });
+    const machine = await thisMachine();
+    const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 5000)"]);
+    try {
+      await writeLock(taken, { pid: other.pid as number, machine });
+      await expect(
+        TargetLocks.acquire(
+          [
+            { name: "free", lock: free },
+            { name: "taken", lock: taken },
+          ],
+          () => {},
+        ),
+      ).rejects.toMatchObject({
+        name: "TargetLockedError",
+        message: expect.stringContaining(`running target "taken"`),
+      });
+    } finally {
+      other.kill();
+    }
     expect(existsSync(free)).toBe(false);
     expect(existsSync(taken)).toBe(true);
-    await first.release();
-    expect(existsSync(taken)).toBe(false);
   });
 
   it("on this machine, holds a lock exactly while its process lives, however old", async () => {
     const machine = await thisMachine();
     const lock = join(dir, "local", "t.lock");
-    // A live process (this one), its lock untouched for an hour (a suspended or busy run).
-    await writeLock(lock, { pid: process.pid, machine }, 3_600_000);
-    await expect(TargetLocks.acquire([{ name: "t", lock }], () => {}, quick)).rejects.toThrow(
-      `another fastrag-bench run (pid ${process.pid} on ${hostname()}`,
-    );
+    // A live process, its lock untouched for an hour (a suspended or busy run).
+    const sleeper = spawn(process.execPath, ["-e", "setTimeout(() => {}, 5000)"]);
+    try {
+      await writeLock(lock, { pid: sleeper.pid as number, machine }, 3_600_000);
+      await expect(TargetLocks.acquire([{ name: "t", lock }], () => {}, quick)).rejects.toThrow(
+        `another fastrag-bench run (pid ${sleeper.pid} on ${hostname()}`,
+      );
+    } finally {
+      sleeper.kill();
+    }
+    // This very process's pid: a restarted container (pid 1 again) whose old run was killed.
+    await writeLock(lock, { pid: process.pid, machine, token: "before-restart" });
+    const restarted = await TargetLocks.acquire([{ name: "t", lock }], () => {}, quick);
+    await restarted.release();
+    // A live other process, its lock fresh: held.
+    const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 5000)"]);
+    try {
+      await writeLock(lock, { pid: child.pid as number, machine });
+      await expect(TargetLocks.acquire([{ name: "t", lock }], () => {}, quick)).rejects.toThrow(
+        `(pid ${child.pid} on`,
+      );
+    } finally {
+      child.kill();
+    }
     // An ended one, its lock fresh.
     const gone = spawnSync(process.execPath, ["-e", ""]).pid as number;
     await writeLock(lock, { pid: gone, machine });
@@ -180,8 +203,8 @@ describe("TargetLocks", () => {
     await writeFile(`${lock}.takeover`, "{}");
     expect(await takeOver(lock, staleHolder, "t", holderB)).toBe(false);
     expect(JSON.parse(await readFile(lock, "utf8")).token).toBe("stale");
-    // A guard left by a crash (10 s old) is cleared, and the takeover goes ahead.
-    const old = new Date(Date.now() - 11_000);
+    // A guard left by a crash (over 2 minutes old) is cleared, and the takeover goes ahead.
+    const old = new Date(Date.now() - 121_000);
     await utimes(`${lock}.takeover`, old, old);
     expect(await takeOver(lock, staleHolder, "t", holderB)).toBe(true);
     expect(JSON.parse(await readFile(lock, "utf8")).token).toBe("b");

@@ -208,7 +208,8 @@ export async function takeOver(
   if (!(await create(guard, guardHolder, name))) {
     // Another run is taking it over; or one crashed doing so, which leaves a guard behind.
     const age = await ageOf(guard);
-    if (age === undefined || age < 10_000) return false;
+    // Judged by age, so generously: a clock ahead by minutes must not clear a live guard.
+    if (age === undefined || age < STALE_MS) return false;
     await rm(guard, { force: true });
     if (!(await create(guard, guardHolder, name))) return false;
   }
@@ -237,7 +238,9 @@ async function staleness(
   const before = await stat(lock).catch(() => undefined);
   if (before === undefined) return "gone";
   if (other !== undefined && other.machine === machineId()) {
-    // This machine's: held exactly while its process lives.
+    // This machine's: held exactly while its process lives. A pid that is this process's own
+    // is a restarted container's (pid namespaces and pids are reused): its run has ended.
+    if (other.pid === process.pid) return `whose pid (${other.pid}) is now this run's own`;
     return isAlive(other.pid) ? undefined : `whose process (pid ${other.pid}) has ended`;
   }
   if (Date.now() - before.mtimeMs <= timings.staleMs) return undefined;
