@@ -1,6 +1,6 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
-import { gunzipBytes, isGzip } from "./gzip.js";
+import { readFileBytes } from "./gzip.js";
 import { inputError, messageOf } from "./problems.js";
 import { decodeUtf8 } from "./utf8.js";
 
@@ -9,14 +9,8 @@ import { decodeUtf8 } from "./utf8.js";
  * unreadable file, or one that is not valid UTF-8 or valid gzip, is a ConfigurationError.
  */
 export async function readTextFile(path: string): Promise<string> {
-  let bytes: Buffer;
-  try {
-    // Read once: a pipe (`<(zcat topics.gz)`) cannot be read again.
-    bytes = await readFile(path);
-  } catch (error) {
-    throw fileError(path, error);
-  }
-  if (isGzip(bytes)) bytes = await gunzipBytes(bytes, path);
+  // Read once: a pipe (`<(zcat topics.gz)`) cannot be read again.
+  const bytes = await readFileBytes(path);
   // Node's own UTF-8 decoding is the fastest (about 2× the strict decoder), but it turns invalid
   // bytes into U+FFFD. So a text holding U+FFFD (never, in nearly every file: V8 answers at once
   // for a one-byte string) is decoded again, strictly.
