@@ -237,6 +237,42 @@ describe(".yaml / .yml", () => {
     ]);
   });
 
+  it("keeps integers with a leading zero, or beyond 2^53, as written", async () => {
+    const path = await tempFile(
+      "eval.yaml",
+      [
+        "- id: 007",
+        "  question: Who?",
+        "  answers: [0042]",
+        "  relevant_ids: [0012, 12345678901234567890, 7]",
+        "  relevance: {0012: 2, 12345678901234567890: 1, 7: 03}",
+        "  metadata: {zip: 02134, big: 12345678901234567890, count: 3, ratio: 1.50, tagged: !!int 010, quoted: '08'}",
+        "- id: -00",
+        "  question: 0100",
+        "  answers: [x]",
+      ].join("\n"),
+    );
+    const dataset = await QADataset.load(path);
+    expect(dataset.samples).toEqual([
+      {
+        id: "007",
+        question: "Who?",
+        expectedAnswers: ["0042"],
+        relevantIds: ["0012", "12345678901234567890", "7"],
+        relevance: { "0012": 2, "12345678901234567890": 1, "7": 3 },
+        metadata: {
+          zip: "02134",
+          big: "12345678901234567890",
+          count: 3,
+          ratio: 1.5,
+          tagged: 10,
+          quoted: "08",
+        },
+      },
+      { id: "-00", question: "0100", expectedAnswers: ["x"], relevantIds: [] },
+    ]);
+  });
+
   it("names line and column of invalid YAML", async () => {
     const path = await tempFile("eval.yaml", "- question: a\n- question: [unclosed\n");
     const error = await rejection(QADataset.load(path));

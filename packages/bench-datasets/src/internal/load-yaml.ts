@@ -1,4 +1,4 @@
-import { type Document, parseAllDocuments, visit, type YAMLError } from "yaml";
+import { type Document, parseAllDocuments, Scalar, visit, type YAMLError } from "yaml";
 import type { ColumnMapping } from "../column-mapping.js";
 import { readTextFile } from "./files.js";
 import { lineColumnAt } from "./json-text.js";
@@ -36,6 +36,7 @@ export async function loadYamlDataset(
       if (error !== undefined) throw error;
       for (const warning of parsed.warnings)
         warnings.push(`${where(path, warning)}: ${firstLine(warning.message)}`);
+      keepIntegerText(parsed);
       document = parsed.toJS({ maxAliasCount: 1000 });
     }
   } catch (error) {
@@ -57,6 +58,30 @@ export async function loadYamlDataset(
   const loaded = samplesFromDocument(document ?? null, mapping, path);
   loaded.warnings.unshift(...warnings);
   return loaded;
+}
+
+/**
+ * Rewrites, in place, the plain (unquoted, untagged) decimal integers that a JavaScript number
+ * would not give back as written:
+ * - with a leading zero (`007`, `-012`, `00`): the string as written. Such values are ids and
+ *   codes (zip codes, topic numbers "051"), whose zeros matter for pairing with qrels and runs;
+ *   as a number, `007` would become the id "7" and silently match nothing.
+ * - beyond 2^53 (`12345678901234567890`): a BigInt, so that an id keeps every digit (a number
+ *   would round it to …000). Metadata holds it as a number when it fits, else as its digits.
+ * Other numbers (`1.50`, `1e3`, `0x1F`, `.inf`) are YAML's numbers as usual; an explicit tag
+ * (`!!int 007`) or quotes are obeyed as written.
+ */
+function keepIntegerText(document: Document): void {
+  visit(document, {
+    Scalar(_, node) {
+      if (typeof node.value !== "number" || node.type !== Scalar.PLAIN || node.tag !== undefined)
+        return;
+      const text = node.source;
+      if (typeof text !== "string" || !/^[-+]?[0-9]+$/.test(text)) return;
+      if (/^[-+]?0[0-9]/.test(text)) node.value = text;
+      else if (!Number.isSafeInteger(node.value)) node.value = BigInt(text);
+    },
+  });
 }
 
 function where(path: string, error: unknown): string {
