@@ -616,6 +616,50 @@ describe("run, compare, diff, check, merge", () => {
     expect(elsewhere.code, elsewhere.stderr).toBe(2);
   });
 
+  it("stops at once on Ctrl-C while it watches another machine's old lock", async () => {
+    const to = join(dir, "watched-lock");
+    const lock = join(to, ".journal", "held.lock");
+    const other = JSON.stringify({
+      pid: 42,
+      host: "ci-runner-2",
+      machine: "ci-runner-2|boot|pid:[1]",
+      started: "2026-01-01T00:00:00.000Z",
+      token: "other",
+    });
+    await mkdir(dirname(lock), { recursive: true });
+    await writeFile(lock, other);
+    const tenMinutesAgo = new Date(Date.now() - 600_000);
+    await utimes(lock, tenMinutesAgo, tenMinutesAgo);
+    const child = spawn(
+      process.execPath,
+      [bin, "run", join(fixtures, "hold.config.mjs"), "--out-dir", to],
+      { env: { ...process.env, NO_COLOR: "1" } },
+    );
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const exited = new Promise<number | null>((done) => child.on("exit", done));
+    const killer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    try {
+      while (!stderr.includes("watching it for") && child.exitCode === null) {
+        await new Promise((wait) => setTimeout(wait, 20));
+      }
+      expect(stderr).toContain("looks abandoned; watching it for 20 s");
+      const interrupted = Date.now();
+      child.kill("SIGINT");
+      expect(await exited, stderr).toBe(130);
+      // Not the rest of the 20 s watch (nor the SIGKILL at 15 s).
+      expect(Date.now() - interrupted).toBeLessThan(10_000);
+    } finally {
+      clearTimeout(killer);
+    }
+    expect(stderr).toContain(`held: stopped while watching the lock ${lock}; no target ran`);
+    // The other machine's lock is left as it was, and nothing ran.
+    expect(await readFile(lock, "utf8")).toBe(other);
+    expect(existsSync(join(to, ".journal", "held.jsonl"))).toBe(false);
+  });
+
   it("names --fresh when a target's journal belongs to another run", async () => {
     const to = join(dir, "foreign-journal");
     await mkdir(join(to, ".journal"), { recursive: true });

@@ -17,7 +17,7 @@ import cliProgress from "cli-progress";
 import type { BenchConfig } from "../config.js";
 import { fileSafe } from "../internal/files.js";
 import { colors, type Io, UsageError, writeLine } from "../internal/io.js";
-import { TargetLocks } from "../internal/run-lock.js";
+import { LockWaitInterruptedError, TargetLocks } from "../internal/run-lock.js";
 
 export interface RunCommandOptions {
   readonly shard?: string;
@@ -227,10 +227,22 @@ export async function runCommand(
   const suffix = shard ? `.shard-${shard.index + 1}-of-${shard.count}` : "";
   const paths = names.map((name) => targetPaths(outDir, name, suffix));
   // No other run may run these targets into this directory meanwhile (see TargetLocks).
-  const locks = await TargetLocks.acquire(
-    names.map((name, t) => ({ name, lock: (paths[t] as TargetPaths).lock })),
-    (message) => writeLine(io.stderr, c.yellow(`note: ${message}`)),
-  );
+  let locks: TargetLocks;
+  try {
+    locks = await TargetLocks.acquire(
+      names.map((name, t) => ({ name, lock: (paths[t] as TargetPaths).lock })),
+      (message) => writeLine(io.stderr, c.yellow(`note: ${message}`)),
+      undefined,
+      signal,
+    );
+  } catch (error) {
+    // Ctrl-C while another machine's lock was watched: stop now, as during a run.
+    if (error instanceof LockWaitInterruptedError) {
+      writeLine(io.stderr, c.yellow(error.message));
+      return 130;
+    }
+    throw error;
+  }
   let results: BenchmarkResult[] | number;
   try {
     results = await runTargets(config, benchmark, names, paths, options, shard, io, signal);

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, stat, utimes, writeFile } from "node:fs/promi
 import { hostname, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { TargetLocks, takeOver } from "./run-lock.js";
+import { LockWaitInterruptedError, TargetLocks, takeOver } from "./run-lock.js";
 
 const dir = await mkdtemp(join(tmpdir(), "fastrag-lock-"));
 
@@ -167,6 +167,51 @@ describe("TargetLocks", () => {
     expect(notes[1]).toMatch(/^t: took over the lock .*, not refreshed for 0 s/);
     expect(JSON.parse(await readFile(lock, "utf8")).pid).toBe(process.pid);
     await locks.release();
+  });
+
+  it("ends a watch when its signal aborts, releasing the locks taken before", async () => {
+    const free = join(dir, "interrupted", "a.lock");
+    const watched = join(dir, "interrupted", "b.lock");
+    await writeLock(watched, { pid: 42, host: "ci-runner-2" }, 60_000);
+    const controller = new AbortController();
+    const notes: string[] = [];
+    const acquiring = TargetLocks.acquire(
+      [
+        { name: "a", lock: free },
+        { name: "b", lock: watched },
+      ],
+      (m) => {
+        notes.push(m);
+        // Aborted as the watch (10 s with these timings) starts.
+        setTimeout(() => controller.abort(), 50);
+      },
+      { refreshMs: 5_000, staleMs: 1_000 },
+      controller.signal,
+    );
+    const started = Date.now();
+    const error = await acquiring.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(LockWaitInterruptedError);
+    expect((error as Error).message).toBe(
+      `b: stopped while watching the lock ${watched}; no target ran`,
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(notes).toEqual([expect.stringMatching(/^b: .* looks abandoned; watching it for 10 s/)]);
+    expect(existsSync(free)).toBe(false);
+    expect(JSON.parse(await readFile(watched, "utf8")).token).toBe("theirs");
+    // Already aborted: no wait at all.
+    const again = await TargetLocks.acquire(
+      [{ name: "b", lock: watched }],
+      () => {},
+      { refreshMs: 5_000, staleMs: 1_000 },
+      controller.signal,
+    ).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(again).toBeInstanceOf(LockWaitInterruptedError);
   });
 
   it("lets exactly one of several runs take over one stale lock", async () => {

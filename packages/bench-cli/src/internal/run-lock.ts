@@ -70,12 +70,15 @@ export class TargetLocks {
    * Takes the lock at every path (each `<target>.lock`), taking over stale ones; `onNote` is told
    * of each one taken over, and of a wait to see whether another machine's lock is still alive.
    * If another live run holds one, the locks taken so far are released and a TargetLockedError
-   * names that run and the lock file.
+   * names that run and the lock file. When `signal` aborts during a wait (Ctrl-C while another
+   * machine's lock is watched), the wait ends at once, the locks taken so far are released and a
+   * {@link LockWaitInterruptedError} is thrown.
    */
   static async acquire(
     targets: readonly { readonly name: string; readonly lock: string }[],
     onNote: (message: string) => void,
     timings: LockTimings = TIMINGS,
+    signal?: AbortSignal,
   ): Promise<TargetLocks> {
     const token = randomUUID();
     const holder: Holder = {
@@ -88,7 +91,7 @@ export class TargetLocks {
     const taken: string[] = [];
     try {
       for (const { name, lock } of targets) {
-        await take(lock, name, holder, onNote, timings);
+        await take(lock, name, holder, onNote, timings, signal);
         taken.push(lock);
       }
     } catch (error) {
@@ -134,11 +137,12 @@ async function take(
   holder: Holder,
   onNote: (message: string) => void,
   timings: LockTimings,
+  signal: AbortSignal | undefined,
 ): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     if (await create(lock, holder, name)) return;
     const other = await readHolder(lock);
-    const stale = await staleness(lock, other, name, onNote, timings);
+    const stale = await staleness(lock, other, name, onNote, timings, signal);
     if (stale === "gone") {
       // Released meanwhile: try again (a few times, should other runs keep taking it first).
       if (attempt < 5) continue;
@@ -234,6 +238,7 @@ async function staleness(
   name: string,
   onNote: (message: string) => void,
   timings: LockTimings,
+  signal: AbortSignal | undefined,
 ): Promise<string | undefined | "gone"> {
   const before = await stat(lock).catch(() => undefined);
   if (before === undefined) return "gone";
@@ -249,13 +254,42 @@ async function staleness(
   onNote(
     `${name}: the lock ${lock}${other === undefined ? "" : ` of pid ${other.pid} on ${other.host}`} looks abandoned; watching it for ${Math.round(watch / 1000)} s to be sure`,
   );
-  await new Promise((resolve) => setTimeout(resolve, watch));
+  await wait(watch, signal);
+  if (signal?.aborted) throw new LockWaitInterruptedError(name, lock);
   const after = await stat(lock).catch(() => undefined);
   if (after === undefined) return "gone";
   if (after.mtimeMs !== before.mtimeMs || (await readHolder(lock))?.token !== other?.token) {
     return undefined;
   }
   return `not refreshed for ${Math.round(watch / 1000)} s (its holder refreshes it every ${timings.refreshMs / 1000} s)`;
+}
+
+/** `ms` milliseconds, or less when `signal` aborts first. */
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) {
+      resolve();
+      return;
+    }
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** Thrown by {@link TargetLocks.acquire} when its signal aborts while it waits on a lock. */
+export class LockWaitInterruptedError extends Error {
+  constructor(
+    readonly target: string,
+    readonly lock: string,
+  ) {
+    super(`${target}: stopped while watching the lock ${lock}; no target ran`);
+    this.name = "LockWaitInterruptedError";
+  }
 }
 
 let machine: string | undefined;
