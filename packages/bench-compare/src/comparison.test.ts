@@ -198,6 +198,15 @@ describe("toMarkdown", () => {
       /no run named "nope"; runs are "base", "good", "bad"/,
     );
     expect(() => c.toMarkdown({ baseline: 7 })).toThrow(/out of range/);
+    // Also when no test runs: a mistyped baseline is an error, not silently the first run.
+    expect(() => c.toMarkdown({ baseline: "nope", test: "none" })).toThrow(/no run named "nope"/);
+    expect(() => c.toMarkdown({ stat: "p95", baseline: "nope", test: "none" })).toThrow(
+      /no run named "nope"/,
+    );
+    expect(() => Comparison.of(sigRuns().slice(0, 1)).toMarkdown({ baseline: "nope" })).toThrow(
+      /no run named "nope"/,
+    );
+    expect(c.toMarkdown({ stat: "p95", baseline: "good", test: "none" })).toContain("p95");
     expect(() => c.toMarkdown({ stat: "p95", baseline: "base" })).toThrow(
       /significance marks need stat "mean"/,
     );

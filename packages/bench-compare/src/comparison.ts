@@ -297,6 +297,8 @@ export class Comparison {
       0,
     );
     const testName = options.test ?? (options.baseline !== undefined ? "randomization" : "none");
+    // Checked even when no test runs: a mistyped baseline in a CI gate must not pass unnoticed.
+    if (options.baseline !== undefined) this.#indexOf(options.baseline, "table: baseline");
     const metrics = this.metrics();
     const values: (number | null | undefined)[][] = this.results.map((r) =>
       metrics.map((m) => {
