@@ -1011,6 +1011,23 @@ describe("run, compare, diff, check, merge", () => {
     expect(fail.stdout).toMatch(/ndcg@5/);
     expect(cli(["check", weak, "--min", "recall@3"]).code).toBe(2);
     expect(cli(["check", weak, "--min", "recall@3:p42=1"]).code).toBe(2);
+    // Contradictory bounds: nothing could pass, a usage error (the default stat is the mean).
+    const contradictory = cli([
+      "check",
+      weak,
+      "--min",
+      "recall@3=0.5",
+      "--max",
+      "recall@3:mean=0.4",
+    ]);
+    expect(contradictory.code).toBe(2);
+    expect(contradictory.stderr).toMatch(
+      /--min recall@3:mean=0.5 is above --max recall@3:mean=0.4; nothing could pass/,
+    );
+    // Equal bounds, or bounds on another stat, are fine.
+    expect(
+      cli(["check", weak, "--min", "recall@3:p95=0.5", "--max", "recall@3=0.4"]).code,
+    ).not.toBe(2);
     // A second "=" or a non-decimal number is a usage error, not a metric named "recall@3=".
     for (const bad of ["recall@3==0.8", "recall@3=0.8=0.9", "recall@3=0x10", "recall@3= "]) {
       const r = cli(["check", weak, "--min", bad]);

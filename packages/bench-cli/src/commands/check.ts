@@ -82,6 +82,23 @@ export async function checkCommand(file: string, options: CheckOptions, io: Io):
   if (bounds.length === 0 && maxErrored === undefined) {
     throw new UsageError("check: give at least one --min, --max or --max-errored bound");
   }
+  // A min above a max of the same metric and stat: nothing could pass (the library refuses it
+  // too), so it is a usage error rather than a failed gate.
+  for (const low of bounds) {
+    if (low.kind !== "min") continue;
+    for (const high of bounds) {
+      if (
+        high.kind === "max" &&
+        high.metric === low.metric &&
+        high.stat === low.stat &&
+        low.value > high.value
+      ) {
+        throw new UsageError(
+          `check: --min ${low.metric}:${low.stat}=${low.value} is above --max ${high.metric}:${high.stat}=${high.value}; nothing could pass`,
+        );
+      }
+    }
+  }
   const result = await BenchmarkResult.load(file);
   const failures: (CheckFailure & { readonly side: "min" | "max" })[] = [];
   for (const b of bounds) {
