@@ -3,6 +3,7 @@ import { readFileSync, readlinkSync, rmSync } from "node:fs";
 import { link, mkdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { ConfigurationError, errorMessage } from "@fastrag/bench-core";
 
 // Two `run`s of one target into one directory at once would both make every call (paid API calls,
@@ -254,7 +255,8 @@ async function staleness(
   onNote(
     `${name}: the lock ${lock}${other === undefined ? "" : ` of pid ${other.pid} on ${other.host}`} looks abandoned; watching it for ${Math.round(watch / 1000)} s to be sure`,
   );
-  await wait(watch, signal);
+  // Ends early (rejecting, ignored here) when the signal aborts.
+  await delay(watch, undefined, signal && { signal }).catch(() => {});
   if (signal?.aborted) throw new LockWaitInterruptedError(name, lock);
   const after = await stat(lock).catch(() => undefined);
   if (after === undefined) return "gone";
@@ -262,23 +264,6 @@ async function staleness(
     return undefined;
   }
   return `not refreshed for ${Math.round(watch / 1000)} s (its holder refreshes it every ${timings.refreshMs / 1000} s)`;
-}
-
-/** `ms` milliseconds, or less when `signal` aborts first. */
-function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) {
-      resolve();
-      return;
-    }
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }
 
 /** Thrown by {@link TargetLocks.acquire} when its signal aborts while it waits on a lock. */
