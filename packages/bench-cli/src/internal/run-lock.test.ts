@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, utimesSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -23,7 +23,7 @@ async function thisMachine(): Promise<string> {
 
 async function writeLock(
   lock: string,
-  holder: { pid: number; host?: string; machine?: string; token?: string },
+  holder: { pid: number; host?: string; machine?: string; token?: string; processStart?: string },
   ageMs = 0,
 ): Promise<void> {
   await mkdir(dirname(lock), { recursive: true });
@@ -74,6 +74,34 @@ describe("TargetLocks", () => {
     await locks.release();
     expect(existsSync(a)).toBe(false);
     expect(await readFile(b, "utf8")).toBe(foreign);
+  });
+
+  it("keeps the locks it took fresh while it watches a later one", async () => {
+    const first = join(dir, "long-acquire", "first.lock");
+    const watched = join(dir, "long-acquire", "watched.lock");
+    await writeLock(watched, { pid: 1, host: "elsewhere" }, 3_600_000);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    const notes: string[] = [];
+    const locks = await TargetLocks.acquire(
+      [
+        { name: "first", lock: first },
+        { name: "watched", lock: watched },
+      ],
+      (m) => {
+        notes.push(m);
+        // The watch of the second lock begins: the first one, taken already, looks an hour old.
+        if (m.includes("watching")) utimesSync(first, hourAgo, hourAgo);
+      },
+      quick,
+    );
+    try {
+      expect(notes[0]).toContain("watched: the lock");
+      expect(notes.at(-1)).toContain("watched: took over the lock");
+      // The watch lasted 2 refresh periods: the first lock was touched during it.
+      expect(Date.now() - (await stat(first)).mtimeMs).toBeLessThan(60_000);
+    } finally {
+      await locks.release();
+    }
   });
 
   it("releases the locks it took when a later one is held", async () => {
@@ -137,6 +165,39 @@ describe("TargetLocks", () => {
     expect(notes).toEqual([`t: took over the lock ${lock}, whose process (pid ${gone}) has ended`]);
     await locks.release();
   });
+
+  it.runIf(process.platform === "linux")(
+    "on this machine, takes over a lock whose pid now belongs to another process",
+    async () => {
+      const machine = await thisMachine();
+      const lock = join(dir, "reused", "t.lock");
+      const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 5000)"]);
+      try {
+        const pid = child.pid as number;
+        const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]?.split(" ");
+        const start = fields?.[19] as string;
+        expect(start).toMatch(/^\d+$/);
+        // The lock's holder is the live process that started then: held.
+        await writeLock(lock, { pid, machine, processStart: start });
+        await expect(TargetLocks.acquire([{ name: "t", lock }], () => {}, quick)).rejects.toThrow(
+          `(pid ${pid} on`,
+        );
+        // The lock's holder started at another time: its pid was given to this process since.
+        await writeLock(lock, { pid, machine, processStart: String(Number(start) + 1) });
+        const notes: string[] = [];
+        const locks = await TargetLocks.acquire([{ name: "t", lock }], (m) => notes.push(m), quick);
+        expect(notes).toEqual([
+          `t: took over the lock ${lock}, whose process (pid ${pid}) has ended (the pid now belongs to another process)`,
+        ]);
+        // And this run's lock records its own start, for the next run to check.
+        const mine = JSON.parse(await readFile(lock, "utf8"));
+        expect(mine.processStart).toMatch(/^\d+$/);
+        await locks.release();
+      } finally {
+        child.kill();
+      }
+    },
+  );
 
   it("from elsewhere, takes over only a lock that is old and stays untouched", async () => {
     const lock = join(dir, "remote", "t.lock");

@@ -39,6 +39,12 @@ interface Holder {
   readonly machine: string;
   readonly started: string;
   readonly token: string;
+  /**
+   * When the holder's process started, as the kernel counts it (Linux `/proc/<pid>/stat`, in
+   * clock ticks since boot): a live pid that started at another time is a reused pid. Absent
+   * off Linux, and in locks of older versions.
+   */
+  readonly processStart?: string;
 }
 
 /** Timings, overridable by tests. */
@@ -51,16 +57,20 @@ const TIMINGS: LockTimings = { refreshMs: REFRESH_MS, staleMs: STALE_MS };
 
 /** The locks of the targets one `run` command runs, held until `release`. */
 export class TargetLocks {
+  private readonly paths: string[] = [];
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly onExit = (): void => this.releaseSync();
 
   private constructor(
-    private readonly paths: readonly string[],
     private readonly token: string,
-    timings: LockTimings,
-  ) {
-    if (paths.length > 0) {
-      this.timer = setInterval(() => void this.refresh(), timings.refreshMs);
+    private readonly timings: LockTimings,
+  ) {}
+
+  /** Holds `lock` from now on: refreshed from the first one taken, even while others are awaited. */
+  private hold(lock: string): void {
+    this.paths.push(lock);
+    if (this.timer === undefined) {
+      this.timer = setInterval(() => void this.refresh(), this.timings.refreshMs);
       this.timer.unref?.();
       // A second Ctrl-C ends the process at once: its locks go with it.
       process.once("exit", this.onExit);
@@ -82,24 +92,26 @@ export class TargetLocks {
     signal?: AbortSignal,
   ): Promise<TargetLocks> {
     const token = randomUUID();
+    const start = processStart(process.pid);
     const holder: Holder = {
       pid: process.pid,
       host: hostname(),
       machine: machineId(),
       started: new Date().toISOString(),
       token,
+      ...(start === undefined ? {} : { processStart: start }),
     };
-    const taken: string[] = [];
+    const locks = new TargetLocks(token, timings);
     try {
       for (const { name, lock } of targets) {
         await take(lock, name, holder, onNote, timings, signal);
-        taken.push(lock);
+        locks.hold(lock);
       }
     } catch (error) {
-      await new TargetLocks(taken, token, timings).release();
+      await locks.release();
       throw error;
     }
-    return new TargetLocks(taken, token, timings);
+    return locks;
   }
 
   /** Removes the locks that are still this run's. */
@@ -247,7 +259,12 @@ async function staleness(
     // This machine's: held exactly while its process lives. A pid that is this process's own
     // is a restarted container's (pid namespaces and pids are reused): its run has ended.
     if (other.pid === process.pid) return `whose pid (${other.pid}) is now this run's own`;
-    return isAlive(other.pid) ? undefined : `whose process (pid ${other.pid}) has ended`;
+    if (!isAlive(other.pid)) return `whose process (pid ${other.pid}) has ended`;
+    // Alive, but perhaps another process that was given the ended run's pid.
+    const start = other.processStart === undefined ? undefined : processStart(other.pid);
+    if (start !== undefined && start !== other.processStart)
+      return `whose process (pid ${other.pid}) has ended (the pid now belongs to another process)`;
+    return undefined;
   }
   if (Date.now() - before.mtimeMs <= timings.staleMs) return undefined;
   // Looks old, but the clocks may disagree: watch whether its holder still touches it.
@@ -303,6 +320,22 @@ function machineId(): string {
   return machine;
 }
 
+/**
+ * When process `pid` started, in clock ticks since boot (field 22 of Linux `/proc/<pid>/stat`);
+ * `undefined` off Linux or when it cannot be read. Together with the pid, it names one process.
+ */
+function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // "pid (comm) state ppid …": comm may hold spaces and parentheses, so count from the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const start = fields[19];
+    return start !== undefined && /^\d+$/.test(start) ? start : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -340,9 +373,11 @@ function parseHolder(text: string): Holder | undefined {
       typeof value.started === "string" &&
       typeof value.token === "string"
     ) {
+      const { processStart: start, ...rest } = value;
       return {
-        ...value,
+        ...rest,
         machine: typeof value.machine === "string" ? value.machine : "",
+        ...(typeof start === "string" ? { processStart: start } : {}),
       } as Holder;
     }
   } catch {
