@@ -1,4 +1,10 @@
-import { Benchmark, type MetricInput, type Usage } from "@fastrag/bench-core";
+import {
+  Benchmark,
+  ConfigurationError,
+  type MetricInput,
+  MetricUnavailableError,
+  type Usage,
+} from "@fastrag/bench-core";
 import { describe, expect, it } from "vitest";
 import { Cost, Latency, Tokens } from "./operational.js";
 
@@ -46,6 +52,66 @@ describe("operational metrics", () => {
     expect(c.score(input({ totalTokens: 3 }))).toBeNull();
     expect(c.score(input())).toBeNull();
     expect(() => c.score(input({ cost: Number.NaN }))).toThrow(/usage.cost must be/);
+  });
+
+  it("Latency is null, not undefined, for an input without a latency", () => {
+    // A harness of your own that does not time its calls: not scorable (as a result's latencyMs
+    // is null when never measured), and `undefined` is no score at all.
+    const untimed = { ...input(), latencyMs: undefined } as unknown as MetricInput;
+    expect(new Latency().score(untimed)).toBeNull();
+    expect(
+      new Latency().score({ ...input(), latencyMs: null } as unknown as MetricInput),
+    ).toBeNull();
+    expect(new Latency().score(input(undefined, 0))).toBe(0);
+  });
+
+  it("Latency refuses a latency that is not a non-negative number", () => {
+    for (const [bad, found] of [
+      ["12", '"12"'],
+      [Number.NaN, "NaN"],
+      [-1, "-1"],
+      [Number.POSITIVE_INFINITY, "Infinity"],
+    ] as const) {
+      const i = { ...input(), latencyMs: bad } as unknown as MetricInput;
+      let error: unknown;
+      try {
+        new Latency().score(i);
+      } catch (e) {
+        error = e;
+      }
+      expect(ConfigurationError.isInstance(error), `latencyMs ${found}`).toBe(true);
+      expect((error as Error).message).toBe(
+        `Latency.score: input.latencyMs must be a non-negative number of milliseconds, found ${found}`,
+      );
+    }
+  });
+
+  it("Tokens and Cost refuse a usage that is not an object; a bad count is a per-sample reason", () => {
+    for (const [metric, name] of [
+      [new Tokens(), "Tokens"],
+      [new Cost(), "Cost"],
+    ] as const) {
+      for (const [usage, found] of [
+        ["12", '"12"'],
+        [12, "12"],
+        [[1, 2], "an array"],
+      ] as const) {
+        const i = { ...input(), usage } as unknown as MetricInput;
+        expect(() => metric.score(i)).toThrow(ConfigurationError);
+        expect(() => metric.score(i)).toThrow(
+          `${name}.score: input.usage must be an object such as { totalTokens, cost }, found ${found}`,
+        );
+      }
+      expect(metric.score({ ...input(), usage: null } as unknown as MetricInput)).toBeNull();
+    }
+    // The runner passes the engine's counts on unchecked: a bad one makes that sample unscorable.
+    const text = { ...input(), usage: { totalTokens: "12" } } as unknown as MetricInput;
+    expect(() => new Tokens().score(text)).toThrow(MetricUnavailableError);
+    expect(() => new Tokens().score(text)).toThrow(
+      'usage.totalTokens must be a non-negative number, found "12"',
+    );
+    const cost = { ...input(), usage: { cost: "0.1" } } as unknown as MetricInput;
+    expect(() => new Cost().score(cost)).toThrow(MetricUnavailableError);
   });
 
   it("score through the runner: null when the engine reports no usage", async () => {

@@ -88,6 +88,29 @@ describe("retrieval metrics on a hand-computed ranking", () => {
     expect(new NDCG({ k: 2 }).score(r)).toBeCloseTo(dcg / ideal, 15);
   });
 
+  it("ndcg scores a sample with no relevant id but a positive grade; binary measures leave it out", () => {
+    // trec_eval -l2 on a query whose best document has grade 1: relevantIds is empty, yet
+    // ndcg_cut gains from every positive grade (what `fastrag-bench eval -l` relies on).
+    const below = input(sample([], { a: 1, b: 0 }), ["x", "a"]);
+    expect(new NDCG({ k: 5 }).score(below)).toBeCloseTo(1 / Math.log2(3), 15);
+    expect(new NDCG({ k: 1 }).score(below)).toBe(0);
+    for (const m of [new Recall({ k: 5 }), new MAP(), new MRR(), new RPrecision()]) {
+      expect(m.score(below)).toBeNull();
+    }
+  });
+
+  it("an explicit grade wins over relevantIds: a relevant id graded 0 gains nothing", () => {
+    // trec_eval -l0 with only grade-0 documents: the binary measures count them, nDCG has an
+    // ideal DCG of 0 and scores 0 (not null: the sample has relevant ids).
+    const zero = input(sample(["a", "b"], { a: 0, b: 0 }), ["a", "x"]);
+    expect(new Recall({ k: 5 }).score(zero)).toBe(0.5);
+    expect(new NDCG({ k: 5 }).score(zero)).toBe(0);
+    // An id graded but not relevant still gains its grade, in DCG and in the ideal.
+    const graded = input(sample(["a"], { b: 2 }), ["b", "a"]);
+    expect(new NDCG({ k: 2 }).score(graded)).toBeCloseTo(1, 15);
+    expect(new MRR().score(graded)).toBe(0.5);
+  });
+
   it("a relevant id that relevance does not grade has gain 1", () => {
     const graded = sample(["a", "b"], { a: 3 });
     const score = new NDCG({ k: 2 }).score(input(graded, ["b", "a"]));

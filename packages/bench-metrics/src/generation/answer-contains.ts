@@ -1,4 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { checkGenerationInput } from "../internal/input.js";
 import { metricName, optionsObject } from "../internal/options.js";
 import { goldAnswers, normalizeAnswer } from "../internal/squad.js";
 import type { GenerationMetricOptions } from "./options.js";
@@ -27,9 +28,11 @@ export class AnswerContains implements Metric {
     this.name = metricName("AnswerContains", o.name, "answer_contains");
   }
 
+  /** @throws {ConfigurationError} for a malformed input (see the package README). */
   score(input: MetricInput): number | null {
+    const sample = checkGenerationInput("AnswerContains", input);
     if (input.answer === null) return null;
-    const gold = goldAnswers(input.sample.expectedAnswers);
+    const gold = goldAnswers(sample.expectedAnswers, "AnswerContains");
     if (gold === null) return null;
     const answer = normalizeAnswer(input.answer);
     for (const g of gold) {

@@ -1,4 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { checkGenerationInput, expectedAnswerAt, questionOf } from "../internal/input.js";
 import { functionOption, metricName, optionsObject } from "../internal/options.js";
 import {
   callSignal,
@@ -85,13 +86,20 @@ export class AnswerCorrectness implements Metric {
   /**
    * @throws {MetricUnavailableError} for an unparsable judge reply.
    * @throws whatever the judge throws (the runner records it as the reason).
+   * @throws {ConfigurationError} for a malformed input (see the package README).
    */
   async score(input: MetricInput): Promise<number | null> {
+    const sample = checkGenerationInput("AnswerCorrectness", input);
     if (input.answer === null) return null;
-    const expectedAnswers = input.sample.expectedAnswers.filter((a) => a.trim() !== "");
+    const expected = sample.expectedAnswers;
+    const expectedAnswers: string[] = [];
+    for (let i = 0; i < expected.length; i++) {
+      const answer = expectedAnswerAt("AnswerCorrectness", expected, i);
+      if (answer.trim() !== "") expectedAnswers.push(answer);
+    }
     if (expectedAnswers.length === 0) return null;
     const prompt = this.prompt({
-      question: input.sample.question,
+      question: questionOf("AnswerCorrectness", sample),
       answer: input.answer,
       expectedAnswers,
     });

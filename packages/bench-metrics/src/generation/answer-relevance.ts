@@ -1,4 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { answerOf, questionOf, sampleOf } from "../internal/input.js";
 import { functionOption, metricName, optionsObject } from "../internal/options.js";
 import {
   callSignal,
@@ -72,10 +73,14 @@ export class AnswerRelevance implements Metric {
   /**
    * @throws {MetricUnavailableError} for an unparsable judge reply.
    * @throws whatever the judge throws (the runner records it as the reason).
+   * @throws {ConfigurationError} for a malformed input (see the package README).
    */
   async score(input: MetricInput): Promise<number | null> {
-    if (input.answer === null) return null;
-    const prompt = this.prompt({ question: input.sample.question, answer: input.answer });
+    const sample = sampleOf("AnswerRelevance", input);
+    const answer = answerOf("AnswerRelevance", input);
+    if (answer === null) return null;
+    const question = questionOf("AnswerRelevance", sample);
+    const prompt = this.prompt({ question, answer });
     return parseJudgeScore(await this.judge(prompt, { signal: callSignal(input.signal) }));
   }
 }

@@ -1,4 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { checkGenerationInput } from "../internal/input.js";
 import { metricName, optionsObject } from "../internal/options.js";
 import { exactMatchScore, goldAnswers } from "../internal/squad.js";
 import type { GenerationMetricOptions } from "./options.js";
@@ -31,9 +32,11 @@ export class ExactMatch implements Metric {
     this.name = metricName("ExactMatch", o.name, "exact_match");
   }
 
+  /** @throws {ConfigurationError} for a malformed input (see the package README). */
   score(input: MetricInput): number | null {
+    const sample = checkGenerationInput("ExactMatch", input);
     if (input.answer === null) return null;
-    const gold = goldAnswers(input.sample.expectedAnswers);
+    const gold = goldAnswers(sample.expectedAnswers, "ExactMatch");
     if (gold === null) return null;
     for (const g of gold) if (exactMatchScore(g, input.answer) === 1) return 1;
     return 0;

@@ -1,4 +1,5 @@
 import { type Metric, type MetricInput, MetricUnavailableError } from "@fastrag/bench-core";
+import { answerOf, checkRetrieved, chunkAt, questionOf, sampleOf } from "../internal/input.js";
 import { describe, functionOption, metricName, optionsObject } from "../internal/options.js";
 import {
   callSignal,
@@ -81,19 +82,26 @@ export class Faithfulness implements Metric {
   /**
    * @throws {MetricUnavailableError} for an unparsable reply, no claims, or no retrieved text.
    * @throws whatever the judge throws (the runner records it as the reason).
+   * @throws {ConfigurationError} for a malformed input (see the package README).
    */
   async score(input: MetricInput): Promise<number | null> {
-    if (input.answer === null) return null;
+    const sample = sampleOf("Faithfulness", input);
+    const answer = answerOf("Faithfulness", input);
+    if (answer === null) return null;
+    const question = questionOf("Faithfulness", sample);
+    const retrieved = input.retrieved;
+    checkRetrieved("Faithfulness", retrieved);
     const contexts: string[] = [];
-    for (const chunk of input.retrieved) {
-      if (typeof chunk.text === "string" && chunk.text.trim() !== "") contexts.push(chunk.text);
+    for (let i = 0; i < retrieved.length; i++) {
+      const text = chunkAt("Faithfulness", retrieved, i).text;
+      if (typeof text === "string" && text.trim() !== "") contexts.push(text);
     }
     if (contexts.length === 0) {
       throw new MetricUnavailableError(
         `no retrieved chunk carries text (${input.retrieved.length} retrieved): faithfulness needs the passages`,
       );
     }
-    const prompt = this.prompt({ question: input.sample.question, answer: input.answer, contexts });
+    const prompt = this.prompt({ question, answer, contexts });
     const reply = parseJudgeObject(await this.judge(prompt, { signal: callSignal(input.signal) }));
     const claims = reply.claims;
     if (!Array.isArray(claims)) {

@@ -1,4 +1,5 @@
 import { ConfigurationError, type Metric, type MetricInput } from "@fastrag/bench-core";
+import { checkGenerationInput, expectedAnswerAt } from "../internal/input.js";
 import { rougeLF, rougeTokens } from "../internal/lcs.js";
 import { describe, metricName, optionsObject } from "../internal/options.js";
 import type { GenerationMetricOptions } from "./options.js";
@@ -45,15 +46,16 @@ export class RougeL implements Metric {
     this.name = metricName("RougeL", o.name, "rouge_l");
   }
 
+  /** @throws {ConfigurationError} for a malformed input (see the package README). */
   score(input: MetricInput): number | null {
+    const expected = checkGenerationInput("RougeL", input).expectedAnswers;
     if (input.answer === null) return null;
-    const expected = input.sample.expectedAnswers;
     if (expected.length === 0) return null;
     const candidate = rougeTokens(input.answer);
     let best = 0;
     let anyGold = false;
-    for (const e of expected) {
-      const reference = rougeTokens(e);
+    for (let i = 0; i < expected.length; i++) {
+      const reference = rougeTokens(expectedAnswerAt("RougeL", expected, i));
       if (reference.length === 0) continue;
       anyGold = true;
       if (candidate.length === 0) continue;

@@ -1,4 +1,5 @@
 import { type Metric, type MetricInput, MetricUnavailableError } from "@fastrag/bench-core";
+import { checkGenerationInput, expectedAnswerAt } from "../internal/input.js";
 import { describe, functionOption, metricName, optionsObject } from "../internal/options.js";
 import { callSignal, type ModelCallOptions } from "./judge.js";
 
@@ -56,11 +57,16 @@ export class SemanticSimilarity implements Metric {
    * @throws {MetricUnavailableError} when `embed` returns the wrong number of vectors, vectors of
    * different lengths, non-finite numbers or a zero vector.
    * @throws whatever `embed` throws (the runner records it as the reason).
+   * @throws {ConfigurationError} for a malformed input (see the package README).
    */
   async score(input: MetricInput): Promise<number | null> {
+    const expected = checkGenerationInput("SemanticSimilarity", input).expectedAnswers;
     if (input.answer === null) return null;
     const texts: string[] = [input.answer];
-    for (const e of input.sample.expectedAnswers) if (e.trim() !== "") texts.push(e);
+    for (let i = 0; i < expected.length; i++) {
+      const e = expectedAnswerAt("SemanticSimilarity", expected, i);
+      if (e.trim() !== "") texts.push(e);
+    }
     if (texts.length === 1) return null;
     const vectors: unknown = await this.embed(texts, { signal: callSignal(input.signal) });
     if (!Array.isArray(vectors) || vectors.length !== texts.length) {

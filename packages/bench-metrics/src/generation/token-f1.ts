@@ -1,4 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { checkGenerationInput } from "../internal/input.js";
 import { metricName, optionsObject } from "../internal/options.js";
 import { goldAnswers, squadTokens, tokenF1 } from "../internal/squad.js";
 import type { GenerationMetricOptions } from "./options.js";
@@ -25,9 +26,11 @@ export class TokenF1 implements Metric {
     this.name = metricName("TokenF1", o.name, "f1");
   }
 
+  /** @throws {ConfigurationError} for a malformed input (see the package README). */
   score(input: MetricInput): number | null {
+    const sample = checkGenerationInput("TokenF1", input);
     if (input.answer === null) return null;
-    const gold = goldAnswers(input.sample.expectedAnswers);
+    const gold = goldAnswers(sample.expectedAnswers, "TokenF1");
     if (gold === null) return null;
     const predicted = squadTokens(input.answer);
     let best = 0;

@@ -81,7 +81,7 @@ describe("rankingIds de-duplication", () => {
       // per rank, which took minutes at 40,000 on a loaded machine).
       const seen = new Set<string>();
       const expected = ids.filter((id) => !seen.has(id) && seen.add(id) !== undefined);
-      const got = rankingIds(input(ids), "chunk");
+      const got = rankingIds(input(ids), "chunk", "test");
       expect(got.length).toBe(n - Math.floor(n / 5));
       expect(got).toEqual(expected);
     }
@@ -91,7 +91,7 @@ describe("rankingIds de-duplication", () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 120 }), (picks) => {
         const ids = picks.map((p) => `doc${p}`);
-        expect(rankingIds(input(ids), "chunk")).toEqual([...new Set(ids)]);
+        expect(rankingIds(input(ids), "chunk", "test")).toEqual([...new Set(ids)]);
       }),
     );
   });

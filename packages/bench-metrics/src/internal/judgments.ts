@@ -1,4 +1,5 @@
 import { type MetricInput, MetricUnavailableError, type RetrievedChunk } from "@fastrag/bench-core";
+import { chunkAt, malformed } from "./input.js";
 import type { Judgments } from "./kernels.js";
 
 /** What retrieval metrics match: chunk ids, or the chunks' document ids. */
@@ -51,6 +52,10 @@ export interface Gains {
 // WeakMaps it costs no per-sample entry for the GC to trace. The slots' arrays are buffers reused
 // from sample to sample, so preparing one allocates nothing but what Object.keys returns. A slot
 // is marked with its input only once filled: a throw leaves it empty, never stale.
+//
+// Every function takes the asking metric's name (`metric`) for its errors: preparing a sample
+// checks the elements it walks anyway (relevant ids, chunks, grades), so a malformed input called
+// directly is a ConfigurationError naming the metric and the field (see `input.ts`).
 
 // Up to this many ids, duplicates and matches are found by comparing ids with each other: first
 // a bit per id in a 32-bit mask, then a hash, and only then the strings, so two different ids are
@@ -78,14 +83,16 @@ let relevantLookup: Set<string> | undefined;
  * R, the number of distinct relevant ids: membership in `relevantIds` is what counts as relevant
  * for binary measures. The dataset loader decides the threshold (trec_eval's `-l`), so a graded
  * sample's `relevantIds` may exclude low grades.
+ *
+ * @throws {ConfigurationError} when a relevant id is not a string.
  */
-export function relevantCountOf(input: MetricInput): number {
+export function relevantCountOf(input: MetricInput, metric: string): number {
   if (input !== relevantInput || input.sample.relevantIds !== relevantIdsRef)
-    prepareRelevant(input);
+    prepareRelevant(input, metric);
   return relevantCount;
 }
 
-function prepareRelevant(input: MetricInput): void {
+function prepareRelevant(input: MetricInput, metric: string): void {
   relevantInput = undefined;
   const ids = input.sample.relevantIds;
   const n = ids.length;
@@ -97,6 +104,7 @@ function prepareRelevant(input: MetricInput): void {
     const hashes = relevantHashes;
     for (let i = 0; i < n; i++) {
       const id = ids[i] as string;
+      if (typeof id !== "string") throw badRelevantId(metric, ids, i);
       const h = quickHash(id);
       const bit = 1 << h;
       let j = r;
@@ -114,6 +122,7 @@ function prepareRelevant(input: MetricInput): void {
     lookup = new Set();
     for (let i = 0; i < n; i++) {
       const id = ids[i] as string;
+      if (typeof id !== "string") throw badRelevantId(metric, ids, i);
       if (lookup.has(id)) continue;
       lookup.add(id);
       distinct[r++] = id;
@@ -125,6 +134,10 @@ function prepareRelevant(input: MetricInput): void {
   relevantLookup = lookup;
   relevantInput = input;
   relevantIdsRef = ids;
+}
+
+function badRelevantId(metric: string, ids: readonly unknown[], i: number): Error {
+  return malformed(metric, `sample.relevantIds[${i}]`, "a string", ids[i]);
 }
 
 // ---- Rankings --------------------------------------------------------------------------------
@@ -155,10 +168,12 @@ const documentSlot = new RankSlot();
  * chunks' `documentId`s, so a document ranks where its first chunk does.
  *
  * @throws {MetricUnavailableError} at document level when a chunk has no `documentId`.
+ * @throws {ConfigurationError} when a chunk is not an object, or (at chunk level) its `id` is not
+ *   a string.
  */
-export function rankedOf(input: MetricInput, level: MatchLevel): RankedJudgments {
+export function rankedOf(input: MetricInput, level: MatchLevel, metric: string): RankedJudgments {
   const slot = level === "chunk" ? chunkSlot : documentSlot;
-  if (!holds(slot, input)) prepareRanking(input, level === "document", slot);
+  if (!holds(slot, input)) prepareRanking(input, level === "document", slot, metric);
   return slot;
 }
 
@@ -176,11 +191,17 @@ function holds(slot: RankSlot, input: MetricInput): boolean {
  * is only looked up as far as some nDCG cuts it.
  *
  * @throws {MetricUnavailableError} at document level when a chunk has no `documentId`.
+ * @throws {ConfigurationError} as {@link rankedOf}.
  */
-export function rankedGainsOf(input: MetricInput, level: MatchLevel, depth: number): RankedGains {
+export function rankedGainsOf(
+  input: MetricInput,
+  level: MatchLevel,
+  depth: number,
+  metric: string,
+): RankedGains {
   const slot = level === "chunk" ? chunkSlot : documentSlot;
   if (!holds(slot, input) || input.sample.relevance !== slot.relevance) {
-    prepareRanking(input, level === "document", slot);
+    prepareRanking(input, level === "document", slot, metric);
   }
   if (input !== slot.gainsInput) {
     slot.gainsLength = 0;
@@ -192,19 +213,28 @@ export function rankedGainsOf(input: MetricInput, level: MatchLevel, depth: numb
 }
 
 /** The ranked ids alone, as a new array (see {@link rankedOf}). */
-export function rankingIds(input: MetricInput, level: MatchLevel): readonly string[] {
-  const ranked = rankedOf(input, level);
+export function rankingIds(
+  input: MetricInput,
+  level: MatchLevel,
+  metric: string,
+): readonly string[] {
+  const ranked = rankedOf(input, level, metric);
   return ranked.ids.slice(0, ranked.length);
 }
 
-function prepareRanking(input: MetricInput, byDocument: boolean, slot: RankSlot): void {
+function prepareRanking(
+  input: MetricInput,
+  byDocument: boolean,
+  slot: RankSlot,
+  metric: string,
+): void {
   slot.input = undefined;
   slot.gainsInput = undefined;
   const retrieved = input.retrieved;
   const total = retrieved.length;
   const ids = slot.ids;
-  const n = dedupe(retrieved, byDocument, ids, slot.hashes);
-  const r = relevantCountOf(input);
+  const n = dedupe(retrieved, byDocument, ids, slot.hashes, metric);
+  const r = relevantCountOf(input, metric);
   if (slot.relevant.length < n) slot.relevant = new Uint8Array(capacity(n));
   const flags = slot.relevant;
   // Which of dedupe's paths ran decides what it left behind: hashes, or a table.
@@ -310,22 +340,24 @@ const ideal: { gains: Float64Array; length: number } = {
  * The ideal ranking's gains of a sample, sorted descending: every positive grade in `relevance`
  * (graded ids count whether relevant or not) and 1 for each relevant id it does not grade; without
  * `relevance`, 1 per relevant id. The same numbers as `buildGains(...).idealGains`.
+ *
+ * @throws {ConfigurationError} when a grade of `relevance` is not a finite number.
  */
-export function idealGainsOf(input: MetricInput): IdealGains {
+export function idealGainsOf(input: MetricInput, metric: string): IdealGains {
   const sample = input.sample;
   if (
     input !== idealInput ||
     sample.relevantIds !== idealIds ||
     sample.relevance !== idealRelevance
   ) {
-    prepareIdeal(input);
+    prepareIdeal(input, metric);
   }
   return ideal;
 }
 
-function prepareIdeal(input: MetricInput): void {
+function prepareIdeal(input: MetricInput, metric: string): void {
   idealInput = undefined;
-  const r = relevantCountOf(input);
+  const r = relevantCountOf(input, metric);
   const relevance = input.sample.relevance;
   let m = 0;
   if (relevance === undefined) {
@@ -342,6 +374,16 @@ function prepareIdeal(input: MetricInput): void {
     const out = ideal.gains;
     for (let i = 0; i < keys.length; i++) {
       const grade = relevance[keys[i] as string] as number;
+      // Checked here, where every grade is read anyway: a string "2" would pass `> 0` and an
+      // Infinity would make the score NaN. (prepareGains reads only own grades checked here.)
+      if (!Number.isFinite(grade)) {
+        throw malformed(
+          metric,
+          `sample.relevance[${JSON.stringify(keys[i])}]`,
+          "a finite number",
+          grade,
+        );
+      }
       if (grade > 0) out[m++] = grade;
     }
     const distinct = relevantDistinct;
@@ -473,13 +515,14 @@ function dedupe(
   byDocument: boolean,
   out: string[],
   hashes: Int32Array,
+  metric: string,
 ): number {
   const n = retrieved.length;
   let m = 0;
   if (n <= SCAN_LIMIT) {
     let mask = 0;
     for (let i = 0; i < n; i++) {
-      const id = idAt(retrieved, i, byDocument);
+      const id = idAt(retrieved, i, byDocument, metric);
       const h = quickHash(id);
       const bit = 1 << h;
       let j = m;
@@ -509,7 +552,7 @@ function dedupe(
     const mask = size - 1;
     tableMask = mask;
     for (let i = 0; i < n; i++) {
-      const id = idAt(retrieved, i, byDocument);
+      const id = idAt(retrieved, i, byDocument, metric);
       let slot = hashString(id) & mask;
       for (;;) {
         if (stamps[slot] !== mark) {
@@ -525,7 +568,7 @@ function dedupe(
   } else {
     const seen = new Set<string>();
     for (let i = 0; i < n; i++) {
-      const id = idAt(retrieved, i, byDocument);
+      const id = idAt(retrieved, i, byDocument, metric);
       if (seen.has(id)) continue;
       seen.add(id);
       out[m++] = id;
@@ -547,9 +590,18 @@ function rankOf(ids: readonly string[], id: string, h: number): number {
   return -1;
 }
 
-function idAt(retrieved: readonly RetrievedChunk[], i: number, byDocument: boolean): string {
-  const chunk = retrieved[i] as RetrievedChunk;
-  if (!byDocument) return chunk.id;
+function idAt(
+  retrieved: readonly RetrievedChunk[],
+  i: number,
+  byDocument: boolean,
+  metric: string,
+): string {
+  const chunk = chunkAt(metric, retrieved, i);
+  if (!byDocument) {
+    const id = chunk.id;
+    if (typeof id !== "string") throw malformed(metric, `retrieved[${i}].id`, "a string", id);
+    return id;
+  }
   const id = chunk.documentId;
   if (typeof id !== "string") {
     throw new MetricUnavailableError(

@@ -94,6 +94,8 @@ export function describe(value: unknown): string {
       return "undefined";
     case "function":
       return "a function";
+    case "object":
+      return "an object";
     default:
       return `a ${typeof value}`;
   }

@@ -118,10 +118,10 @@ function expected(c: Case, level: MatchLevel = "chunk"): Expected {
 }
 
 function actual(input: MetricInput, level: MatchLevel = "chunk"): Expected {
-  const g = rankedGainsOf(input, level, Number.POSITIVE_INFINITY);
-  const ideal = idealGainsOf(input);
+  const g = rankedGainsOf(input, level, Number.POSITIVE_INFINITY, "test");
+  const ideal = idealGainsOf(input, "test");
   return {
-    r: relevantCountOf(input),
+    r: relevantCountOf(input, "test"),
     ids: g.ids.slice(0, g.length),
     relevant: Array.from(g.relevant.subarray(0, g.length)),
     // Only positive gains count; the buffer may keep a grade ≤ 0 as it is.
@@ -165,15 +165,15 @@ describe("per-sample preparation (rankedOf, rankedGainsOf, idealGainsOf)", () =>
             const c = cases[which % cases.length] as Case;
             const input = inputs[which % cases.length] as MetricInput;
             const want = expected(c);
-            if (what === "count") expect(relevantCountOf(input)).toBe(want.r);
+            if (what === "count") expect(relevantCountOf(input, "test")).toBe(want.r);
             else if (what === "ranked") {
-              const got = rankedOf(input, "chunk");
+              const got = rankedOf(input, "chunk", "test");
               expect(Array.from(got.relevant.subarray(0, got.length))).toEqual(want.relevant);
             } else if (what === "doc") {
-              const got = rankedOf(input, "document");
+              const got = rankedOf(input, "document", "test");
               expect(got.ids.slice(0, got.length)).toEqual(want.ids.map((i) => `doc:${i}`));
             } else if (what === "ideal") {
-              const got = idealGainsOf(input);
+              const got = idealGainsOf(input, "test");
               expect(Array.from(got.gains.subarray(0, got.length))).toEqual(want.ideal);
             } else expect(actual(input)).toEqual(want);
           }
@@ -201,7 +201,7 @@ describe("per-sample preparation (rankedOf, rankedGainsOf, idealGainsOf)", () =>
       fc.property(caseArb, fc.integer({ min: 0, max: 20 }), (c, depth) => {
         const input = inputOf(c);
         const want = expected(c);
-        const shallow = rankedGainsOf(input, "chunk", depth);
+        const shallow = rankedGainsOf(input, "chunk", depth, "test");
         const first = Math.min(depth, shallow.length);
         expect(Array.from(shallow.gains.subarray(0, first), (x) => Math.max(x, 0))).toEqual(
           want.gains.slice(0, first),
@@ -225,8 +225,8 @@ describe("per-sample preparation (rankedOf, rankedGainsOf, idealGainsOf)", () =>
       retrieved: chunks(["x", "b1"]),
       latencyMs: 0,
     };
-    expect(Array.from(rankedGainsOf(first, "chunk", 10).gains.subarray(0, 1))).toEqual([2]);
-    const got = rankedGainsOf(second, "chunk", 10);
+    expect(Array.from(rankedGainsOf(first, "chunk", 10, "test").gains.subarray(0, 1))).toEqual([2]);
+    const got = rankedGainsOf(second, "chunk", 10, "test");
     expect(got.ids.slice(0, got.length)).toEqual(["x", "b1"]);
     expect(Array.from(got.relevant.subarray(0, got.length))).toEqual([0, 1]);
     expect(Array.from(got.gains.subarray(0, got.length))).toEqual([0, 1]);
@@ -239,10 +239,10 @@ describe("per-sample preparation (rankedOf, rankedGainsOf, idealGainsOf)", () =>
       // The first rank is written over the good input's before the second throws.
       retrieved: [{ id: "z", documentId: "doc:z" }, { id: "b1" }],
     };
-    expect(rankedOf(good, "document").length).toBe(1);
-    expect(() => rankedOf(bad, "document")).toThrow(/chunk at rank 2 \(id "b1"\) has none/);
-    expect(() => rankedOf(bad, "document")).toThrow(/has none/);
-    const again = rankedOf(good, "document");
+    expect(rankedOf(good, "document", "test").length).toBe(1);
+    expect(() => rankedOf(bad, "document", "test")).toThrow(/chunk at rank 2 \(id "b1"\) has none/);
+    expect(() => rankedOf(bad, "document", "test")).toThrow(/has none/);
+    const again = rankedOf(good, "document", "test");
     expect(again.ids.slice(0, again.length)).toEqual(["doc:a1"]);
     expect(Array.from(again.relevant.subarray(0, 1))).toEqual([1]);
   });

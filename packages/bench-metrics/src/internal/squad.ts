@@ -11,6 +11,8 @@
  *   which differs from JavaScript's `\s` (it has U+001C–U+001F and U+0085, and lacks U+FEFF).
  */
 
+import { expectedAnswerAt } from "./input.js";
+
 const PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
 const ARTICLES = /(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu;
 // Python's str.isspace() characters.
@@ -38,11 +40,16 @@ export function squadTokens(text: string): string[] {
 /**
  * The gold answers SQuAD v2 scores against: those that normalize to a non-empty string, or `[""]`
  * when none does (an unanswerable question). `null` when there are no expected answers at all.
+ *
+ * @throws {ConfigurationError} naming `metric` when an expected answer is not a string.
  */
-export function goldAnswers(expected: readonly string[]): readonly string[] | null {
+export function goldAnswers(expected: readonly string[], metric: string): readonly string[] | null {
   if (expected.length === 0) return null;
   const kept: string[] = [];
-  for (const answer of expected) if (normalizeAnswer(answer) !== "") kept.push(answer);
+  for (let i = 0; i < expected.length; i++) {
+    const answer = expectedAnswerAt(metric, expected, i);
+    if (normalizeAnswer(answer) !== "") kept.push(answer);
+  }
   return kept.length > 0 ? kept : [""];
 }
 

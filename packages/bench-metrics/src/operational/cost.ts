@@ -1,4 +1,5 @@
 import { type Metric, type MetricInput, MetricUnavailableError } from "@fastrag/bench-core";
+import { usageOf } from "../internal/input.js";
 import { describe, metricName, optionsObject } from "../internal/options.js";
 import type { OperationalMetricOptions } from "./latency.js";
 
@@ -18,9 +19,13 @@ export class Cost implements Metric {
     this.name = metricName("Cost", o.name, "cost");
   }
 
-  /** @throws {MetricUnavailableError} when `usage.cost` is not a non-negative number. */
+  /**
+   * @throws {MetricUnavailableError} when `usage.cost` is not a non-negative number.
+   * @throws {ConfigurationError} when the input is not an object, or its `usage` is neither an
+   *   object nor absent (the runner never passes such a one).
+   */
   score(input: MetricInput): number | null {
-    const cost: unknown = input.usage?.cost;
+    const cost: unknown = usageOf("Cost", input)?.cost;
     if (cost === undefined || cost === null) return null;
     if (typeof cost !== "number" || !Number.isFinite(cost) || cost < 0) {
       throw new MetricUnavailableError(

@@ -1,4 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { inputOf, malformed } from "../internal/input.js";
 import { metricName, optionsObject } from "../internal/options.js";
 
 /** Options of the operational metrics. */
@@ -28,7 +29,18 @@ export class Latency implements Metric {
     this.name = metricName("Latency", o.name, "latency_ms");
   }
 
+  /**
+   * `null` when the input carries no latency (`latencyMs` absent or `null`: a harness of your own
+   * that does not time its calls), as a result records a latency that was never measured.
+   *
+   * @throws {ConfigurationError} when `latencyMs` is given but is not a non-negative number.
+   */
   score(input: MetricInput): number | null {
-    return input.latencyMs;
+    const latency: unknown = inputOf("Latency", input).latencyMs;
+    if (latency === undefined || latency === null) return null;
+    if (typeof latency !== "number" || !Number.isFinite(latency) || latency < 0) {
+      throw malformed("Latency", "latencyMs", "a non-negative number of milliseconds", latency);
+    }
+    return latency;
   }
 }

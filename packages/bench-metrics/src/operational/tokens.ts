@@ -1,4 +1,5 @@
 import { type Metric, type MetricInput, MetricUnavailableError } from "@fastrag/bench-core";
+import { usageOf } from "../internal/input.js";
 import { describe, metricName, optionsObject } from "../internal/options.js";
 import type { OperationalMetricOptions } from "./latency.js";
 
@@ -20,10 +21,14 @@ export class Tokens implements Metric {
     this.name = metricName("Tokens", o.name, "tokens");
   }
 
-  /** @throws {MetricUnavailableError} when a reported count is not a non-negative number. */
+  /**
+   * @throws {MetricUnavailableError} when a reported count is not a non-negative number.
+   * @throws {ConfigurationError} when the input is not an object, or its `usage` is neither an
+   *   object nor absent (the runner never passes such a one).
+   */
   score(input: MetricInput): number | null {
-    const usage = input.usage;
-    if (usage === undefined || usage === null) return null;
+    const usage = usageOf("Tokens", input);
+    if (usage === undefined) return null;
     const total = count(usage.totalTokens, "totalTokens");
     if (total !== undefined) return total;
     const inputTokens = count(usage.inputTokens, "inputTokens");

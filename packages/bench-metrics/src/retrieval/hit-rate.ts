@@ -1,4 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { checkRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { hitRateOfFlags } from "../internal/kernels.js";
 import {
@@ -31,11 +32,15 @@ export class HitRate implements Metric {
     this.name = metricName("HitRate", o.name, `hit_rate@${this.k}`);
   }
 
-  /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
+  /**
+   * @throws {MetricUnavailableError} at document level when a chunk has no `documentId`.
+   * @throws {ConfigurationError} for a malformed input (see the package README).
+   */
   score(input: MetricInput): number | null {
-    const r = relevantCountOf(input);
+    checkRetrievalInput("HitRate", input);
+    const r = relevantCountOf(input, "HitRate");
     if (r === 0) return null;
-    const ranked = rankedOf(input, this.level);
+    const ranked = rankedOf(input, this.level, "HitRate");
     return hitRateOfFlags(ranked.relevant, ranked.length, this.k);
   }
 }

@@ -1,4 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { checkRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { averagePrecisionOfFlags } from "../internal/kernels.js";
 import {
@@ -36,11 +37,15 @@ export class MAP implements Metric {
     this.name = metricName("MAP", o.name, this.k === undefined ? "map" : `map@${this.k}`);
   }
 
-  /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
+  /**
+   * @throws {MetricUnavailableError} at document level when a chunk has no `documentId`.
+   * @throws {ConfigurationError} for a malformed input (see the package README).
+   */
   score(input: MetricInput): number | null {
-    const r = relevantCountOf(input);
+    checkRetrievalInput("MAP", input);
+    const r = relevantCountOf(input, "MAP");
     if (r === 0) return null;
-    const ranked = rankedOf(input, this.level);
+    const ranked = rankedOf(input, this.level, "MAP");
     return averagePrecisionOfFlags(ranked.relevant, ranked.length, r, this.cut);
   }
 }

@@ -1,4 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { checkRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { reciprocalRankOfFlags } from "../internal/kernels.js";
 import {
@@ -41,11 +42,15 @@ export class MRR implements Metric {
     this.name = metricName("MRR", o.name, this.k === undefined ? "mrr" : `mrr@${this.k}`);
   }
 
-  /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
+  /**
+   * @throws {MetricUnavailableError} at document level when a chunk has no `documentId`.
+   * @throws {ConfigurationError} for a malformed input (see the package README).
+   */
   score(input: MetricInput): number | null {
-    const r = relevantCountOf(input);
+    checkRetrievalInput("MRR", input);
+    const r = relevantCountOf(input, "MRR");
     if (r === 0) return null;
-    const ranked = rankedOf(input, this.level);
+    const ranked = rankedOf(input, this.level, "MRR");
     return reciprocalRankOfFlags(ranked.relevant, ranked.length, this.cut);
   }
 }

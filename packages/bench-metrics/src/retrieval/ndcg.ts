@@ -1,4 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { checkRelevance, checkRetrievalInput } from "../internal/input.js";
 import {
   idealGainsOf,
   type MatchLevel,
@@ -18,14 +19,21 @@ import type { CutoffOptions } from "./options.js";
 /**
  * `ndcg@k`: normalized discounted cumulative gain (trec_eval `ndcg_cut_k`).
  *
- * DCG = Σ_{rank r ≤ k} gain_r / log2(r + 1). Gains are the grades of `sample.relevance` (grades
- * ≤ 0 give none); without `relevance` every relevant id has gain 1. The ideal DCG ranks every
- * positive grade of the sample in descending order, cut at k, whether retrieved or not. The score
- * is DCG / ideal DCG.
+ * DCG = Σ_{rank r ≤ k} gain_r / log2(r + 1), and the score is DCG / ideal DCG. An id's gain:
  *
- * Gains come from every graded id, not only from `relevantIds`: a trec_eval `-l2` threshold
- * changes the binary measures, not nDCG. `null` for a sample with neither a relevant id nor a
- * positive grade; 0 when the ideal DCG is 0.
+ * - its grade in `sample.relevance` when it has one, whether or not it is in `relevantIds`
+ *   (grades ≤ 0 give none, even to a relevant id: trec_eval `-l0` with grade-0 documents);
+ * - else 1 when it is in `relevantIds` (so without `relevance` every relevant id gains 1);
+ * - else 0.
+ *
+ * The ideal DCG ranks every positive gain of the sample in descending order, retrieved or not, cut
+ * at k. Since gains come from every graded id, a trec_eval `-l2` threshold (which only shrinks
+ * `relevantIds`) changes the binary measures, not nDCG, as in trec_eval.
+ *
+ * `null` ("not scorable") for a sample with no relevant id and no positive grade: every ranking
+ * would score alike. So a sample whose `relevantIds` is empty but that grades some id above 0 is
+ * scored here while the binary measures leave it out (what `fastrag-bench eval -l` reports).
+ * 0 when the sample has relevant ids but the ideal DCG is 0 (every one of them graded ≤ 0).
  */
 export class NDCG implements Metric {
   readonly name: string;
@@ -43,12 +51,18 @@ export class NDCG implements Metric {
     this.name = metricName("NDCG", o.name, `ndcg@${this.k}`);
   }
 
-  /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
+  /**
+   * @throws {MetricUnavailableError} at document level when a chunk has no `documentId`.
+   * @throws {ConfigurationError} for a malformed input (see the package README).
+   */
   score(input: MetricInput): number | null {
-    const r = relevantCountOf(input);
-    const ideal = idealGainsOf(input);
+    checkRelevance("NDCG", checkRetrievalInput("NDCG", input));
+    const r = relevantCountOf(input, "NDCG");
+    const ideal = idealGainsOf(input, "NDCG");
+    // No positive gain at all: `ideal.length` counts the positive grades and the relevant ids
+    // that `relevance` does not grade, so with r > 0 it can only be 0 when each is graded ≤ 0.
     if (ideal.length === 0 && r === 0) return null;
-    const ranked = rankedGainsOf(input, this.level, this.k);
+    const ranked = rankedGainsOf(input, this.level, this.k, "NDCG");
     return ndcgOfGains(ranked.gains, ranked.length, ideal.gains, ideal.length, this.k);
   }
 }

@@ -1,4 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { checkRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { precisionOfFlags } from "../internal/kernels.js";
 import {
@@ -32,11 +33,15 @@ export class Precision implements Metric {
     this.name = metricName("Precision", o.name, `precision@${this.k}`);
   }
 
-  /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
+  /**
+   * @throws {MetricUnavailableError} at document level when a chunk has no `documentId`.
+   * @throws {ConfigurationError} for a malformed input (see the package README).
+   */
   score(input: MetricInput): number | null {
-    const r = relevantCountOf(input);
+    checkRetrievalInput("Precision", input);
+    const r = relevantCountOf(input, "Precision");
     if (r === 0) return null;
-    const ranked = rankedOf(input, this.level);
+    const ranked = rankedOf(input, this.level, "Precision");
     return precisionOfFlags(ranked.relevant, ranked.length, this.k);
   }
 }

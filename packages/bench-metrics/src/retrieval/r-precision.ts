@@ -1,4 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { checkRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { rPrecisionOfFlags } from "../internal/kernels.js";
 import { matchLevel, metricName, optionsObject } from "../internal/options.js";
@@ -27,11 +28,15 @@ export class RPrecision implements Metric {
     this.name = metricName("RPrecision", o.name, "r_precision");
   }
 
-  /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
+  /**
+   * @throws {MetricUnavailableError} at document level when a chunk has no `documentId`.
+   * @throws {ConfigurationError} for a malformed input (see the package README).
+   */
   score(input: MetricInput): number | null {
-    const r = relevantCountOf(input);
+    checkRetrievalInput("RPrecision", input);
+    const r = relevantCountOf(input, "RPrecision");
     if (r === 0) return null;
-    const ranked = rankedOf(input, this.level);
+    const ranked = rankedOf(input, this.level, "RPrecision");
     return rPrecisionOfFlags(ranked.relevant, ranked.length, r);
   }
 }

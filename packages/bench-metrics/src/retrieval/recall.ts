@@ -1,4 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { checkRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { recallOfFlags } from "../internal/kernels.js";
 import {
@@ -36,11 +37,15 @@ export class Recall implements Metric {
     this.name = metricName("Recall", o.name, `recall@${this.k}`);
   }
 
-  /** @throws {MetricUnavailableError} at document level when a chunk has no `documentId`. */
+  /**
+   * @throws {MetricUnavailableError} at document level when a chunk has no `documentId`.
+   * @throws {ConfigurationError} for a malformed input (see the package README).
+   */
   score(input: MetricInput): number | null {
-    const r = relevantCountOf(input);
+    checkRetrievalInput("Recall", input);
+    const r = relevantCountOf(input, "Recall");
     if (r === 0) return null;
-    const ranked = rankedOf(input, this.level);
+    const ranked = rankedOf(input, this.level, "Recall");
     return recallOfFlags(ranked.relevant, ranked.length, r, this.k);
   }
 }
