@@ -108,6 +108,28 @@ describe("detectColumns", () => {
     );
   });
 
+  it("refuses columns that are not an array of names, saying what it expected", () => {
+    const cases: [unknown, string][] = [
+      ["x", 'found the string "x"'],
+      [null, "found null"],
+      [undefined, "found nothing"],
+      [new Set(["question"]), "found an object"],
+      [["question", 3], "found number 3 at index 1"],
+    ];
+    for (const [columns, found] of cases) {
+      let error: unknown;
+      try {
+        detectColumns(columns as never);
+      } catch (e) {
+        error = e;
+      }
+      expect(ConfigurationError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toBe(
+        `detectColumns: expected an array of column names (strings), ${found}`,
+      );
+    }
+  });
+
   it("documents an alias list per field", () => {
     expect(COLUMN_ALIASES.question).toEqual(["question", "query", "user_input", "input"]);
     for (const alias of ["answers", "answer", "ground_truth", "ground_truths", "reference"]) {

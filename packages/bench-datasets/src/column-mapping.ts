@@ -1,4 +1,5 @@
 import { ConfigurationError } from "@fastrag/bench-core";
+import { describeValue } from "./internal/problems.js";
 
 /** A field of `EvalSample` (from `@fastrag/bench-core`) that can be read from a column. */
 export type SampleField =
@@ -146,9 +147,9 @@ function snakeToField(key: string): SampleField | undefined {
  * Returns field → column for every field found; fields with no column are absent. Explicitly
  * mapped columns must exist.
  *
- * @throws ConfigurationError when two aliases of one field are present (naming both), when a
- *   mapped column is missing, or when no question column is found (naming the columns found and
- *   the aliases tried).
+ * @throws ConfigurationError when `columns` is not an array of strings, when two aliases of one
+ *   field are present (naming both), when a mapped column is missing, or when no question column
+ *   is found (naming the columns found and the aliases tried).
  * @example
  * ```ts
  * detectColumns(["user_input", "reference", "response"]);
@@ -160,6 +161,18 @@ export function detectColumns(
   mapping?: ColumnMapping,
   where = "dataset",
 ): Map<SampleField, string> {
+  if (!Array.isArray(columns)) {
+    throw new ConfigurationError(
+      `detectColumns: expected an array of column names (strings), found ${describeValue(columns)}`,
+    );
+  }
+  for (let i = 0; i < columns.length; i++) {
+    if (typeof columns[i] !== "string") {
+      throw new ConfigurationError(
+        `detectColumns: expected an array of column names (strings), found ${describeValue(columns[i])} at index ${i}`,
+      );
+    }
+  }
   const explicit = normalizeColumnMapping(mapping);
   const present = new Set(columns);
   const resolved = new Map<SampleField, string>();

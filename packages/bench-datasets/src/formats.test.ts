@@ -149,6 +149,59 @@ describe(".csv / .tsv", () => {
     ]);
   });
 
+  it("reads answers objects as the JSON loaders do: JSON, and Hugging Face's CSV export", async () => {
+    // `Dataset.to_csv` of SQuAD writes pandas' str() of each answers struct: NumPy arrays,
+    // wrapped past 75 characters.
+    const hf =
+      "{'text': array(['Denver Broncos', 'Denver Broncos', 'the Denver Broncos'],\n      dtype=object), 'answer_start': array([177, 177, 173], dtype=int32)}";
+    const csv = await tempFile(
+      "squad.csv",
+      [
+        "id,question,answers",
+        `a,Who won?,"{""text"": [""Denver Broncos"", ""Broncos""], ""answer_start"": [177, 249]}"`,
+        `b,Unanswerable?,"{""text"": [], ""answer_start"": []}"`,
+        `c,Who won again?,"${hf}"`,
+        `d,Impossible?,"{'text': array([], dtype=object), 'answer_start': array([], dtype=int32)}"`,
+        `e,Escapes?,"{'text': [""O'Neill"", 'zero\\u200bwidth'], 'answer_start': [0, 9]}"`,
+        `f,A set?,"{1, 2}"`,
+      ].join("\n"),
+    );
+    const dataset = await QADataset.load(csv);
+    expect(dataset.samples.map((s) => s.expectedAnswers)).toEqual([
+      ["Denver Broncos", "Broncos"],
+      [""],
+      ["Denver Broncos", "Denver Broncos", "the Denver Broncos"],
+      [""],
+      ["O'Neill", "zero\u200bwidth"],
+      ["{1, 2}"],
+    ]);
+    expect(dataset.warnings).toEqual([
+      `${csv}: row 6 (line 8), column "answers": the string "{1, 2}" looks like an object but is not an answers object ({"text": ["a", "b"]}, in JSON or Python), so it was read as one answer. Later cells of this column are not reported`,
+    ]);
+    // The same objects in JSONL, and in a TSV, give the same answers.
+    const jsonl = await tempFile(
+      "squad.jsonl",
+      lines(
+        '{"question": "Who won?", "answers": {"text": ["Denver Broncos", "Broncos"], "answer_start": [177, 249]}}',
+        '{"question": "Unanswerable?", "answers": {"text": [], "answer_start": []}}',
+      ),
+    );
+    const tsv = await tempFile(
+      "squad.tsv",
+      lines(
+        "question\tanswers",
+        'Who won?\t"{""text"": [""Denver Broncos"", ""Broncos""], ""answer_start"": [177, 249]}"',
+        "Unanswerable?\t{'text': array([], dtype=object), 'answer_start': array([], dtype=int32)}",
+      ),
+    );
+    for (const path of [jsonl, tsv]) {
+      expect((await QADataset.load(path)).samples.map((s) => s.expectedAnswers)).toEqual([
+        ["Denver Broncos", "Broncos"],
+        [""],
+      ]);
+    }
+  });
+
   it("reads relevance and metadata cells holding JSON objects", async () => {
     const path = await tempFile(
       "eval.csv",
@@ -201,6 +254,24 @@ describe(".csv / .tsv", () => {
     expect((await QADataset.load(path)).samples).toEqual([
       { id: "7", question: "Who, really?", expectedAnswers: ["me"], relevantIds: [] },
     ]);
+
+    // As pandas' to_csv(sep="\t") writes it (Python's csv, QUOTE_MINIMAL): fields holding a
+    // quote, a tab or a newline are quoted.
+    const pandas = await tempFile(
+      "pandas.tsv",
+      lines("question\tanswer", '"""Hi"" she said"\t"a\tb"', '"two\nlines"\tsaid "x"'),
+    );
+    expect(
+      (await QADataset.load(pandas)).samples.map((s) => [s.question, s.expectedAnswers]),
+    ).toEqual([
+      ['"Hi" she said', ["a\tb"]],
+      ["two\nlines", ['said "x"']],
+    ]);
+    // A TSV that never quotes trips on a field starting with a quote: say how it is read.
+    const bare = await tempFile("bare.tsv", lines("question\tanswer", '"Hi" she said\tx'));
+    expect((await rejection(QADataset.load(bare))).message).toBe(
+      `${bare}: row 1 (line 2): malformed TSV: Trailing quote on quoted field is malformed; a field starting with " is read as quoted, as pandas and Excel write TSV: quote such a field whole and double its quotes (\`"""Hi"" she said"\` for \`"Hi" she said\`)`,
+    );
   });
 });
 
@@ -450,5 +521,41 @@ describe("BEIR directory", () => {
     expect((await rejection(QADataset.load(dir))).message).toMatch(
       /BEIR dataset and needs queries\.jsonl and qrels\/<split>\.tsv/,
     );
+  });
+});
+
+describe("a file without records", () => {
+  it("loads as 0 samples in every format; one that is no document of its format is an error", async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, "beir", "qrels"), { recursive: true });
+    await writeFile(join(dir, "beir", "queries.jsonl"), "");
+    await writeFile(join(dir, "beir", "qrels", "test.tsv"), "query-id\tcorpus-id\tscore\n");
+    const parquet = parquetWriteBuffer({
+      columnData: [{ name: "question", data: [], type: "STRING" }],
+    });
+    const empty: [string, string | Uint8Array][] = [
+      ["header.csv", "question,answers\n"],
+      ["header.tsv", "question\tanswers\n"],
+      ["array.json", "[]"],
+      ["native.json", '{"samples": []}'],
+      ["blank.jsonl", "\n"],
+      ["list.yaml", "[]\n"],
+      ["native.yaml", "samples: []\n"],
+      ["rows.parquet", new Uint8Array(parquet)],
+      ["qrels.txt", ""],
+    ];
+    for (const [name, content] of empty) {
+      expect((await QADataset.load(await tempFile(name, content))).length).toBe(0);
+    }
+    expect((await QADataset.load(join(dir, "beir"))).length).toBe(0);
+    for (const [name, message] of [
+      ["nothing.csv", /line 1: empty CSV: expected a header row/],
+      ["nothing.json", /line 1, column 1: invalid JSON at the end of the input/],
+      ["nothing.yaml", /the top level: expected the native format .*found null/],
+    ] as const) {
+      const error = await rejection(QADataset.load(await tempFile(name, "")));
+      expect(ConfigurationError.isInstance(error)).toBe(true);
+      expect(error.message).toMatch(message);
+    }
   });
 });

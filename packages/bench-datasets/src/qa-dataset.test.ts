@@ -1,6 +1,6 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { ConfigurationError } from "@fastrag/bench-core";
+import { ConfigurationError, fingerprintSamples } from "@fastrag/bench-core";
 import { describe, expect, it } from "vitest";
 import { rejection, tempDir, tempFile } from "./__fixtures__/helpers.js";
 import { QADataset } from "./qa-dataset.js";
@@ -217,6 +217,21 @@ describe("QADataset.save", () => {
       { question: "No id", expectedAnswers: ["x"], relevantIds: [], metadata: {} },
     ]);
     expect(JSON.parse(JSON.stringify(dataset))).toEqual(JSON.parse(await readFile(path, "utf8")));
+  });
+
+  it("reloads with the fingerprint it was saved with, so results pair with either copy", async () => {
+    // Absent metadata is written as {} (DESIGN.md §4) and read back as {}: metadata is not part
+    // of the fingerprint, so the two copies stay the same dataset to a comparison.
+    const path = join(await tempDir(), "eval.json");
+    const dataset = QADataset.fromRecords([
+      { id: "q1", question: "Q?", answers: ["A"], relevance: { "doc-3": 2, "10": 0, d: 1 } },
+      { question: "No id", answers: "x", metadata: { split: "dev" } },
+    ]);
+    await dataset.save(path);
+    const again = await QADataset.load(path);
+    expect(dataset.samples[0]?.metadata).toBeUndefined();
+    expect(again.samples[0]?.metadata).toEqual({});
+    expect(fingerprintSamples(again.samples)).toBe(fingerprintSamples(dataset.samples));
   });
 
   it("refuses a path load would not read back as the native format", async () => {

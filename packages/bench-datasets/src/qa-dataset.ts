@@ -180,7 +180,9 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
    * - `.json`: the native `{"samples": [...]}`, a bare array of records, or SQuAD's nested
    *   `data[].paragraphs[].qas[]` (each question a sample; `expected_answers` its answer texts or
    *   `[""]` when impossible; `relevant_ids` its paragraph as `<title>#<index>`);
-   * - `.jsonl` (streamed line by line), `.csv` (papaparse; cells holding a JSON array are lists),
+   * - `.jsonl` (streamed line by line), `.csv`/`.tsv` (papaparse; cells holding a JSON array or a
+   *   Python list are lists, and an answers cell may hold a `{"text": [...]}` object, in JSON or
+   *   as the Python repr Hugging Face `datasets` writes),
    *   `.yaml`/`.yml`, `.parquet` (hyparquet);
    * - a BEIR directory: `queries.jsonl` and `qrels/<split>.tsv` (`options.split`, default `test`);
    * - TREC qrels: a file named as qrels are (`qrels.test`, `robust04.qrels`, also
@@ -318,7 +320,7 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
         const text = topics.get(qid);
         if (text === undefined) {
           throw new ConfigurationError(
-            `${options.topics}: no topic for query ${JSON.stringify(qid)}, which line ${firstLines[q]} of ${options.qrels} judges`,
+            `${options.topics}: no topic for query ${JSON.stringify(qid)}, which line ${firstLines[q]} of ${options.qrels} judges; ${topicsHint(qid, topics)}`,
           );
         }
         question = text;
@@ -387,6 +389,25 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
       yield samples.length === 0 ? "]}\n" : "\n]}\n";
     });
   }
+}
+
+/**
+ * What the topics hold instead of `qid`, for the message of a missing topic. Old TREC topics
+ * number `<num> Number: 051` while their qrels say `51`: ids are compared as text, as trec_eval
+ * compares them, so say so when only leading zeros differ.
+ */
+function topicsHint(qid: string, topics: ReadonlyMap<string, string>): string {
+  const bare = (id: string) => id.replace(/^0+(?=\d)/, "");
+  const wanted = bare(qid);
+  for (const id of topics.keys()) {
+    if (bare(id) === wanted) {
+      return `the topics have ${JSON.stringify(id)}: query ids are compared as text (as trec_eval compares them), so write them alike in both files (both zero-padded or neither)`;
+    }
+  }
+  const shown = [...topics.keys()].slice(0, 3).map((id) => JSON.stringify(id));
+  return topics.size === 0
+    ? "the topics hold no topic"
+    : `the topics hold ${topics.size} (${shown.join(", ")}${topics.size > 3 ? ", …" : ""})`;
 }
 
 function toNative(sample: EvalSample): NativeSample {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { rejection } from "./__fixtures__/helpers.js";
 import { QADataset } from "./qa-dataset.js";
 
 const data = (name: string) =>
@@ -107,6 +108,26 @@ describe("QADataset.fromTrec", () => {
     const partial = await tempFile("partial.tsv", "301\tcrime abroad\n");
     await expect(QADataset.fromTrec({ qrels, topics: partial })).rejects.toThrow(
       /no topic for query "302"/,
+    );
+  });
+
+  it("says when a missing topic differs from a topic only by leading zeros (TREC-1/2 topics)", async () => {
+    // trec_eval compares ids as text too: "051" and "51" are two queries, so this stays an error.
+    const qrels = await tempFile(
+      "qrels.51-52.txt",
+      "51 0 WSJ870101-0001 1\n52 0 AP880212-0001 0\n",
+    );
+    const topics = await tempFile(
+      "topics.51-52",
+      "<top>\n<num> Number: 051\n<title> Topic: Airbus Subsidies\n</top>\n" +
+        "<top>\n<num> Number: 052\n<title> Topic: South African Sanctions\n</top>\n",
+    );
+    expect((await rejection(QADataset.fromTrec({ qrels, topics }))).message).toBe(
+      `${topics}: no topic for query "51", which line 1 of ${qrels} judges; the topics have "051": query ids are compared as text (as trec_eval compares them), so write them alike in both files (both zero-padded or neither)`,
+    );
+    const others = await tempFile("queries.tsv", "301\ta\n302\tb\n303\tc\n304\td\n");
+    expect((await rejection(QADataset.fromTrec({ qrels, topics: others }))).message).toBe(
+      `${others}: no topic for query "51", which line 1 of ${qrels} judges; the topics hold 4 ("301", "302", "303", …)`,
     );
   });
 

@@ -7,8 +7,9 @@ import { type LoadedSamples, SampleBuilder } from "./sample-builder.js";
 
 /**
  * Reads a `.csv` (or `.tsv`) dataset with papaparse. The first row is the header. Cells stay
- * strings, except that a cell holding a JSON array (`["a","b"]`) where a list is expected, or a
- * JSON object where `relevance`/`metadata` is expected, is parsed. Rows are numbered from 1 after
+ * strings, except that a cell holding a JSON array (`["a","b"]`) or a Python list where a list is
+ * expected, an answers object (`{"text": [...]}`, in JSON or Python) where answers are expected,
+ * or a JSON object where `relevance`/`metadata` is expected, is parsed. Rows are numbered from 1 after
  * the header; messages also give the line where the row starts.
  */
 export async function loadCsvDataset(
@@ -30,6 +31,15 @@ export async function loadCsvDataset(
   });
   return builder.result();
 }
+
+/**
+ * TSV is read with CSV's quoting, as pandas, Hugging Face `datasets` and Excel write it: they quote
+ * a field holding a tab, a newline or a `"` (`"""Hi"" she said"`), and reading those fields
+ * verbatim would mangle them. A TSV that never quotes differs only in a field starting with `"`:
+ * wholly in quotes, it loses them; otherwise it is an error, which this hint explains.
+ */
+const TSV_QUOTES =
+  '; a field starting with " is read as quoted, as pandas and Excel write TSV: quote such a field whole and double its quotes (`"""Hi"" she said"` for `"Hi" she said`)';
 
 /**
  * Parses CSV text and calls `onRow` for each row (row 0 is the header). The text is parsed in
@@ -65,7 +75,8 @@ export function forEachCsvRow(
     const row = Math.min(errorRow, rows.length);
     throw inputError(
       `${source}: ${row === 0 ? "header" : `row ${row}`} (line ${lineOfRow(text, delimiter, row)})`,
-      `malformed CSV: ${error.message}`,
+      `malformed ${delimiter === "\t" ? "TSV" : "CSV"}: ${error.message}` +
+        (delimiter === "\t" && error.type === "Quotes" ? TSV_QUOTES : ""),
     );
   }
 }

@@ -18,6 +18,7 @@ import {
   newRecord,
   setOwn,
 } from "./problems.js";
+import { parsePythonList, parsePythonLiteral } from "./python-literal.js";
 
 const hasOwn = Object.hasOwn;
 
@@ -425,7 +426,8 @@ export class SampleBuilder {
       if (raw === "" && field === "relevantIds") return [];
       if (this.cellsAreText) {
         if (raw === "") return [];
-        if (raw.charCodeAt(0) === 91 /* [ */) {
+        const first = raw.charCodeAt(0);
+        if (first === 91 /* [ */) {
           const parsed = parseJsonCell(raw);
           if (Array.isArray(parsed)) value = parsed;
           else {
@@ -436,6 +438,16 @@ export class SampleBuilder {
               if (raw.trimEnd().endsWith("]")) this.noteBracketCell(field, raw, position, label);
               return [raw];
             }
+          }
+        } else if (first === 123 /* { */ && field === "expectedAnswers") {
+          // An answers object, as the JSON loaders read it: {"text": [...], "answer_start": [...]}
+          // in JSON, or as Hugging Face `datasets` writes SQuAD to CSV (pandas' repr of it):
+          // {'text': array(['Denver Broncos'], dtype=object), 'answer_start': array([177], ...)}.
+          const parsed = answersObjectCell(raw);
+          if (parsed !== undefined) value = parsed;
+          else {
+            if (raw.trimEnd().endsWith("}")) this.noteBracketCell(field, raw, position, label);
+            return [raw];
           }
         } else return [raw];
       } else return [raw];
@@ -532,7 +544,8 @@ export class SampleBuilder {
   /**
    * A cell in brackets that parses neither as JSON nor as a Python list (`["a", "b",]`, `[doc-3]`)
    * is kept as one literal value, as it may be an answer such as "[citation needed]"; say so,
-   * once per column, since as ids it would match nothing.
+   * once per column, since as ids it would match nothing. The same for an answers cell in braces
+   * that is not an answers object (`{"answer": "x"}`, `{1, 2}`).
    */
   private noteBracketCell(
     field: "expectedAnswers" | "relevantIds",
@@ -542,8 +555,15 @@ export class SampleBuilder {
   ): void {
     if (this.bracketNoted.has(field)) return;
     this.bracketNoted.add(field);
+    const where = `${this.at(position, label)}, column "${this.columnOf.get(field)}"`;
+    if (raw.charCodeAt(0) === 123 /* { */) {
+      this.warnings.push(
+        `${where}: ${describeValue(raw)} looks like an object but is not an answers object ({"text": ["a", "b"]}, in JSON or Python), so it was read as one answer. Later cells of this column are not reported`,
+      );
+      return;
+    }
     this.warnings.push(
-      `${this.at(position, label)}, column "${this.columnOf.get(field)}": ${describeValue(raw)} looks like a list but is neither JSON nor a Python list, so it was read as one ${field === "relevantIds" ? "id" : "answer"}; write lists as JSON arrays (["a", "b"])${field === "relevantIds" ? ", or the ids will match nothing" : ""}. Later cells of this column are not reported`,
+      `${where}: ${describeValue(raw)} looks like a list but is neither JSON nor a Python list, so it was read as one ${field === "relevantIds" ? "id" : "answer"}; write lists as JSON arrays (["a", "b"])${field === "relevantIds" ? ", or the ids will match nothing" : ""}. Later cells of this column are not reported`,
     );
   }
 
@@ -668,85 +688,18 @@ function copyRecord(source: Record<string, unknown> | undefined): Record<string,
   return out;
 }
 
-/** JSON in a CSV cell; a cell that is not valid JSON stays as it is (it is plain text). */
 /**
- * A Python list literal of strings and numbers, as pandas writes a list cell (`['a', "b's", 3]`);
- * `undefined` for anything else. Escapes are Python's common ones (\\, \', \", \n, \t).
+ * The answers object an answers cell in braces holds, as JSON or as Python's repr: an object with
+ * a `text` key (its value is checked as any answers object's is). `undefined` for anything else,
+ * which is then one literal answer.
  */
-export function parsePythonList(text: string): (string | number)[] | undefined {
-  const out: (string | number)[] = [];
-  let i = 0;
-  const n = text.length;
-  const space = () => {
-    while (i < n && (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r"))
-      i++;
-  };
-  space();
-  if (text[i] !== "[") return undefined;
-  i++;
-  space();
-  if (text[i] === "]") {
-    i++;
-    space();
-    return i === n ? out : undefined;
-  }
-  for (;;) {
-    space();
-    const quote = text[i];
-    if (quote === "'" || quote === '"') {
-      i++;
-      let item = "";
-      for (;;) {
-        if (i >= n) return undefined;
-        const c = text[i] as string;
-        if (c === quote) break;
-        if (c === "\\") {
-          const e = text[i + 1];
-          const escaped: Record<string, string> = {
-            "\\": "\\",
-            "'": "'",
-            '"': '"',
-            n: "\n",
-            t: "\t",
-            r: "\r",
-          };
-          if (e === undefined || !Object.hasOwn(escaped, e)) return undefined;
-          item += escaped[e];
-          i += 2;
-          continue;
-        }
-        item += c;
-        i++;
-      }
-      i++;
-      out.push(item);
-    } else {
-      const m = /^-?\d+(?:\.\d+)?/.exec(text.slice(i));
-      if (m === null) return undefined;
-      out.push(Number(m[0]));
-      i += m[0].length;
-    }
-    space();
-    if (text[i] === ",") {
-      i++;
-      space();
-      // Python allows a trailing comma: ['a', 'b',]
-      if (text[i] === "]") {
-        i++;
-        break;
-      }
-      continue;
-    }
-    if (text[i] === "]") {
-      i++;
-      break;
-    }
-    return undefined;
-  }
-  space();
-  return i === n ? out : undefined;
+function answersObjectCell(text: string): Record<string, unknown> | undefined {
+  let parsed = parseJsonCell(text);
+  if (parsed === text) parsed = parsePythonLiteral(text);
+  return isPlainRecord(parsed) && hasOwn(parsed, "text") ? parsed : undefined;
 }
 
+/** JSON in a CSV cell; a cell that is not valid JSON stays as it is (it is plain text). */
 function parseJsonCell(text: string): unknown {
   try {
     return JSON.parse(text);
