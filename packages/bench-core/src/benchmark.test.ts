@@ -152,6 +152,40 @@ describe("Benchmark.run", () => {
     }
   });
 
+  it("refuses a query or retrieve that is not a function, never taking it for the other kind", async () => {
+    let calls = 0;
+    const retrieve = async () => {
+      calls++;
+      return [];
+    };
+    const b = new Benchmark({ dataset: dataset(2), metrics: [hit] });
+    for (const [target, message] of [
+      [
+        { query: 5, retrieve },
+        "Benchmark.run: the target's query is the number 5; a QueryEngine's query must be a function, query(question, { signal, sample }) → Promise<{ answer, chunks? }> (a target with query is an engine even when it has retrieve(): remove query to use it as a Retriever)",
+      ],
+      [
+        { query: null },
+        "Benchmark.run: the target's query is null; a QueryEngine's query must be a function, query(question, { signal, sample }) → Promise<{ answer, chunks? }>",
+      ],
+      [
+        { retrieve: "bm25" },
+        `Benchmark.run: the target's retrieve is a string ("bm25"); a Retriever's retrieve must be a function, retrieve(query, { signal, sample }) → Promise<RetrievedChunk[]>`,
+      ],
+    ] as const) {
+      const error = await b.run(target as unknown as Retriever, { name: "x" }).catch((e) => e);
+      expect(ConfigurationError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toBe(message);
+    }
+    expect(calls).toBe(0);
+    // A query left undefined (an optional property unset) is absent: a Retriever.
+    const result = await b.run({ query: undefined, retrieve } as unknown as Retriever, {
+      name: "r",
+    });
+    expect(calls).toBe(2);
+    expect(result.status).toEqual({ successful: 2, errored: 0, incomplete: 0 });
+  });
+
   it("refuses a bare Retriever when a metric needs an answer, before calling it", async () => {
     let calls = 0;
     const retriever: Retriever = {

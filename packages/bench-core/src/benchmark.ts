@@ -793,11 +793,27 @@ function validateChunks(raw: unknown, where: string): readonly RetrievedChunk[] 
   return raw as RetrievedChunk[];
 }
 
+/**
+ * An object with `query` is a QueryEngine; with only `retrieve`, a Retriever. A `query` or
+ * `retrieve` that is there but not a function (`{ query: "gpt-4o", retrieve }`) is refused, never
+ * taken for the other kind. A property set to `undefined` (an optional one left unset) counts as
+ * absent.
+ */
 function detectTarget(target: unknown): TargetKind {
   if (typeof target === "object" && target !== null) {
     const t = target as Record<string, unknown>;
-    if (typeof t.query === "function") return "engine";
-    if (typeof t.retrieve === "function") return "retriever";
+    if (t.query !== undefined) {
+      if (typeof t.query === "function") return "engine";
+      throw new ConfigurationError(
+        `Benchmark.run: the target's query is ${describeValue(t.query)}; a QueryEngine's query must be a function, query(question, { signal, sample }) → Promise<{ answer, chunks? }>${typeof t.retrieve === "function" ? " (a target with query is an engine even when it has retrieve(): remove query to use it as a Retriever)" : ""}`,
+      );
+    }
+    if (t.retrieve !== undefined) {
+      if (typeof t.retrieve === "function") return "retriever";
+      throw new ConfigurationError(
+        `Benchmark.run: the target's retrieve is ${describeValue(t.retrieve)}; a Retriever's retrieve must be a function, retrieve(query, { signal, sample }) → Promise<RetrievedChunk[]>`,
+      );
+    }
   }
   throw new ConfigurationError(
     `Benchmark.run: the target is ${describeValue(target)}; expected a QueryEngine (an object with query(question, { signal, sample })) or a Retriever (an object with retrieve(query, { signal, sample }))`,

@@ -250,6 +250,136 @@ describe("BenchmarkResult.load(path, { lazy: true })", () => {
     }
   });
 
+  it("refuses, lazily and fully alike, summary statistics that contradict the count or the scores", async () => {
+    const path = nextPath();
+    await resultOf(
+      [
+        sample({ sampleId: "a", scores: { m: 0.000001, n: null } }),
+        sample({ sampleId: "b", scores: { m: 0.000003, n: null } }),
+      ],
+      { m: true, n: true },
+    ).save(path);
+    const text = await readFile(path, "utf8");
+    // What save wrote: n scored by nobody has count 0 and null statistics; m's mean is 2e-6.
+    expect(text).toContain('"n": {\n   "count": 0,\n   "mean": null,');
+    expect(text).toContain('"mean": 0.000002,');
+    const edit = async (from: string, to: string): Promise<string> => {
+      const p = nextPath();
+      expect(text).toContain(from);
+      await writeFile(p, text.replace(from, to));
+      return p;
+    };
+    // n with count 0 but zeros for statistics: a metric nobody scored shown as scoring 0.
+    const zeros = await edit(
+      '"count": 0,\n   "mean": null,\n   "std": null',
+      '"count": 0,\n   "mean": 0,\n   "std": 0',
+    );
+    // m scored twice, but its mean says nothing.
+    const nullMean = await edit('"mean": 0.000002,', '"mean": null,');
+    // Off by 1e-10: nothing for scores near 1, but 5e-5 of these scores.
+    const stale = await edit('"mean": 0.000002,', '"mean": 0.0000020001,');
+    // Off by 2e-13 of it, as another summation order may leave it: accepted.
+    const ulps = await edit('"mean": 0.000002,', '"mean": 0.0000020000000000004,');
+    for (const lazy of [true, false]) {
+      await expect(BenchmarkResult.load(path, { lazy })).resolves.toBeDefined();
+      await expect(BenchmarkResult.load(ulps, { lazy })).resolves.toBeDefined();
+      await expect(BenchmarkResult.load(zeros, { lazy })).rejects.toThrow(
+        `${zeros}: summary["n"].mean is 0, but its count is 0: a metric that no sample scored has null statistics, never numbers`,
+      );
+      await expect(BenchmarkResult.load(nullMean, { lazy })).rejects.toThrow(
+        `${nullMean}: summary["m"].mean is null, but 2 samples have a score for it`,
+      );
+      await expect(BenchmarkResult.load(stale, { lazy })).rejects.toThrow(
+        `${stale}: summary["m"].mean (0.0000020001, the scores' 0.000002) does not match the samples' scores`,
+      );
+    }
+  });
+
+  it("refuses, lazily and fully alike, a sample missing a field the format requires", async () => {
+    const path = nextPath();
+    await resultOf([sample({ sampleId: "a", scores: { m: 0.5 } })], { m: true }).save(path);
+    const text = await readFile(path, "utf8");
+    const line = text.split("\n").find((l) => l.startsWith('{"sample_id"')) as string;
+    const fields: [string, string][] = [
+      ["scores", "an object of metric → score"],
+      ["retrieved_ids", "an array of strings"],
+    ];
+    for (const [field, expected] of fields) {
+      const record = JSON.parse(line);
+      delete record[field];
+      const p = nextPath();
+      await writeFile(p, text.replace(line, JSON.stringify(record)));
+      for (const lazy of [true, false]) {
+        const error = await BenchmarkResult.load(p, { lazy }).catch((e: unknown) => e);
+        expect(ConfigurationError.isInstance(error), `${field} ${lazy}`).toBe(true);
+        expect((error as Error).message).toMatch(
+          new RegExp(
+            `^${p}: samples\\[0\\]( \\(line \\d+\\))?\\.${field}: missing, expected ${expected.replace(/[()]/g, "\\$&")}$`,
+          ),
+        );
+      }
+    }
+    // A record without a status was refused already, and still is.
+    const noStatus = nextPath();
+    await writeFile(noStatus, text.replace(',"status":"successful"', ""));
+    for (const lazy of [true, false]) {
+      await expect(BenchmarkResult.load(noStatus, { lazy })).rejects.toThrow(
+        /samples\[0\]( \(line \d+\))?\.status: expected a string, found undefined$/,
+      );
+    }
+    // sample_id and attempts may be left out.
+    const minimal = nextPath();
+    await writeFile(minimal, text.replace('"sample_id":"a",', ""));
+    expect((await checkAgainstEager(minimal)).sampleIds()).toEqual([undefined]);
+    // The auxiliary fields may be left out too (a file made by another tool): they read as null.
+    const sparse = nextPath();
+    const record = JSON.parse(line);
+    for (const field of ["answer", "retrieved_uris", "latency_ms", "error"]) delete record[field];
+    await writeFile(sparse, text.replace(line, JSON.stringify(record)));
+    for (const lazy of [true, false]) {
+      const loaded = await BenchmarkResult.load(sparse, { lazy });
+      expect(loaded.samples[0]).toMatchObject({
+        answer: null,
+        retrievedIds: ["d1"],
+        retrievedUris: [null],
+        latencyMs: null,
+        error: null,
+      });
+    }
+  });
+
+  it("refuses, lazily and fully alike, retrieved_uris not aligned with retrieved_ids", async () => {
+    const path = nextPath();
+    await resultOf(
+      [
+        sample({ sampleId: "a", scores: { m: 1 } }),
+        sample({
+          sampleId: "b",
+          scores: { m: 0 },
+          retrievedIds: ["d1", "d2"],
+          retrievedUris: ["u1", null],
+        }),
+      ],
+      { m: true },
+    ).save(path);
+    const text = await readFile(path, "utf8");
+    const short = nextPath();
+    await writeFile(short, text.replace('"retrieved_uris":["u1",null]', '"retrieved_uris":["u1"]'));
+    const long = nextPath();
+    await writeFile(long, text.replace('"retrieved_uris":[null]', '"retrieved_uris":[null,null]'));
+    expect(await readFile(short, "utf8")).not.toBe(text);
+    expect(await readFile(long, "utf8")).not.toBe(text);
+    for (const lazy of [true, false]) {
+      await expect(BenchmarkResult.load(path, { lazy })).resolves.toBeDefined();
+      await expect(BenchmarkResult.load(short, { lazy })).rejects.toThrow(
+        /: samples\[1\]( \(line \d+\))?\.retrieved_uris: expected one entry per retrieved id \(2, null where a chunk has no uri\), found 1$/,
+      );
+      await expect(BenchmarkResult.load(long, { lazy })).rejects.toThrow(
+        /: samples\[0\]( \(line \d+\))?\.retrieved_uris: expected one entry per retrieved id \(1, null where a chunk has no uri\), found 2$/,
+      );
+    }
+  });
+
   it("refuses a bad score at load, naming the file and line", async () => {
     const path = nextPath();
     await resultOf(
@@ -298,10 +428,9 @@ describe("BenchmarkResult.load(path, { lazy: true })", () => {
   });
 
   // Files a reviewer built by hand: each must load lazily exactly as in full, or be refused by both.
-  const ONE =
-    '{"sample_id":"a","question":"q","status":"successful","scores":{"m":0.5},"answer":null}';
-  const TWO =
-    '{"sample_id":"b","question":"q","status":"successful","scores":{"m":0.25},"answer":null}';
+  const REST = '"retrieved_ids":["d1"],"retrieved_uris":[null],"latency_ms":1.5,"error":null';
+  const ONE = `{"sample_id":"a","question":"q","status":"successful","scores":{"m":0.5},"answer":null,${REST}}`;
+  const TWO = `{"sample_id":"b","question":"q","status":"successful","scores":{"m":0.25},"answer":null,${REST}}`;
   const oddFiles: [string, (header: string) => string][] = [
     ["two samples on one line", (h) => `${h}${ONE},${TWO}\n]}\n`],
     [

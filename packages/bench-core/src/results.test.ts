@@ -151,14 +151,19 @@ describe("BenchmarkResult save/load", () => {
         fc.option(fc.double({ noNaN: true, noDefaultInfinity: true })),
       ),
       answer: fc.option(fc.string()),
-      retrievedIds: fc.array(fc.string()),
-      retrievedUris: fc.array(fc.option(fc.string())),
+      // One uri (or null) per retrieved id: load refuses a file where they are not aligned.
+      retrieved: fc.array(fc.tuple(fc.string(), fc.option(fc.string()))),
       latencyMs: fc.option(fc.double({ min: 0, max: 1e6, noNaN: true })),
       error: fc.option(fc.string()),
     });
     await fc.assert(
       fc.asyncProperty(fc.array(sampleArb, { maxLength: 20 }), async (raw) => {
-        const recs = raw.map(({ sampleId, ...rest }) => {
+        const recs = raw.map(({ sampleId, retrieved, ...fields }) => {
+          const rest = {
+            ...fields,
+            retrievedIds: retrieved.map(([id]) => id),
+            retrievedUris: retrieved.map(([, uri]) => uri),
+          };
           // An errored sample's scores are all null (load refuses a file saying otherwise).
           const fixed =
             rest.status === "errored"
@@ -235,6 +240,159 @@ describe("BenchmarkResult save/load", () => {
       /samples\[3\]\.scores\["exact_match"\]: expected a finite number or null, found the string "1"/,
     );
     await expect(BenchmarkResult.load(join(dir, "missing.json"))).rejects.toThrow(/no such file/);
+  });
+});
+
+describe("BenchmarkResult created_at", () => {
+  const withDate = (createdAt: string): string =>
+    JSON.stringify({
+      format: RESULT_FORMAT,
+      name: "d",
+      created_at: createdAt,
+      duration_s: 1,
+      status: { successful: 0, errored: 0, incomplete: 0 },
+      summary: {},
+      higher_is_better: {},
+      samples: [],
+    });
+
+  it("reads ISO-8601 as save and Python's isoformat() write it, a missing zone as UTC", () => {
+    const tz = process.env.TZ;
+    // Far from UTC, so that reading a zone-less time as local time would show.
+    process.env.TZ = "America/New_York";
+    try {
+      // The zone took effect: a local 09:30 is 14:30 UTC here.
+      expect(new Date(2026, 11, 2, 9, 30).toISOString()).toBe("2026-12-02T14:30:00.000Z");
+      for (const [text, iso] of [
+        ["2026-12-02T09:30:00.000Z", "2026-12-02T09:30:00.000Z"],
+        // Python: datetime.now(timezone.utc).isoformat(), and an aware one elsewhere.
+        ["2026-12-02T09:30:00.123456+00:00", "2026-12-02T09:30:00.123Z"],
+        ["2026-12-02T10:30:00+01:00", "2026-12-02T09:30:00.000Z"],
+        ["2026-12-02T04:00:00-0530", "2026-12-02T09:30:00.000Z"],
+        // Python: datetime.utcnow().isoformat() and str(datetime), naive: read as UTC.
+        ["2026-12-02T09:30:00", "2026-12-02T09:30:00.000Z"],
+        ["2026-12-02T09:30:00.5", "2026-12-02T09:30:00.500Z"],
+        ["2026-12-02 09:30:00", "2026-12-02T09:30:00.000Z"],
+        ["2026-12-02T09:30", "2026-12-02T09:30:00.000Z"],
+        // A date alone: midnight UTC.
+        ["2026-12-02", "2026-12-02T00:00:00.000Z"],
+        ["2024-02-29T00:00:00Z", "2024-02-29T00:00:00.000Z"],
+        // Years that toISOString writes with six digits, and the years 0–99 (not 1900–1999).
+        ["+010000-01-01T00:00:00.000Z", "+010000-01-01T00:00:00.000Z"],
+        ["0099-12-31T23:59:59.999Z", "0099-12-31T23:59:59.999Z"],
+      ] as const) {
+        expect(BenchmarkResult.parse(withDate(text), "d.json").createdAt.toISOString(), text).toBe(
+          iso,
+        );
+      }
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
+  });
+
+  it("refuses an impossible date instead of rolling it over, and free text", () => {
+    for (const [text, why] of [
+      ["2026-02-31T00:00:00Z", ", whose day 31 does not exist (February 2026 has 28 days)"],
+      ["2025-02-29", ", whose day 29 does not exist (February 2025 has 28 days)"],
+      ["2026-04-31T12:00:00", ", whose day 31 does not exist (April 2026 has 30 days)"],
+      ["2026-13-01T00:00:00Z", ", whose month 13 does not exist (01–12)"],
+      ["2026-01-01T24:00:00Z", ", whose hour 24 does not exist (00–23)"],
+      ["2026-01-01T10:60:00Z", ", whose minute 60 does not exist (00–59)"],
+      ["2026-01-01T10:00:60Z", ", whose second 60 does not exist (00–59)"],
+      ["2026-01-01T10:00:00+24:00", ", whose zone offset +24:00 does not exist"],
+      ["Jan 1 2026", ""],
+      ["2026/01/01", ""],
+      ["", ""],
+    ] as const) {
+      expect(() => BenchmarkResult.parse(withDate(text), "d.json"), text).toThrow(
+        new ConfigurationError(
+          `d.json: created_at: expected an ISO-8601 date, found ${JSON.stringify(text)}${why}`,
+        ),
+      );
+    }
+  });
+});
+
+describe("BenchmarkResult.save of what JSON cannot hold", () => {
+  it("refuses a cycle with a ConfigurationError naming the field, leaving nothing behind", async () => {
+    const good = await sampleResult();
+    const sub = join(dir, "cyclic");
+    const path = join(sub, "r.json");
+    await good.save(path);
+    const before = await readFile(path, "utf8");
+    const loop: Record<string, unknown> = { text: "x" };
+    loop.self = loop;
+    const samples = [...good.samples];
+    samples[3] = { ...(samples[3] as (typeof samples)[number]), answer: loop as never };
+    const cyclicAnswer = new BenchmarkResult({
+      name: "c",
+      createdAt: new Date(0),
+      durationS: 1,
+      samples,
+      higherIsBetter: good.higherIsBetter,
+    });
+    const error = await cyclicAnswer.save(path).catch((e: unknown) => e);
+    expect(ConfigurationError.isInstance(error), String(error)).toBe(true);
+    expect((error as Error).message).toBe(
+      `${path}: cannot save the result: samples[3].answer.self cannot be written as JSON (Converting circular structure to JSON); results hold plain data only`,
+    );
+    // A summary object carrying a link back to itself, and a BigInt score.
+    const summary = { ...(good.summary.exact_match as object), parent: null as unknown };
+    summary.parent = summary;
+    const cyclicSummary = new BenchmarkResult({
+      name: "c",
+      createdAt: new Date(0),
+      durationS: 1,
+      samples: good.samples,
+      higherIsBetter: good.higherIsBetter,
+      summary: { ...good.summary, exact_match: summary as never },
+    });
+    await expect(cyclicSummary.save(path)).rejects.toThrow(
+      new ConfigurationError(
+        `${path}: cannot save the result: summary.exact_match.parent cannot be written as JSON (Converting circular structure to JSON); results hold plain data only`,
+      ),
+    );
+    samples[3] = { ...(good.samples[3] as (typeof samples)[number]), scores: { m: 1n as never } };
+    const bigint = new BenchmarkResult({
+      name: "c",
+      createdAt: new Date(0),
+      durationS: 1,
+      samples,
+      higherIsBetter: good.higherIsBetter,
+    });
+    await expect(bigint.save(path)).rejects.toThrow(
+      /: cannot save the result: samples\[3\]\.scores\.m cannot be written as JSON \(Do not know how to serialize a BigInt\)/,
+    );
+    // No temporary file, and the file saved before is as it was.
+    expect(await readdir(sub)).toEqual(["r.json"]);
+    expect(await readFile(path, "utf8")).toBe(before);
+  });
+
+  it("refuses an Invalid Date or a duration that load would refuse when the result is made", () => {
+    const init = {
+      name: "r",
+      createdAt: new Date(0),
+      durationS: 1,
+      samples: [],
+      higherIsBetter: {},
+    };
+    expect(() => new BenchmarkResult({ ...init, createdAt: new Date("2026-02-31x") })).toThrow(
+      new ConfigurationError(
+        "BenchmarkResult: createdAt must be a valid Date, found an Invalid Date",
+      ),
+    );
+    for (const [durationS, found] of [
+      [Number.NaN, "the number NaN"],
+      [-1, "the number -1"],
+      [Number.POSITIVE_INFINITY, "the number Infinity"],
+    ] as const) {
+      expect(() => new BenchmarkResult({ ...init, durationS })).toThrow(
+        new ConfigurationError(
+          `BenchmarkResult: durationS must be a non-negative number of seconds, found ${found}`,
+        ),
+      );
+    }
   });
 });
 

@@ -4,7 +4,7 @@ import { createInterface } from "node:readline";
 import { ConfigurationError } from "./errors.js";
 import { writeFileAtomic } from "./internal/atomic-write.js";
 import { type ScannedSamples, scanResultFile } from "./internal/result-scan.js";
-import { decodeUtf8 } from "./internal/text.js";
+import { decodeUtf8, shortText } from "./internal/text.js";
 import {
   describe,
   expectArray,
@@ -102,7 +102,8 @@ export class BenchmarkResult {
 
   /**
    * @throws {ConfigurationError} when `init` lacks one of its required fields or holds one of
-   * the wrong type (the samples themselves are trusted: `Benchmark.run` and `load` build them).
+   * the wrong type, an Invalid Date, or a negative or non-finite duration (the samples themselves
+   * are trusted: `Benchmark.run` and `load` build them).
    */
   constructor(init: BenchmarkResultInit) {
     checkInit(init);
@@ -200,16 +201,23 @@ export class BenchmarkResult {
    * Writes the result as JSON, atomically: a temporary file in the same folder, then a rename, so
    * a crash never leaves half a result. Samples are streamed one per line, so a result of 10^6
    * samples never becomes one giant string. Missing folders are created.
+   *
+   * @throws {ConfigurationError} when the file cannot be written (naming the path and the
+   * system's reason), or when a value cannot be written as JSON (a cycle, a BigInt, put into a
+   * summary or a sample record by hand), naming the field. Nothing is left behind then: neither
+   * a temporary file nor a changed target.
    */
   async save(path: string): Promise<void> {
-    const header = JSON.stringify(headerOf(this), null, 1);
+    const header = stringifyOrThrow(headerOf(this), path, "", 1);
     const samples = this.samples;
     await writeFileAtomic(path, function* () {
       // The header without its closing brace, then `"samples": [` and one sample per line.
       yield `${header.slice(0, -2)},\n "samples": [\n`;
       const batch: string[] = [];
       for (let i = 0; i < samples.length; i++) {
-        batch.push(JSON.stringify(sampleToJson(samples[i] as SampleResult)));
+        batch.push(
+          stringifyOrThrow(sampleToJson(samples[i] as SampleResult), path, `samples[${i}]`),
+        );
         if (batch.length === 1000) {
           yield `${batch.join(",\n")}${i + 1 < samples.length ? ",\n" : "\n"}`;
           batch.length = 0;
@@ -224,8 +232,9 @@ export class BenchmarkResult {
    * Reads a result file written by `save` (or by the Python implementation).
    *
    * @throws {ConfigurationError} when the file is missing, is not valid JSON (e.g. truncated), is
-   * not a result, or has a format version this version cannot read. The message names the file
-   * and the offending field.
+   * not a result (a sample missing a field, an impossible `created_at`), contradicts itself (a
+   * summary or status counts that are not its samples', uris not one per retrieved id), or has a
+   * format version this version cannot read. The message names the file and the offending field.
    */
   static async load(path: string, options: LoadResultOptions = {}): Promise<BenchmarkResult> {
     let size: number;
@@ -465,6 +474,48 @@ export class BenchmarkResult {
   }
 }
 
+/**
+ * `JSON.stringify`, with its TypeError (a cycle, a BigInt) turned into a ConfigurationError that
+ * names the field of `value` that cannot be written (`where` names `value` itself).
+ */
+function stringifyOrThrow(value: object, path: string, where: string, indent?: number): string {
+  try {
+    return JSON.stringify(value, null, indent);
+  } catch (error) {
+    const field = unwritableField(value, where, []) || "the result";
+    const reason = String((error as Error)?.message ?? error).split("\n")[0];
+    throw new ConfigurationError(
+      `${path}: cannot save the result: ${field} cannot be written as JSON (${reason}); results hold plain data only`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The path of the first value inside `value` that JSON.stringify refuses: where a cycle closes,
+ * or the BigInt itself. Only walked after a failure, so its cost never touches a good save.
+ */
+function unwritableField(value: unknown, where: string, ancestors: object[]): string {
+  if (typeof value !== "object" || value === null) return where;
+  if (ancestors.includes(value)) return where;
+  ancestors.push(value);
+  for (const key of Object.keys(value)) {
+    const child = (value as Record<string, unknown>)[key];
+    try {
+      JSON.stringify(child);
+    } catch {
+      const name = Array.isArray(value)
+        ? `${where}[${key}]`
+        : /^[A-Za-z_$][\w$]*$/.test(key)
+          ? `${where}${where === "" ? "" : "."}${key}`
+          : `${where}[${JSON.stringify(key)}]`;
+      return unwritableField(child, name, ancestors);
+    }
+  }
+  ancestors.pop();
+  return where;
+}
+
 /** Where the records of a lazily loaded result are, and what the file looked like then. */
 interface LazySamples {
   readonly path: string;
@@ -556,8 +607,10 @@ function checkStatusCounts(header: StatusCounts, found: StatusCounts, source: st
 /**
  * The header's summary must be the samples': a summary left stale after scores were edited would
  * show one number in tables while the paired tests, which read the scores, show another. Count,
- * min and max must match exactly; the mean to 1e-9 of the scores' size (another implementation may
- * sum in another order). Std and percentiles, whose definitions differ between tools, are not checked.
+ * min and max must match exactly; the mean to 1e-9 of the largest score's magnitude (another
+ * implementation may sum in another order). With count 0 every statistic must be null; with a
+ * count, mean, min and max must be numbers. Std and percentiles, whose definitions differ between
+ * tools, are not compared.
  */
 function checkSummary(
   summary: Readonly<Record<string, DistributionSummary>>,
@@ -597,13 +650,33 @@ function checkSummary(
         `${where}.count is ${s.count}, but ${count} samples have a score for it; was the file edited after it was saved?`,
       );
     }
-    if (count === 0) return;
-    if (s.min !== null && s.min !== min) throw stale(`min (${s.min}, the scores' ${min})`);
-    if (s.max !== null && s.max !== max) throw stale(`max (${s.max}, the scores' ${max})`);
+    if (count === 0) {
+      // Nothing scored it: a number here (a 0 mean) would be a failure shown as a score.
+      for (const stat of SUMMARY_STATS) {
+        const v = s[stat];
+        if (stat !== "count" && v !== null) {
+          throw new ConfigurationError(
+            `${where}.${stat} is ${v}, but its count is 0: a metric that no sample scored has null statistics, never numbers; was the file edited after it was saved?`,
+          );
+        }
+      }
+      return;
+    }
+    for (const stat of ["mean", "min", "max"] as const) {
+      if (s[stat] === null) {
+        throw new ConfigurationError(
+          `${where}.${stat} is null, but ${count} ${count === 1 ? "sample has" : "samples have"} a score for it: expected their ${stat}; was the file edited after it was saved?`,
+        );
+      }
+    }
+    if (s.min !== min) throw stale(`min (${s.min}, the scores' ${min})`);
+    if (s.max !== max) throw stale(`max (${s.max}, the scores' ${max})`);
     const mean = (scaled / count) * size;
     // Relative to the scores' size, not the mean's: scores that cancel out leave a mean whose
-    // rounding depends on the summation order.
-    if (s.mean !== null && !(Math.abs(s.mean - mean) <= 1e-9 * Math.max(1, size))) {
+    // rounding depends on the summation order. Relative to it alone: an absolute floor would let a
+    // stale mean of small scores (1e-6) pass. MIN_VALUE covers subnormal scores, whose mean
+    // another tool may round to the neighbouring subnormal.
+    if (!(Math.abs((s.mean as number) - mean) <= Math.max(1e-9 * size, 4 * Number.MIN_VALUE))) {
       throw stale(`mean (${s.mean}, the scores' ${mean})`);
     }
   }
@@ -675,7 +748,15 @@ function checkInit(init: BenchmarkResultInit): void {
   if (typeof i !== "object" || i === null) throw bad("the init", "an object", i);
   if (typeof i.name !== "string") throw bad("name", "a string", i.name);
   if (!(i.createdAt instanceof Date)) throw bad("createdAt", "a Date", i.createdAt);
-  if (typeof i.durationS !== "number") throw bad("durationS", "a number", i.durationS);
+  // An Invalid Date would make save() throw a RangeError (toISOString), and a NaN or negative
+  // duration would be saved as a file that load() refuses.
+  if (Number.isNaN(i.createdAt.getTime())) {
+    throw new ConfigurationError(
+      "BenchmarkResult: createdAt must be a valid Date, found an Invalid Date",
+    );
+  }
+  if (typeof i.durationS !== "number" || !Number.isFinite(i.durationS) || i.durationS < 0)
+    throw bad("durationS", "a non-negative number of seconds", i.durationS);
   if (!Array.isArray(i.samples)) throw bad("samples", "an array", i.samples);
   if (typeof i.higherIsBetter !== "object" || i.higherIsBetter === null)
     throw bad("higherIsBetter", "an object of metric → boolean", i.higherIsBetter);
@@ -768,13 +849,7 @@ function parseHeader(data: unknown, source: string): Omit<BenchmarkResultInit, "
     );
   }
   const name = expectString(obj.name, source, "name");
-  const createdRaw = expectString(obj.created_at, source, "created_at");
-  const createdAt = new Date(createdRaw);
-  if (Number.isNaN(createdAt.getTime())) {
-    throw new ConfigurationError(
-      `${source}: created_at: expected an ISO-8601 date, found "${createdRaw}"`,
-    );
-  }
+  const createdAt = parseCreatedAt(expectString(obj.created_at, source, "created_at"), source);
   const durationS = expectFiniteOrNull(obj.duration_s, source, "duration_s");
   if (durationS === null || durationS < 0) {
     throw new ConfigurationError(
@@ -836,6 +911,82 @@ function parseHeader(data: unknown, source: string): Omit<BenchmarkResultInit, "
   return out;
 }
 
+const ISO_DATE_RE =
+  /^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+/**
+ * Reads `created_at` as ISO-8601 (RFC 3339), strictly, so that a file means the same instant on
+ * every machine: `new Date(text)` reads a date-time without a zone as the reading machine's local
+ * time, rolls impossible dates over (February 31 → March 3) and accepts free text ("Jan 1 2026").
+ *
+ * - With a zone (`Z`, `+01:00`, `+0100`, `+01`): that instant. `save` writes `toISOString()`
+ *   (`Z`, and `±YYYYYY` years beyond 0000–9999); Python's `isoformat()` of an aware datetime
+ *   writes `+00:00` and microseconds, read to the millisecond.
+ * - Without a zone (`2026-01-01T10:00:00`, as Python's `isoformat()` writes a naive datetime, or
+ *   with a space, as `str(datetime)` does): read as UTC. The writer's zone is unknown; UTC is what
+ *   `datetime.utcnow()` meant, and the same instant on every machine.
+ * - A date alone (`2026-01-01`): midnight UTC, as ECMAScript reads it.
+ *
+ * Every field must exist as written: month 01–12, a day the month has, hour 00–23, minute and
+ * second 00–59.
+ */
+function parseCreatedAt(raw: string, source: string): Date {
+  const bad = (why: string) =>
+    new ConfigurationError(
+      `${source}: created_at: expected an ISO-8601 date, found ${JSON.stringify(shortText(raw, 60))}${why}`,
+    );
+  const m = ISO_DATE_RE.exec(raw);
+  if (m === null || m[1] === "-000000") throw bad("");
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = m[4] === undefined ? 0 : Number(m[4]);
+  const minute = m[5] === undefined ? 0 : Number(m[5]);
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  const ms = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, "0"));
+  if (month < 1 || month > 12) throw bad(`, whose month ${m[2]} does not exist (01–12)`);
+  const days = daysInMonth(year, month);
+  if (day < 1 || day > days) {
+    throw bad(`, whose day ${m[3]} does not exist (${MONTHS[month - 1]} ${year} has ${days} days)`);
+  }
+  if (hour > 23) throw bad(`, whose hour ${m[4]} does not exist (00–23)`);
+  if (minute > 59) throw bad(`, whose minute ${m[5]} does not exist (00–59)`);
+  if (second > 59) throw bad(`, whose second ${m[6]} does not exist (00–59)`);
+  let offsetMinutes = 0;
+  const zone = m[8];
+  if (zone !== undefined && zone !== "Z" && zone !== "z") {
+    const oh = Number(zone.slice(1, 3));
+    const om = zone.length > 3 ? Number(zone.slice(-2)) : 0;
+    if (oh > 23 || om > 59) throw bad(`, whose zone offset ${zone} does not exist`);
+    offsetMinutes = (zone[0] === "-" ? -1 : 1) * (oh * 60 + om);
+  }
+  // setUTCFullYear, not Date.UTC, which reads the years 0–99 as 1900–1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute - offsetMinutes, second, ms);
+  if (Number.isNaN(date.getTime())) throw bad(", which is outside the range of dates");
+  return date;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
 function parseSummary(value: unknown, source: string, where: string): DistributionSummary {
   const o = expectObject(value, source, where);
   const out: Record<string, number | null> = {};
@@ -849,7 +1000,14 @@ function parseSummary(value: unknown, source: string, where: string): Distributi
   return out as unknown as DistributionSummary;
 }
 
-/** Validates one sample of a result file (or a journal line). @internal */
+/**
+ * Validates one sample of a result file (or a journal line). `question`, `status`, `scores` and
+ * `retrieved_ids` are required: without them a record says nothing about its sample. The
+ * auxiliary fields `answer`, `latency_ms` and `error` read as `null` when absent, and
+ * `retrieved_uris` as one `null` per retrieved id (every version of `save` writes them all, but a
+ * file made by another tool may leave out what it did not record); `sample_id` and `attempts` are
+ * optional. @internal
+ */
 export function parseSampleJson(value: unknown, source: string, where: string): SampleResult {
   const o = expectObject(value, source, where);
   const status = expectString(o.status, source, `${where}.status`);
@@ -858,7 +1016,11 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
       `${source}: ${where}.status: expected "successful", "incomplete" or "errored", found "${status}"`,
     );
   }
-  const scoresObj = expectObject(o.scores ?? {}, source, `${where}.scores`);
+  const scoresObj = expectObject(
+    present(o, "scores", "an object of metric → score", source, where),
+    source,
+    `${where}.scores`,
+  );
   const scores: Record<string, number | null> = {};
   for (const key in scoresObj) {
     if (!Object.hasOwn(scoresObj, key)) continue;
@@ -876,14 +1038,26 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
         : expectFiniteOrNull(v, source, `${where}.scores["${key}"]`),
     );
   }
-  const ids = expectArray(o.retrieved_ids ?? [], source, `${where}.retrieved_ids`);
+  const ids = expectArray(
+    present(o, "retrieved_ids", "an array of strings", source, where),
+    source,
+    `${where}.retrieved_ids`,
+  );
   const retrievedIds: string[] = new Array(ids.length);
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
     retrievedIds[i] =
       typeof id === "string" ? id : expectString(id, source, `${where}.retrieved_ids[${i}]`);
   }
-  const uris = expectArray(o.retrieved_uris ?? [], source, `${where}.retrieved_uris`);
+  const uris =
+    o.retrieved_uris === undefined
+      ? new Array<null>(ids.length).fill(null)
+      : expectArray(o.retrieved_uris, source, `${where}.retrieved_uris`);
+  if (uris.length !== ids.length) {
+    throw new ConfigurationError(
+      `${source}: ${where}.retrieved_uris: expected one entry per retrieved id (${ids.length}, null where a chunk has no uri), found ${uris.length}`,
+    );
+  }
   const retrievedUris: (string | null)[] = new Array(uris.length);
   for (let i = 0; i < uris.length; i++) {
     const u = uris[i];
@@ -913,6 +1087,21 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
   if (o.attempts !== undefined)
     sample.attempts = expectNonNegativeInt(o.attempts, source, `${where}.attempts`);
   return sample;
+}
+
+/** A sample field the format requires: its value, or a ConfigurationError saying it is missing. */
+function present(
+  o: Record<string, unknown>,
+  key: string,
+  expected: string,
+  source: string,
+  where: string,
+): unknown {
+  const v = o[key];
+  if (v === undefined) {
+    throw new ConfigurationError(`${source}: ${where}.${key}: missing, expected ${expected}`);
+  }
+  return v;
 }
 
 function describeKeys(obj: Record<string, unknown>): string {

@@ -65,31 +65,39 @@ const FIELD_URIS = 3;
 const FIELD_NUMBER_OR_NULL = 4;
 const FIELD_COUNT = 5;
 const FIELD_KEPT = 6;
-/** The fields after `scores`, by name: what type a full load requires of each. */
-const TAIL_FIELDS: ReadonlyMap<string, number> = new Map([
-  ["answer", FIELD_STRING_OR_NULL],
-  ["error", FIELD_STRING_OR_NULL],
-  ["retrieved_ids", FIELD_IDS],
-  ["retrieved_uris", FIELD_URIS],
-  ["latency_ms", FIELD_NUMBER_OR_NULL],
-  ["attempts", FIELD_COUNT],
-  ["sample_id", FIELD_KEPT],
-  ["question", FIELD_KEPT],
-  ["status", FIELD_KEPT],
-  ["scores", FIELD_KEPT],
-]);
+/**
+ * The fields after `scores`, by name: what type a full load requires of each, and for the fields
+ * a full load requires to be present, a bit of {@link REQUIRED_TAIL}.
+ */
+const TAIL_FIELDS: ReadonlyMap<string, readonly [field: number, bit: number]> = new Map([
+  ["answer", [FIELD_STRING_OR_NULL, 1]],
+  ["error", [FIELD_STRING_OR_NULL, 2]],
+  ["retrieved_ids", [FIELD_IDS, 4]],
+  ["retrieved_uris", [FIELD_URIS, 8]],
+  ["latency_ms", [FIELD_NUMBER_OR_NULL, 16]],
+  ["attempts", [FIELD_COUNT, 0]],
+  ["sample_id", [FIELD_KEPT, 0]],
+  ["question", [FIELD_KEPT, 0]],
+  ["status", [FIELD_KEPT, 0]],
+  ["scores", [FIELD_KEPT, 0]],
+] as const);
+const REQUIRED_TAIL = 1 | 2 | 4 | 8 | 16;
+const OTHER_FIELD: readonly [number, number] = [FIELD_OTHER, 0];
 /** `,"key":` of the fields `save` writes after `scores`, in its order. */
-const TAIL_ORDER: readonly (readonly [Uint8Array, number])[] = [
+const TAIL_ORDER: readonly (readonly [Uint8Array, number, number])[] = [
   "answer",
   "retrieved_ids",
   "retrieved_uris",
   "latency_ms",
   "error",
   "attempts",
-].map((name) => [ascii(`,"${name}":`), TAIL_FIELDS.get(name) as number] as const);
-const TAIL_KEYS: readonly (readonly [Uint8Array, number])[] = [...TAIL_FIELDS].map(
-  ([name, field]) => [ascii(name), field] as const,
-);
+].map((name) => {
+  const [field, bit] = TAIL_FIELDS.get(name) as readonly [number, number];
+  return [ascii(`,"${name}":`), field, bit] as const;
+});
+const TAIL_KEYS: readonly (readonly [Uint8Array, readonly [number, number]])[] = [
+  ...TAIL_FIELDS,
+].map(([name, kind]) => [ascii(name), kind] as const);
 
 /**
  * Reads a result file in the layout `BenchmarkResult.save` writes (an indented header, then one
@@ -427,12 +435,16 @@ class LineScanner {
       }
     }
     // The other fields, checked for grammar and type; the object must close at the line's end.
+    // A required field missing, or uris not one per id, is left to the full parse to word.
     let order = 0;
+    let seen = 0;
+    let idCount = 0;
+    let uriCount = 0;
     for (;;) {
       if (i >= end) return false;
       const c = b[i];
       if (c === 0x7d) {
-        if (i !== end - 1) return false;
+        if (i !== end - 1 || seen !== REQUIRED_TAIL || idCount !== uriCount) return false;
         break;
       }
       if (c !== 0x2c || b[i + 1] !== 0x22) return false;
@@ -442,12 +454,15 @@ class LineScanner {
       if (next !== undefined && startsWith(b, i, next[0], end)) {
         i += next[0].length;
         field = next[1];
+        seen |= next[2];
         order++;
       } else {
         const k = i + 2;
         i = this.#string(b, k, end);
         if (i < 0 || this.#escaped || b[i] !== 0x3a) return false;
-        field = tailField(b, k, i - 1);
+        const kind = tailField(b, k, i - 1);
+        field = kind[0];
+        seen |= kind[1];
         i++;
       }
       switch (field) {
@@ -455,22 +470,27 @@ class LineScanner {
           i = this.#stringOrNull(b, i, end);
           break;
         case FIELD_IDS:
-        case FIELD_URIS:
+        case FIELD_URIS: {
           if (b[i] !== 0x5b) return false;
           i++;
-          if (b[i] === 0x5d) {
-            i++;
-            break;
+          // Counted afresh each time: of a key given twice, the last counts, as in JSON.parse.
+          let n = 0;
+          if (b[i] === 0x5d) i++;
+          else {
+            for (;;) {
+              i = field === FIELD_IDS ? this.#stringOnly(b, i, end) : this.#stringOrNull(b, i, end);
+              if (i < 0 || i >= end) return false;
+              n++;
+              const d = b[i];
+              i++;
+              if (d === 0x5d) break;
+              if (d !== 0x2c) return false;
+            }
           }
-          for (;;) {
-            i = field === FIELD_IDS ? this.#stringOnly(b, i, end) : this.#stringOrNull(b, i, end);
-            if (i < 0 || i >= end) return false;
-            const d = b[i];
-            i++;
-            if (d === 0x5d) break;
-            if (d !== 0x2c) return false;
-          }
+          if (field === FIELD_IDS) idCount = n;
+          else uriCount = n;
           break;
+        }
         case FIELD_NUMBER_OR_NULL:
           if (startsWith(b, i, NULL, end)) i += 4;
           else i = this.#number(b, i, end);
@@ -646,14 +666,14 @@ function isHex(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 }
 
-/** Which of the known fields the key b[start, end) names (no escapes in it). */
-function tailField(b: Buffer, start: number, end: number): number {
+/** Which of the known fields the key b[start, end) names (no escapes in it), and its bit. */
+function tailField(b: Buffer, start: number, end: number): readonly [number, number] {
   const n = end - start;
-  for (const [key, field] of TAIL_KEYS) {
+  for (const [key, kind] of TAIL_KEYS) {
     if (key.length !== n) continue;
     let k = 0;
     while (k < n && b[start + k] === key[k]) k++;
-    if (k === n) return field;
+    if (k === n) return kind;
   }
-  return FIELD_OTHER;
+  return OTHER_FIELD;
 }
