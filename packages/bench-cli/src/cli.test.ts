@@ -1137,3 +1137,222 @@ describe("run, compare, diff, check, merge", () => {
     expect(cli(["run", join(fixtures, "demo.config.mjs"), "--shard", "4/3"]).code).toBe(2);
   });
 });
+
+describe("names from result files on the terminal, and --out's format", () => {
+  /** A run name that would clear and recolour a terminal, then break a line into HTML. */
+  const EVIL = "\u001b[2J\u001b[31mpwned\u009b1m\n<img src=x onerror=alert(1)>";
+  let files: { base: string; evil: string };
+
+  /**
+   * Saves a result of 4 samples scoring `scores` on `metric` ("error" errors a sample). The second
+   * sample's id would hide the rest of its line on a terminal.
+   */
+  async function saveRun(
+    path: string,
+    name: string,
+    metric: string,
+    scores: readonly (number | "error")[],
+  ): Promise<string> {
+    const sampleIds = ["q1", "q2\u001b[8m", "q3", "q4"];
+    const { BenchmarkResult } = await import("@fastrag/bench-core");
+    const samples = scores.map((s, i) => ({
+      sampleId: sampleIds[i] as string,
+      question: `question ${i + 1}?`,
+      status: s === "error" ? ("errored" as const) : ("successful" as const),
+      scores: { [metric]: s === "error" ? null : s },
+      answer: s === "error" ? null : `answer ${i + 1}`,
+      retrievedIds: [],
+      retrievedUris: [],
+      latencyMs: s === "error" ? null : 10,
+      error: s === "error" ? "boom \u001b]0;owned\u0007 \u202eexe.txt" : null,
+    }));
+    await new BenchmarkResult({
+      name,
+      createdAt: new Date("2026-01-01T00:00:00Z"),
+      durationS: 1,
+      samples,
+      higherIsBetter: { [metric]: true },
+    }).save(path);
+    return path;
+  }
+
+  beforeAll(async () => {
+    const at = join(dir, "escaping");
+    await mkdir(at, { recursive: true });
+    files = {
+      base: await saveRun(join(at, "base.json"), "base", "recall@5", [1, 1, 1, 1]),
+      evil: await saveRun(join(at, "evil.json"), EVIL, "recall@5", [0, 0, 1, "error"]),
+    };
+  });
+
+  it("compare escapes control characters and HTML in run names, on stdout and stderr", () => {
+    const r = cli(["compare", files.base, files.evil, "--test", "none"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        "| run | recall@5 |",
+        "| --- | ---: |",
+        "| base | 1.0000 |",
+        "| \\u001b[2J\\u001b[31mpwned\\u009b1m &lt;img src=x onerror=alert(1)&gt; | 0.3333 |",
+        "",
+      ].join("\n"),
+    );
+    expect(r.stderr).toBe(
+      'warning: 1 of 4 samples of "\\u001b[2J\\u001b[31mpwned\\u009b1m\\n<img src=x onerror=alert(1)>" errored; its means leave them out (a failure is never scored as 0)\n',
+    );
+    const json = cli(["compare", files.base, files.evil, "--test", "none", "--format", "json"]);
+    expect(json.code, json.stderr).toBe(0);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is about control characters.
+    expect(json.stdout).not.toMatch(/[\u001b\u009b]/);
+    expect(JSON.parse(json.stdout).runs[1].name).toBe(EVIL);
+    // An error naming the runs (here: a baseline no run has) is escaped too.
+    const unknown = cli(["compare", files.base, files.evil, "--baseline", "nope"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(
+      'no run named "nope"; runs are "base", "\\u001b[2J\\u001b[31mpwned\\u009b1m',
+    );
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is about control characters.
+    expect(unknown.stderr).not.toMatch(/[\u001b\u009b]/);
+  });
+
+  it("compare keeps a CSV's bytes in a pipe, and escapes them on a terminal", async () => {
+    const piped = cli(["compare", files.base, files.evil, "--test", "none", "--format", "csv"]);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toContain(`"${EVIL}",0.3333333333333333\r\n`);
+    // In process, with a stdout that says it is a terminal.
+    const { main } = await import("./cli.js");
+    let stdout = "";
+    const code = await main(
+      ["compare", files.base, files.evil, "--test", "none", "--format", "csv"],
+      {
+        stdout: { write: (s: string) => (stdout += s), isTTY: true },
+        stderr: { write: () => true },
+        env: { NO_COLOR: "1" },
+        cwd: dir,
+      },
+    );
+    expect(code).toBe(0);
+    expect(stdout).toBe(
+      'run,recall@5\r\nbase,1\r\n"\\u001b[2J\\u001b[31mpwned\\u009b1m\n<img src=x onerror=alert(1)>",0.3333333333333333\r\n',
+    );
+  });
+
+  it("diff and check escape run names, sample ids and error messages", () => {
+    const d = cli(["diff", files.base, files.evil, "--metric", "recall@5"]);
+    expect(d.code, d.stderr).toBe(0);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is about control characters.
+    expect(d.stdout).not.toMatch(/[\u001b\u009b\u202e]/);
+    expect(d.stdout.split("\n")[0]).toBe(
+      "recall@5: base → \\u001b[2J\\u001b[31mpwned\\u009b1m\\n<img src=x onerror=alert(1)> (paired by sample_id)",
+    );
+    expect(d.stdout).toContain("  q2\\u001b[8m: 1 → 0 (-1)");
+    expect(d.stdout).toContain("  q4: 1 → —  boom \\u001b]0;owned\\u0007 \\u202eexe.txt");
+    const dj = cli(["diff", files.base, files.evil, "--metric", "recall@5", "--json"]);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is about control characters.
+    expect(dj.stdout).not.toMatch(/[\u001b\u009b\u202e]/);
+    const parsed = JSON.parse(dj.stdout);
+    expect(parsed.candidate).toBe(EVIL);
+    expect(parsed.regressed.map((x: { sample_id: string }) => x.sample_id)).toEqual([
+      "q1",
+      "q2\u001b[8m",
+    ]);
+    const c = cli(["check", files.evil, "--min", "recall@5=0.5"]);
+    expect(c.code).toBe(1);
+    expect(c.stdout.split("\n")[0]).toBe(
+      "✗ \\u001b[2J\\u001b[31mpwned\\u009b1m\\n<img src=x onerror=alert(1)>: 1 of 1 bound(s) failed",
+    );
+    expect(c.stderr).toContain('of "\\u001b[2J\\u001b[31mpwned\\u009b1m\\n<img');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is about control characters.
+    expect(`${c.stdout}${c.stderr}`).not.toMatch(/[\u001b\u009b]/);
+    const cj = cli(["check", files.evil, "--min", "recall@5=0.5", "--json"]);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is about control characters.
+    expect(cj.stdout).not.toMatch(/[\u001b\u009b]/);
+    expect(JSON.parse(cj.stdout).run).toBe(EVIL);
+  });
+
+  it("compare --out picks the format from the file's extension", async () => {
+    const pair = [files.base, files.evil, "--test", "none"];
+    const cases: [string, (text: string) => void][] = [
+      ["report.html", (t) => expect(t.toLowerCase()).toMatch(/^<!doctype html>\n/)],
+      ["report.HTM", (t) => expect(t.toLowerCase()).toMatch(/^<!doctype html>\n/)],
+      ["table.csv", (t) => expect(t.startsWith("run,recall@5\r\nbase,1\r\n")).toBe(true)],
+      ["table.json", (t) => expect(JSON.parse(t).format).toBe("fastrag-bench-comparison/1")],
+      ["table.markdown", (t) => expect(t.startsWith("| run | recall@5 |\n")).toBe(true)],
+      ["table.md", (t) => expect(t.startsWith("| run | recall@5 |\n")).toBe(true)],
+      // An extension that names no format keeps the default, markdown.
+      ["table.txt", (t) => expect(t.startsWith("| run | recall@5 |\n")).toBe(true)],
+    ];
+    for (const [name, expectText] of cases) {
+      const path = join(dir, "escaping", name);
+      const r = cli(["compare", ...pair, "--out", path]);
+      expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+      expectText(await readFile(path, "utf8"));
+    }
+    // A --format that agrees with the extension, or with none, is taken.
+    const htm = join(dir, "escaping", "agree.htm");
+    expect(cli(["compare", ...pair, "--format", "html", "--out", htm]).code).toBe(0);
+    expect((await readFile(htm, "utf8")).toLowerCase()).toMatch(/^<!doctype html>/);
+    const txt = join(dir, "escaping", "data.txt");
+    expect(cli(["compare", ...pair, "--format", "csv", "--out", txt]).code).toBe(0);
+    expect(await readFile(txt, "utf8")).toMatch(/^run,recall@5\r\n/);
+  });
+
+  it("compare refuses a --format that contradicts --out's extension, writing nothing", () => {
+    const path = join(dir, "escaping", "contradiction.html");
+    const r = cli(["compare", files.base, files.evil, "--format", "md", "--out", path]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `error: --format md does not match --out "${path}" (a .html file): drop --format to write html, or give --out a .md name\nrun \`fastrag-bench compare --help\` for usage\n`,
+    );
+    expect(existsSync(path)).toBe(false);
+    const help = cli(["compare", "--help"]);
+    expect(help.stdout).toMatch(/--format <format> +output format \(default: from --out's/);
+  });
+});
+
+describe("diff --fail-on-regression and floating-point rounding", () => {
+  /** Writes a result of samples q1…qN scoring `scores` on the higher-is-better metric "m". */
+  async function saveScores(name: string, scores: readonly number[]): Promise<string> {
+    const { BenchmarkResult } = await import("@fastrag/bench-core");
+    const at = join(dir, "rounding");
+    await mkdir(at, { recursive: true });
+    const path = join(at, `${name}.json`);
+    await new BenchmarkResult({
+      name,
+      createdAt: new Date("2026-01-01T00:00:00Z"),
+      durationS: 1,
+      samples: scores.map((score, i) => ({
+        sampleId: `q${i + 1}`,
+        question: `question ${i + 1}?`,
+        status: "successful" as const,
+        scores: { m: score },
+        answer: `answer ${i + 1}`,
+        retrievedIds: [],
+        retrievedUris: [],
+        latencyMs: 10,
+        error: null,
+      })),
+      higherIsBetter: { m: true },
+    }).save(path);
+    return path;
+  }
+
+  it("exits 0 on pure rounding noise and still 1 on a real regression", async () => {
+    // 0.1 + 0.2 is 0.30000000000000004: b is below a by 5.6e-17 on every sample.
+    const a = await saveScores("a", new Array<number>(5).fill(0.1 + 0.2));
+    const b = await saveScores("b", new Array<number>(5).fill(0.3));
+    const worse = await saveScores("worse", [0.3, 0.3, 0.2, 0.3, 0.3]);
+    const noise = cli(["diff", a, b, "--metric", "m", "--fail-on-regression"]);
+    expect(noise.code, noise.stdout + noise.stderr).toBe(0);
+    expect(noise.stdout).toContain(
+      "improved 0, regressed 0, newly errored 0, recovered 0, unchanged 5, left out 0",
+    );
+    const json = cli(["diff", a, b, "--metric", "m", "--fail-on-regression", "--json"]);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ regressions: 0, regressed: [], unchanged: 5 });
+    const real = cli(["diff", a, worse, "--metric", "m", "--fail-on-regression"]);
+    expect(real.code, real.stdout + real.stderr).toBe(1);
+    expect(real.stdout).toContain("regressed 1, newly errored 0, recovered 0, unchanged 4");
+    expect(real.stdout).toContain("  q3: 0.3000 → 0.2000 (-0.1000)");
+  });
+});

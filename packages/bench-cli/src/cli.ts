@@ -1,6 +1,7 @@
 import { ConfigurationError } from "@fastrag/bench-core";
 import { Command, CommanderError, Option } from "commander";
 import { colors, type Io, UsageError, writeLine } from "./internal/io.js";
+import { printable } from "./internal/printable.js";
 
 /** Kept here, not imported from the eval command, so `--help` loads no command module. */
 const DEFAULT_EVAL_METRICS = ["map", "mrr", "r_precision", "ndcg@10", "recall@100", "precision@10"];
@@ -81,11 +82,15 @@ export async function main(
     )
     .option("--alpha <alpha>", "significance level", undefined)
     .addOption(
-      new Option("--format <format>", "output format")
-        .choices(["md", "csv", "json", "html"])
-        .default("md"),
+      new Option(
+        "--format <format>",
+        "output format (default: from --out's extension: .md, .csv, .json, .html; else md)",
+      ).choices(["md", "csv", "json", "html"]),
     )
-    .option("--out <file>", "write to a file (atomically) instead of stdout")
+    .option(
+      "--out <file>",
+      "write to a file (atomically) instead of stdout; its extension picks the format",
+    )
     .option(
       "--diff-metric <metric>",
       "html: the metric of the per-sample diff (default: the first)",
@@ -189,8 +194,9 @@ export async function main(
   }
 }
 
+/** A message on one line, any control character in it (from a run name, say) escaped. */
 function firstLine(message: string): string {
-  return message.replace(/\s*\n\s*/g, " ");
+  return printable(message.replace(/\s*\n\s*/g, " "));
 }
 
 function hint(error: Error, command: string | undefined): string {

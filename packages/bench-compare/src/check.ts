@@ -1,6 +1,7 @@
 import { type BenchmarkResult, ConfigurationError, type SummaryStat } from "@fastrag/bench-core";
 import { formatNumber } from "./internal/format.js";
 import { own } from "./internal/own.js";
+import { roundingSlack } from "./internal/rounding.js";
 import { describe, expectStat } from "./internal/validate.js";
 
 /** A bound on one statistic of one metric. At least one of `min` and `max`. */
@@ -35,9 +36,10 @@ export interface CheckFailure {
  * pass), never only the first. A metric the result lacks, or whose statistic is `null` (no
  * scores), is a failure: a gate that cannot be evaluated must not pass.
  *
- * A value within 1e-12 × |bound| of its bound counts as equal to it, so a mean that is exactly the
- * bound but for floating-point rounding passes. Messages give as many decimals as it takes to tell
- * the value from the bound.
+ * A value within 1e-12 × |bound| of its bound (or 1e-12 of the largest |score|, when that is
+ * larger) counts as equal to it, so a mean that is exactly the bound but for floating-point
+ * rounding passes: the same "equal up to rounding" as the paired tests and `diff()`. Messages
+ * give as many decimals as it takes to tell the value from the bound.
  *
  * Metrics are looked up as the result's own entries only: a threshold on `toString` or
  * `constructor` is a missing metric, never a member of `Object.prototype`.
@@ -151,12 +153,13 @@ function bound(v: unknown, where: string): number | undefined {
 
 /**
  * How far a value may fall past a bound and still count as equal to it: 1e-12 of the bound, or of
- * the largest score when that is larger. A mean that is mathematically the bound can come out an
- * ulp or two beside it (0, 0 and 0.3 average to 0.09999999999999999; -0.1, -0.2 and 0.3 to
- * -1.85e-17); any real difference between two scores is far larger.
+ * the largest score when that is larger (the shared notion of "equal up to rounding", see
+ * `internal/rounding.ts`). A mean that is mathematically the bound can come out an ulp or two
+ * beside it (0, 0 and 0.3 average to 0.09999999999999999; -0.1, -0.2 and 0.3 to -1.85e-17); any
+ * real difference between two scores is far larger.
  */
 function slack(bound: number, scale: number): number {
-  return Math.max(Math.abs(bound), scale) * 1e-12;
+  return roundingSlack(Math.max(Math.abs(bound), scale));
 }
 
 /**

@@ -247,6 +247,49 @@ describe("toMarkdown", () => {
   });
 });
 
+describe("runs equal but for floating-point rounding", () => {
+  // 0.1 + 0.2 is 0.30000000000000004: "sum" differs from "exact" on every sample by 5.6e-17.
+  const runs = () => [
+    makeResult({ name: "exact", scores: { m: new Array<number>(30).fill(0.3) } }),
+    makeResult({ name: "sum", scores: { m: new Array<number>(30).fill(0.1 + 0.2) } }),
+    makeResult({ name: "real", scores: { m: new Array<number>(30).fill(0.4) } }),
+  ];
+
+  it("are not significant with either test, and carry no mark", () => {
+    const c = Comparison.of(runs());
+    for (const test of ["randomization", "t-test"] as const) {
+      const [noise, real] = c.significance({ baseline: "exact", test });
+      expect(noise).toMatchObject({ run: "sum", p: 1, meanDiff: 0, significant: false });
+      expect(noise?.better).toBeNull();
+      // A real difference on the same samples is still significant.
+      expect(real).toMatchObject({ run: "real", significant: true, better: "run" });
+      const [table] = c.toMarkdown({ baseline: "exact", test }).split("\n\n");
+      expect(table).toBe(
+        [
+          "| # | run | m |",
+          "| --- | --- | ---: |",
+          "| a | exact | 0.3000 |",
+          "| b | sum | 0.3000 |",
+          "| c | real | 0.4000ᵃᵇ |",
+        ].join("\n"),
+      );
+    }
+  });
+
+  it("report a zero effect when one pair is too few for the t-test", () => {
+    const one = Comparison.of([
+      makeResult({ name: "exact", scores: { m: [0.3] } }),
+      makeResult({ name: "sum", scores: { m: [0.1 + 0.2] } }),
+    ]);
+    expect(one.pairedTest("sum", "exact", { metric: "m", test: "t-test" })).toMatchObject({
+      p: null,
+      meanDiff: 0,
+      n: 1,
+      significant: false,
+    });
+  });
+});
+
 describe("significance marks over every pair of runs (ranx)", () => {
   const fill = (n: number, v: number) => new Array<number>(n).fill(v);
   /**

@@ -40,6 +40,32 @@ describe("diff", () => {
     expect(d.regressed.map((s) => s.change)).toEqual([200]);
   });
 
+  it("counts a change within floating-point rounding as unchanged", () => {
+    // q1, q2: 0.1 + 0.2 = 0.30000000000000004 against 0.3; q3: −0.1 − 0.2 + 0.3 = 5.6e-17
+    // against 0 (within 1e-12 of the largest score, 1); q4 changes by a real 1e-9.
+    const a = makeResult({
+      name: "a",
+      scores: { m: [0.1 + 0.2, 0.1 + 0.2, -0.1 - 0.2 + 0.3, 0.5, 1] },
+    });
+    const b = makeResult({ name: "b", scores: { m: [0.3, 0.3, 0, 0.5 + 1e-9, 1] } });
+    const forward = diff(a, b, { metric: "m" });
+    expect(forward.unchanged).toBe(4);
+    expect(forward.regressed).toEqual([]);
+    expect(forward.improved.map((s) => s.sampleId)).toEqual(["q4"]);
+    const back = diff(b, a, { metric: "m" });
+    expect(back.unchanged).toBe(4);
+    expect(back.improved).toEqual([]);
+    expect(back.regressed.map((s) => s.sampleId)).toEqual(["q4"]);
+    // Lower is better: the same noise is no change either way.
+    const la = makeResult({ name: "la", scores: { latency_ms: [0.1 + 0.2, 100] } });
+    const lb = makeResult({ name: "lb", scores: { latency_ms: [0.3, 100] } });
+    expect(diff(la, lb, { metric: "latency_ms" })).toMatchObject({
+      improved: [],
+      regressed: [],
+      unchanged: 2,
+    });
+  });
+
   it("refuses an unknown metric and different datasets", () => {
     expect(() => diff(base, cand, { metric: "mrr" })).toThrow(ConfigurationError);
     expect(() => diff(base, cand, { metric: "mrr" })).toThrow(

@@ -42,7 +42,7 @@ export interface SampleDiff {
   readonly newlyErrored: SampleChange[];
   /** Errored in the baseline, not in the candidate; highest candidate score first. */
   readonly recovered: SampleChange[];
-  /** Pairs with the same score in both runs. */
+  /** Pairs with the same score in both runs, up to floating-point rounding. */
   readonly unchanged: number;
   /**
    * Pairs left out: errored in both runs, or a `null` score on a side that did not error
@@ -55,7 +55,9 @@ export interface SampleDiff {
  * Lists the samples that improved, regressed, became errored or recovered from `baseline` to
  * `candidate` on one metric, with both scores, sorted by change (ties keep dataset order).
  * Samples are paired as the significance tests pair them (sample id, else question, else
- * position). A null score is never read as 0.
+ * position). A null score is never read as 0. Scores equal up to floating-point rounding
+ * (`0.1 + 0.2` against `0.3`: within 1e-12 of the larger score, or of the largest |score| of the
+ * metric in either run) are unchanged, as the paired tests and `check()` judge them.
  *
  * @throws {ConfigurationError} when either run lacks the metric, or the runs cover different
  * datasets.

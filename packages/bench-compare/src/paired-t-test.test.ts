@@ -59,6 +59,35 @@ describe("pairedTTest", () => {
     expect(shifted.t).toBe(Infinity);
   });
 
+  it("counts differences that are only floating-point rounding as 0", () => {
+    // 0.1 + 0.2 is 0.30000000000000004: every pair differs by 5.6e-17, one constant difference,
+    // which used to read as a perfect shift (t = Infinity, p = 0). It is an identical run.
+    const a = new Array<number>(10).fill(0.1 + 0.2);
+    const b = new Array<number>(10).fill(0.3);
+    expect(a[0]).not.toBe(b[0]);
+    expect(pairedTTest(a, b)).toEqual({ t: 0, df: 9, p: 1, meanDiff: 0, n: 10 });
+    expect(pairedTTest(b, a)).toEqual({ t: 0, df: 9, p: 1, meanDiff: 0, n: 10 });
+    // Near 0 the floor is the largest score: −0.1 − 0.2 + 0.3 = 5.6e-17 against 0, beside scores
+    // of 1 and 0.5, is noise too (it used to give d = [5.6e-17, 0, 0], t = 1, p = 1 − 1/√3).
+    expect(pairedTTest([-0.1 - 0.2 + 0.3, 1, 0.5], [0, 1, 0.5])).toEqual({
+      t: 0,
+      df: 2,
+      p: 1,
+      meanDiff: 0,
+      n: 3,
+    });
+  });
+
+  it("keeps real differences far below a score's size, at any scale", () => {
+    // A constant shift of 1e-9 on scores of 0.5 is 2e-9 of them: real, so still p = 0.
+    const shifted = pairedTTest([0.5 + 1e-9, 0.5 + 1e-9, 0.5 + 1e-9], [0.5, 0.5, 0.5]);
+    expect(shifted).toMatchObject({ t: Infinity, p: 0 });
+    // The tolerance is relative, never absolute: d = [1, 2, 3] × 1e-20 still gives t = 2√3.
+    const small = pairedTTest([1e-20, 2e-20, 3e-20], [0, 0, 0]);
+    expect(small.t).toBeCloseTo(2 * Math.sqrt(3), 10);
+    expect(small.meanDiff).toBe(2e-20);
+  });
+
   it("property: identical samples give p = 1", () => {
     fc.assert(
       fc.property(

@@ -1,5 +1,6 @@
 import { ConfigurationError } from "@fastrag/bench-core";
 import tCdf from "@stdlib/stats-base-dists-t-cdf";
+import { equalUpToRounding, largestMagnitude } from "./internal/rounding.js";
 import { pairScale, scaled } from "./internal/scale.js";
 import { finiteArray } from "./internal/validate.js";
 
@@ -11,7 +12,7 @@ export interface PairedTTestResult {
   readonly df: number;
   /** Two-sided p-value from Student's t distribution (`@stdlib/stats-base-dists-t-cdf`). */
   readonly p: number;
-  /** Mean of `a[i] − b[i]`. */
+  /** Mean of `a[i] − b[i]` (a difference within rounding counted as 0). */
   readonly meanDiff: number;
   /** Number of pairs. */
   readonly n: number;
@@ -22,9 +23,13 @@ export interface PairedTTestResult {
  * `ttest_rel`). The t distribution comes from a maintained statistics package, never a
  * hand-written CDF.
  *
+ * A difference within floating-point rounding of the scores (1e-12 of the larger score, or of
+ * the largest |score| of either run, as `check()` and `diff()` decide equality) counts as 0, so
+ * runs equal but for rounding (`0.1 + 0.2` against `0.3`) are identical runs.
+ *
  * Degenerate cases, decided rather than left to NaN: when every difference is identical the
- * standard error is 0, so `t = 0, p = 1` if that difference is 0 (identical runs) and
- * `t = ±Infinity, p = 0` otherwise.
+ * standard error is 0, so `t = 0, p = 1, meanDiff = 0` if that difference is 0 (identical runs)
+ * and `t = ±Infinity, p = 0` otherwise.
  *
  * @throws {ConfigurationError} when the arrays differ in length, hold fewer than 2 pairs, or hold
  * a non-finite number.
@@ -49,12 +54,21 @@ export function pairedTTest(a: ArrayLike<number>, b: ArrayLike<number>): PairedT
     const result = pairedTTest(scaled(x, scale), scaled(y, scale));
     return { ...result, meanDiff: result.meanDiff / scale };
   }
+  // A difference that is only rounding noise of the scores counts as 0 (0.1 + 0.2 against 0.3).
+  const magnitude = largestMagnitude(x, y);
+  const d = new Float64Array(n);
   let sum = 0;
-  for (let i = 0; i < n; i++) sum += (x[i] as number) - (y[i] as number);
+  for (let i = 0; i < n; i++) {
+    const xi = x[i] as number;
+    const yi = y[i] as number;
+    const di = equalUpToRounding(xi, yi, magnitude) ? 0 : xi - yi;
+    d[i] = di;
+    sum += di;
+  }
   const mean = sum / n;
   let sq = 0;
   for (let i = 0; i < n; i++) {
-    const e = (x[i] as number) - (y[i] as number) - mean;
+    const e = (d[i] as number) - mean;
     sq += e * e;
   }
   const df = n - 1;

@@ -125,6 +125,29 @@ describe("randomizationTest", () => {
     expect(r).toMatchObject({ p: 1, meanDiff: 0, n: 3 });
   });
 
+  it("treats differences that are only floating-point rounding as ties: p = 1", () => {
+    // 0.1 + 0.2 is 0.30000000000000004: ten equal differences of 5.6e-17 used to give p ≈ 2/1024.
+    const a = new Array<number>(10).fill(0.1 + 0.2);
+    const b = new Array<number>(10).fill(0.3);
+    const tie = { p: 1, meanDiff: 0, extreme: 10_000, permutations: 10_000, n: 10 };
+    expect(randomizationTest(a, b)).toEqual(tie);
+    expect(randomizationTest(b, a)).toEqual(tie);
+    // Near 0 the floor is the largest score: −0.1 − 0.2 + 0.3 = 5.6e-17 against 0 is noise.
+    const nearZero = new Array<number>(10).fill(-0.1 - 0.2 + 0.3);
+    expect(randomizationTest([...nearZero, 1], [...zeros(10), 1])).toMatchObject({
+      p: 1,
+      meanDiff: 0,
+    });
+  });
+
+  it("keeps real differences far below a score's size: 200 pairs 1e-9 apart", () => {
+    const a = new Array<number>(200).fill(0.5 + 1e-9);
+    const b = new Array<number>(200).fill(0.5);
+    const r = randomizationTest(a, b, { permutations: 999 });
+    expect(r.extreme).toBe(0); // all 200 signs equal: probability 2^-199
+    expect(r.p).toBe(1 / 1000);
+  });
+
   it("property: identical runs give p = 1", () => {
     fc.assert(
       fc.property(

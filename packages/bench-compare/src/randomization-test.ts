@@ -1,4 +1,5 @@
 import { ConfigurationError } from "@fastrag/bench-core";
+import { equalUpToRounding, largestMagnitude } from "./internal/rounding.js";
 import { pairScale, scaled } from "./internal/scale.js";
 import { countExtremeSignFlips } from "./internal/sign-flip.js";
 import { expectInteger, expectSeed, finiteArray } from "./internal/validate.js";
@@ -13,9 +14,12 @@ export interface RandomizationOptions {
 
 /** Outcome of {@link randomizationTest}. */
 export interface RandomizationResult {
-  /** Two-sided p-value, `(extreme + 1) / (permutations + 1)`; exactly 1 when every pair ties. */
+  /**
+   * Two-sided p-value, `(extreme + 1) / (permutations + 1)`; exactly 1 when every pair ties
+   * (within rounding).
+   */
   readonly p: number;
-  /** Mean of `a[i] − b[i]`. */
+  /** Mean of `a[i] − b[i]` (a difference within rounding counted as 0). */
   readonly meanDiff: number;
   /** Draws whose |Σ signed difference| reached the observed one (not counting the +1). */
   readonly extreme: number;
@@ -36,7 +40,10 @@ export const DEFAULT_PERMUTATIONS = 10_000;
  * and is a valid p-value for a finite number of draws.
  *
  * Deterministic: the draws come from a seeded xoshiro128** generator. Pairs that tie (difference
- * 0) cannot change the statistic and are skipped; if every pair ties, `p` is exactly 1.
+ * 0) cannot change the statistic and are skipped; if every pair ties, `p` is exactly 1 and
+ * `meanDiff` 0. A difference within floating-point rounding of the scores (1e-12 of the larger
+ * score, or of the largest |score| of either run, as `check()` and `diff()` decide equality) is a
+ * tie, so runs equal but for rounding (`0.1 + 0.2` against `0.3`) get `p = 1`.
  *
  * @throws {ConfigurationError} when the arrays differ in length, are empty, hold a non-finite
  * number, or an option is not a positive integer / integer seed.
@@ -71,13 +78,18 @@ export function randomizationTest(
     const result = randomizationTest(scaled(x, scale), scaled(y, scale), { permutations, seed });
     return { ...result, meanDiff: result.meanDiff / scale };
   }
+  // A difference that is only rounding noise of the scores is a tie (0.1 + 0.2 against 0.3).
+  const magnitude = largestMagnitude(x, y);
   const nonzero = new Float64Array(n);
   let m = 0;
   let sum = 0;
   for (let i = 0; i < n; i++) {
-    const d = (x[i] as number) - (y[i] as number);
+    const xi = x[i] as number;
+    const yi = y[i] as number;
+    if (equalUpToRounding(xi, yi, magnitude)) continue;
+    const d = xi - yi;
     sum += d;
-    if (d !== 0) nonzero[m++] = d < 0 ? -d : d;
+    nonzero[m++] = d < 0 ? -d : d;
   }
   const meanDiff = sum / n;
   if (m === 0) return { p: 1, meanDiff: 0, extreme: permutations, permutations, n };

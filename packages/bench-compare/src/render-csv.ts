@@ -1,15 +1,22 @@
 import type { ComparisonTable, TableCell } from "./table.js";
 
-const TRIGGER = /^[=+\-@\t\r]/;
+/**
+ * A text field a spreadsheet could read as a formula: one starting with tab, CR, LF or NUL, or
+ * whose first character after any leading whitespace and control characters is `=`, `+`, `-` or
+ * `@` (` =cmd()` and `\t=…` too: spreadsheets trim such a prefix, or take tab and CR as formula
+ * starters).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const TRIGGER = /^(?:[\t\r\n\0]|[\s\u0000-\u001f\u007f-\u009f]*[=+\-@])/;
 
 /**
  * Makes one CSV field safe: neutralizes spreadsheet formulas, then quotes per RFC 4180.
  *
- * Formula injection: a text cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with a
- * single quote, so Excel, LibreOffice and Google Sheets show it as text instead of evaluating it
- * (OWASP's advice), whatever follows: a run named `-12.5` is text, and stays text. Numbers
- * (metric values, p-values) are written as numbers and never prefixed: `-0.5` stays a number in
- * the spreadsheet.
+ * Formula injection: a text cell starting with `=`, `+`, `-`, `@`, tab, CR, LF or NUL, or with
+ * `=`, `+`, `-` or `@` after leading whitespace (` =cmd()`), is prefixed with a single quote, so
+ * Excel, LibreOffice and Google Sheets show it as text instead of evaluating it (OWASP's advice),
+ * whatever follows: a run named `-12.5` is text, and stays text. Numbers (metric values, p-values)
+ * are written as numbers and never prefixed: `-0.5` stays a number in the spreadsheet.
  *
  * Quoting: a field holding a comma, a double quote, CR or LF is wrapped in double quotes, with
  * inner quotes doubled.

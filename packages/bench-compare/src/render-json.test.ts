@@ -41,3 +41,18 @@ describe("renderJson", () => {
     ]);
   });
 });
+
+describe("renderJson, control characters", () => {
+  it("escapes every control character in a name, and parses back to the same name", () => {
+    const name = "\u001b[2J\u009b31m\u007f\u202eevil\u2066 café 検索 🚀";
+    const t = table();
+    const text = renderJson({
+      ...t,
+      rows: [{ ...(t.rows[0] as ComparisonTable["rows"][0]), name }],
+    });
+    expect(text).toContain('"name": "\\u001b[2J\\u009b31m\\u007f\\u202eevil\\u2066 café 検索 🚀"');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is about control characters.
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(JSON.parse(text).runs[0].name).toBe(name);
+  });
+});

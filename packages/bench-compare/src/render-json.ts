@@ -5,6 +5,9 @@ import type { ComparisonTable } from "./table.js";
 /** The `format` of {@link renderJson}'s output. */
 export const COMPARISON_FORMAT = "fastrag-bench-comparison/1";
 
+/** DEL, C1 controls, and the bidirectional embedding, override and isolate controls. */
+const UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
 /**
  * Renders a comparison table as JSON, with snake_case keys like result files. In each run's
  * `values`, a metric the run lacks is absent and a metric without scores is `null`. With
@@ -13,7 +16,8 @@ export const COMPARISON_FORMAT = "fastrag-bench-comparison/1";
  * tested (`"all-pairs"`, the other tests in `significance.pairwise`, each naming the run it is
  * `against`) or only each run against the baseline (`"baseline"`, past `max_pairwise_runs`), and
  * each run's `beats` maps a metric to the labels of the runs it beats. A metric named `__proto__`
- * is written as an ordinary key.
+ * is written as an ordinary key. Every control character in a string (a name, a path), bidi
+ * overrides included, is written as a `\uXXXX` escape, so the output is safe to print.
  */
 export function renderJson(table: ComparisonTable, paths?: readonly string[]): string {
   const sig = table.significance;
@@ -59,7 +63,14 @@ export function renderJson(table: ComparisonTable, paths?: readonly string[]): s
         }
       : {}),
   };
-  return `${JSON.stringify(out, null, 2)}\n`;
+  // JSON.stringify escapes C0 controls (ESC included) but writes DEL, C1 controls and bidi
+  // overrides raw, and a terminal can act on those: escape them too (`\u009b`), which any JSON
+  // parser reads back as the same string. They can only occur inside strings.
+  const text = JSON.stringify(out, null, 2).replace(
+    UNSAFE,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return `${text}\n`;
 }
 
 /**

@@ -84,10 +84,35 @@ function legend(table: ComparisonTable): string {
   return parts.join(" ");
 }
 
-/** Escapes text for a markdown table cell: pipes, backslashes and line breaks. */
+/**
+ * Characters a terminal or a renderer acts on rather than shows: C0 controls (ESC starts an ANSI
+ * sequence), DEL, C1 controls, and the bidirectional embedding, override and isolate controls,
+ * which reorder how the rest of a line reads.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+
+/**
+ * Escapes user text (a run or metric name) for a markdown table cell, so that it shows as the text
+ * it is, in a terminal and once rendered: backslashes and pipes are backslash-escaped (a pipe would
+ * split the cell), a line break becomes a space, `&`, `<` and `>` become HTML entities (GitHub and
+ * docs sites would otherwise render `<img onerror=…>` or `<script>` as HTML), and any other control
+ * character shows as its `\uXXXX` escape (an ESC sequence would otherwise clear or recolour the
+ * terminal the table is printed to). Other Unicode (accents, CJK, emoji) is kept as is.
+ *
+ * @example
+ * ```ts
+ * escapeCell("a|b <i>"); // "a\\|b &lt;i&gt;"
+ * escapeCell("\u001b[2Jx"); // "\\u001b[2Jx"
+ * ```
+ */
 export function escapeCell(text: string): string {
   return text
     .replace(/\\/g, "\\\\")
     .replace(/\|/g, "\\|")
-    .replace(/\r?\n|\r/g, " ");
+    .replace(/\r?\n|\r/g, " ")
+    .replace(/[&<>]/g, (ch) => HTML_ESCAPES[ch] as string)
+    .replace(CONTROL, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -1,6 +1,7 @@
 import { type BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
 import { runLabel } from "./internal/labels.js";
 import { hasOwn } from "./internal/own.js";
+import { equalUpToRounding } from "./internal/rounding.js";
 import { describe, expectInteger, expectOpenUnit, expectSeed } from "./internal/validate.js";
 import { pairedTTest } from "./paired-t-test.js";
 import { type PairingKey, pairedScores, type SamplePairing } from "./pairing.js";
@@ -133,7 +134,7 @@ export function testPair(
     return {
       ...head,
       p: null,
-      meanDiff: n === 0 ? null : (scores.a[0] as number) - (scores.b[0] as number),
+      meanDiff: n === 0 ? null : pairDifference(scores.a[0] as number, scores.b[0] as number),
       n,
       leftOut: scores.leftOut,
       pairedBy: pairing.key,
@@ -171,4 +172,9 @@ export function testPair(
     significant,
     better: significant ? (runBetter ? "run" : "baseline") : null,
   };
+}
+
+/** `a − b`, or 0 when that is only rounding noise, as the paired tests count it. */
+function pairDifference(a: number, b: number): number {
+  return equalUpToRounding(a, b) ? 0 : a - b;
 }

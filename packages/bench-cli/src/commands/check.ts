@@ -1,6 +1,7 @@
 import { type CheckFailure, check } from "@fastrag/bench-compare";
 import { BenchmarkResult, SUMMARY_STATS, type SummaryStat } from "@fastrag/bench-core";
 import { colors, type Io, UsageError, writeLine } from "../internal/io.js";
+import { printable, terminalSafe } from "../internal/printable.js";
 
 export interface CheckOptions {
   readonly min?: readonly string[];
@@ -133,30 +134,30 @@ export async function checkCommand(file: string, options: CheckOptions, io: Io):
     writeLine(
       io.stderr,
       c.yellow(
-        `warning: ${status.errored} of ${total} samples of "${result.name}" errored, and every mean leaves them out; gate them with --max-errored N`,
+        `warning: ${status.errored} of ${total} samples of "${printable(result.name)}" errored, and every mean leaves them out; gate them with --max-errored N`,
       ),
     );
   }
   if (options.json) {
     writeLine(
       io.stdout,
-      JSON.stringify(
-        { run: result.name, passed: failures.length === 0, bounds: count, status, failures },
-        null,
-        2,
+      terminalSafe(
+        JSON.stringify(
+          { run: result.name, passed: failures.length === 0, bounds: count, status, failures },
+          null,
+          2,
+        ),
       ),
     );
     return failures.length === 0 ? 0 : 1;
   }
   const out = colors(io, "stdout");
+  const name = printable(result.name);
   if (failures.length === 0) {
-    writeLine(io.stdout, `${out.green("✓")} ${result.name}: all ${count} bound(s) hold`);
+    writeLine(io.stdout, `${out.green("✓")} ${name}: all ${count} bound(s) hold`);
     return 0;
   }
-  writeLine(
-    io.stdout,
-    `${out.red("✗")} ${result.name}: ${failures.length} of ${count} bound(s) failed`,
-  );
-  for (const f of failures) writeLine(io.stdout, `  ${out.red("✗")} ${f.message}`);
+  writeLine(io.stdout, `${out.red("✗")} ${name}: ${failures.length} of ${count} bound(s) failed`);
+  for (const f of failures) writeLine(io.stdout, `  ${out.red("✗")} ${printable(f.message)}`);
   return 1;
 }

@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { extname, resolve } from "node:path";
 import { Comparison, pairSamples } from "@fastrag/bench-compare";
 import {
   ConfigurationError,
@@ -8,6 +8,7 @@ import {
 } from "@fastrag/bench-core";
 import { expandPaths } from "../internal/files.js";
 import { type Io, UsageError, writeLine } from "../internal/io.js";
+import { printable, terminalSafe } from "../internal/printable.js";
 
 export interface CompareOptions {
   readonly stat?: string;
@@ -21,6 +22,16 @@ export interface CompareOptions {
 }
 
 const FORMATS = ["md", "csv", "json", "html"] as const;
+type Format = (typeof FORMATS)[number];
+/** The format an `--out` file's extension implies, when `--format` is not given. */
+const FORMAT_OF_EXTENSION: ReadonlyMap<string, Format> = new Map([
+  [".md", "md"],
+  [".markdown", "md"],
+  [".csv", "csv"],
+  [".json", "json"],
+  [".html", "html"],
+  [".htm", "html"],
+]);
 const TESTS = ["randomization", "t-test", "none"] as const;
 
 /** `fastrag-bench compare`: a table of runs, with significance marks against a baseline. */
@@ -33,10 +44,7 @@ export async function compareCommand(
   if (!(SUMMARY_STATS as readonly string[]).includes(stat)) {
     throw new UsageError(`--stat "${stat}": expected one of ${SUMMARY_STATS.join(", ")}`);
   }
-  const format = options.format ?? "md";
-  if (!(FORMATS as readonly string[]).includes(format)) {
-    throw new UsageError(`--format "${format}": expected one of ${FORMATS.join(", ")}`);
-  }
+  const format = outputFormat(options.format, options.out);
   if (options.test !== undefined && !(TESTS as readonly string[]).includes(options.test)) {
     throw new UsageError(`--test "${options.test}": expected one of ${TESTS.join(", ")}`);
   }
@@ -89,11 +97,34 @@ export async function compareCommand(
   }
   if (options.out !== undefined) {
     await writeFileAtomic(options.out, () => [text.endsWith("\n") ? text : `${text}\n`]);
-    writeLine(io.stderr, `wrote ${options.out}`);
+    writeLine(io.stderr, `wrote ${printable(options.out)}`);
   } else {
-    io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+    const ended = text.endsWith("\n") ? text : `${text}\n`;
+    // Markdown and JSON escape control characters themselves; a CSV or HTML document keeps a
+    // name's bytes (it is data), so only a terminal gets them escaped.
+    io.stdout.write(io.stdout.isTTY ? terminalSafe(ended) : ended);
   }
   return 0;
+}
+
+/**
+ * `--format`, else the format `--out`'s extension implies (`.md`/`.markdown`, `.csv`, `.json`,
+ * `.html`/`.htm`), else markdown. A `--format` that contradicts the extension is a usage error:
+ * `--format md --out report.html` would write markdown into an `.html` file.
+ */
+export function outputFormat(format: string | undefined, out: string | undefined): Format {
+  if (format !== undefined && !(FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`--format "${format}": expected one of ${FORMATS.join(", ")}`);
+  }
+  const ext = out === undefined ? "" : extname(out).toLowerCase();
+  const implied = FORMAT_OF_EXTENSION.get(ext);
+  if (format === undefined) return implied ?? "md";
+  if (implied !== undefined && implied !== format) {
+    throw new UsageError(
+      `--format ${format} does not match --out "${out}" (a ${ext} file): drop --format to write ${implied}, or give --out a .${format} name`,
+    );
+  }
+  return format as Format;
 }
 
 /**
@@ -131,7 +162,7 @@ function warnIfErrored(comparison: Comparison, io: Io): void {
     const total = r.status.successful + r.status.incomplete + errored;
     writeLine(
       io.stderr,
-      `warning: ${errored} of ${total} samples of "${r.name}" errored; its means leave them out (a failure is never scored as 0)`,
+      `warning: ${errored} of ${total} samples of "${printable(r.name)}" errored; its means leave them out (a failure is never scored as 0)`,
     );
   }
 }
@@ -148,7 +179,7 @@ function warnIfUnpaired(comparison: Comparison, io: Io): void {
     } catch (error) {
       writeLine(
         io.stderr,
-        `warning: ${(error as Error).message}; the table below sets side by side runs that are not over one dataset`,
+        `warning: ${printable((error as Error).message)}; the table below sets side by side runs that are not over one dataset`,
       );
       return;
     }

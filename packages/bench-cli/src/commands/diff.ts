@@ -1,6 +1,7 @@
 import { diff, formatNumber, type SampleChange, type SampleDiff } from "@fastrag/bench-compare";
 import { BenchmarkResult } from "@fastrag/bench-core";
 import { colors, type Io, writeLine } from "../internal/io.js";
+import { printable, terminalSafe } from "../internal/printable.js";
 
 export interface DiffCommandOptions {
   readonly metric: string;
@@ -32,14 +33,16 @@ export async function diffCommand(
   if (options.json) {
     writeLine(
       io.stdout,
-      JSON.stringify(diffJson(baseline.name, candidate.name, d, regressions), null, 2),
+      terminalSafe(
+        JSON.stringify(diffJson(baseline.name, candidate.name, d, regressions), null, 2),
+      ),
     );
     return code;
   }
   const c = colors(io, "stdout");
   writeLine(
     io.stdout,
-    `${c.bold(options.metric)}: ${baseline.name} → ${candidate.name} (paired by ${d.pairedBy})`,
+    `${c.bold(printable(options.metric))}: ${printable(baseline.name)} → ${printable(candidate.name)} (paired by ${d.pairedBy})`,
   );
   writeLine(
     io.stdout,
@@ -51,11 +54,12 @@ export async function diffCommand(
     writeLine(io.stdout);
     writeLine(io.stdout, paint(`${title} (${rows.length})`));
     for (const r of rows.slice(0, limit)) {
-      const id =
+      const id = printable(
         r.sampleId ??
-        JSON.stringify(r.question.length > 60 ? `${r.question.slice(0, 57)}…` : r.question);
+          JSON.stringify(r.question.length > 60 ? `${r.question.slice(0, 57)}…` : r.question),
+      );
       const change = r.change === null ? "" : ` (${r.change > 0 ? "+" : ""}${fmt(r.change)})`;
-      const err = r.error ? `  ${c.dim(r.error)}` : "";
+      const err = r.error ? `  ${c.dim(printable(r.error))}` : "";
       writeLine(io.stdout, `  ${id}: ${fmt(r.baseline)} → ${fmt(r.candidate)}${change}${err}`);
     }
     if (rows.length > limit)
@@ -66,7 +70,7 @@ export async function diffCommand(
   section("improved", d.improved, c.green);
   section("recovered", d.recovered, c.green);
   if (code === 1)
-    writeLine(io.stdout, c.red(`\n✗ ${regressions} regression(s) in ${options.metric}`));
+    writeLine(io.stdout, c.red(`\n✗ ${regressions} regression(s) in ${printable(options.metric)}`));
   return code;
 }
 

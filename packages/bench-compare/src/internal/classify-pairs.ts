@@ -1,6 +1,8 @@
 import type { BenchmarkResult, SampleResult } from "@fastrag/bench-core";
-import { type PairingKey, pairSamples } from "../pairing.js";
+import { type PairingKey, pairSamples, type SamplePairing } from "../pairing.js";
+import { scoreColumnOf } from "./columns.js";
 import { own } from "./own.js";
+import { equalUpToRounding } from "./rounding.js";
 
 /** How a sample changed from the baseline to a candidate run. */
 export type ChangeKind = "improved" | "regressed" | "newly-errored" | "recovered";
@@ -47,7 +49,9 @@ export interface PairClassification<T> {
  * samples of `baseline` and `candidate` as the significance tests do, sorts each changed pair
  * into improved / regressed / newly errored / recovered (in `higher`'s direction), counts the
  * unchanged and left-out pairs, and orders each category (stable sort: ties keep dataset order).
- * A null score is never read as 0. Callers check first that both runs have `metric`.
+ * A null score is never read as 0. Two scores equal up to floating-point rounding (within 1e-12
+ * of the larger, or of the largest |score| of the metric in either run: see `rounding.ts`) are
+ * unchanged, not improved or regressed. Callers check first that both runs have `metric`.
  *
  * @throws {ConfigurationError} when the runs cover different datasets (from `pairSamples`).
  */
@@ -65,6 +69,7 @@ export function classifyPairs<T extends ScoredChange>(
   const recovered: T[] = [];
   let unchanged = 0;
   let leftOut = 0;
+  const scale = scoreScale(baseline, candidate, metric, pairing);
   for (let i = 0; i < pairing.indexA.length; i++) {
     const b = baseline.samples[pairing.indexA[i] as number] as SampleResult;
     const c = candidate.samples[pairing.indexB[i] as number] as SampleResult;
@@ -89,7 +94,7 @@ export function classifyPairs<T extends ScoredChange>(
       continue;
     }
     const d = vc - vb;
-    if (d === 0) unchanged++;
+    if (equalUpToRounding(vc, vb, scale)) unchanged++;
     else if (d > 0 === higher) improved.push(make("improved", b, c, vb, vc));
     else regressed.push(make("regressed", b, c, vb, vc));
   }
@@ -107,6 +112,29 @@ export function classifyPairs<T extends ScoredChange>(
     unchanged,
     leftOut,
   };
+}
+
+/**
+ * The largest |score| of `metric` over the scored pairs of both runs: the floor of the rounding
+ * tolerance for scores near 0 (as the paired tests take it over the same pairs).
+ */
+function scoreScale(
+  baseline: BenchmarkResult,
+  candidate: BenchmarkResult,
+  metric: string,
+  pairing: SamplePairing,
+): number {
+  const cb = scoreColumnOf(baseline, metric);
+  const cc = scoreColumnOf(candidate, metric);
+  let max = 0;
+  for (let i = 0; i < pairing.indexA.length; i++) {
+    const vb = cb[pairing.indexA[i] as number] as number;
+    const vc = cc[pairing.indexB[i] as number] as number;
+    // NaN: no number on a side (errored, null or missing), so not a scored pair.
+    if (Number.isNaN(vb) || Number.isNaN(vc)) continue;
+    max = Math.max(max, Math.abs(vb), Math.abs(vc));
+  }
+  return max;
 }
 
 /** Biggest change first. */

@@ -1,3 +1,5 @@
+import { largestMagnitude } from "./rounding.js";
+
 /**
  * A power of two that brings the largest |value| in `x` and `y` near 1 when it lies beyond
  * 2^±500, else 1. The paired tests are invariant under scaling both samples by one positive
@@ -6,10 +8,7 @@
  * mean, a "significant" p) and squares of tiny differences no longer underflow to 0.
  */
 export function pairScale(x: Float64Array, y: Float64Array): number {
-  let max = 0;
-  for (let i = 0; i < x.length; i++) {
-    max = Math.max(max, Math.abs(x[i] as number), Math.abs(y[i] as number));
-  }
+  const max = largestMagnitude(x, y);
   if (max === 0 || (max <= 2 ** 500 && max >= 2 ** -500)) return 1;
   // 2^-e with e the exponent of `max`, kept within ±1000 so the factor itself is finite and
   // non-zero (max·2^-1000 is still ≤ 2^24, and ≥ 2^-74 for the smallest subnormal).
