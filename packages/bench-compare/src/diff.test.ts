@@ -42,7 +42,7 @@ describe("diff", () => {
 
   it("counts a change within floating-point rounding as unchanged", () => {
     // q1, q2: 0.1 + 0.2 = 0.30000000000000004 against 0.3; q3: −0.1 − 0.2 + 0.3 = 5.6e-17
-    // against 0 (within 1e-12 of the largest score, 1); q4 changes by a real 1e-9.
+    // against 0 (within 1e-14 of the largest score, 1); q4 changes by a real 1e-9.
     const a = makeResult({
       name: "a",
       scores: { m: [0.1 + 0.2, 0.1 + 0.2, -0.1 - 0.2 + 0.3, 0.5, 1] },
@@ -64,6 +64,17 @@ describe("diff", () => {
       regressed: [],
       unchanged: 2,
     });
+  });
+
+  it("keeps real changes of small scores beside a large one", () => {
+    // Likelihoods of 1e-13 that fall 1000× to 1e-16, beside a sample of 0.9: four regressions
+    // (a floor of 1e-12 of the largest score, 9e-13, used to call them unchanged).
+    const a = makeResult({ name: "a", scores: { m: [0.9, 1e-13, 2e-13, 3e-13, 4e-13] } });
+    const b = makeResult({ name: "b", scores: { m: [0.9, 1e-16, 2e-16, 3e-16, 4e-16] } });
+    const d = diff(a, b, { metric: "m" });
+    expect(d.unchanged).toBe(1);
+    // Largest change first.
+    expect(d.regressed.map((s) => s.sampleId)).toEqual(["q5", "q4", "q3", "q2"]);
   });
 
   it("refuses an unknown metric and different datasets", () => {

@@ -86,6 +86,13 @@ describe("pairedTTest", () => {
     const small = pairedTTest([1e-20, 2e-20, 3e-20], [0, 0, 0]);
     expect(small.t).toBeCloseTo(2 * Math.sqrt(3), 10);
     expect(small.meanDiff).toBe(2e-20);
+    // One huge score does not make the others' real changes noise: 19 samples each +1 beside a
+    // sample of 1e13 (which a floor of 1e-12 of the largest score, 10, used to hide: p = 1).
+    const big = [1e13, ...Array.from({ length: 19 }, (_, i) => i % 5)];
+    const up = big.map((v, i) => (i === 0 ? v : v + 1));
+    const t = pairedTTest(up, big);
+    expect(t.meanDiff).toBeCloseTo(0.95, 12);
+    expect(t.p).toBeLessThan(1e-10);
   });
 
   it("property: identical samples give p = 1", () => {

@@ -165,8 +165,8 @@ describe("Benchmark.run", () => {
         "Benchmark.run: the target's query is the number 5; a QueryEngine's query must be a function, query(question, { signal, sample }) → Promise<{ answer, chunks? }> (a target with query is an engine even when it has retrieve(): remove query to use it as a Retriever)",
       ],
       [
-        { query: null },
-        "Benchmark.run: the target's query is null; a QueryEngine's query must be a function, query(question, { signal, sample }) → Promise<{ answer, chunks? }>",
+        { query: "gpt-4o" },
+        `Benchmark.run: the target's query is a string ("gpt-4o"); a QueryEngine's query must be a function, query(question, { signal, sample }) → Promise<{ answer, chunks? }>`,
       ],
       [
         { retrieve: "bm25" },
@@ -184,6 +184,10 @@ describe("Benchmark.run", () => {
     });
     expect(calls).toBe(2);
     expect(result.status).toEqual({ successful: 2, errored: 0, incomplete: 0 });
+    // So is a query set to null (a class field left unset): it used to run as a Retriever.
+    const nulled = await b.run({ query: null, retrieve } as unknown as Retriever, { name: "n" });
+    expect(calls).toBe(4);
+    expect(nulled.status).toEqual({ successful: 2, errored: 0, incomplete: 0 });
   });
 
   it("refuses a bare Retriever when a metric needs an answer, before calling it", async () => {

@@ -796,19 +796,19 @@ function validateChunks(raw: unknown, where: string): readonly RetrievedChunk[] 
 /**
  * An object with `query` is a QueryEngine; with only `retrieve`, a Retriever. A `query` or
  * `retrieve` that is there but not a function (`{ query: "gpt-4o", retrieve }`) is refused, never
- * taken for the other kind. A property set to `undefined` (an optional one left unset) counts as
- * absent.
+ * taken for the other kind. A property set to `undefined` or `null` (an optional one, or a class
+ * field, left unset) counts as absent.
  */
 function detectTarget(target: unknown): TargetKind {
   if (typeof target === "object" && target !== null) {
     const t = target as Record<string, unknown>;
-    if (t.query !== undefined) {
+    if (t.query !== undefined && t.query !== null) {
       if (typeof t.query === "function") return "engine";
       throw new ConfigurationError(
         `Benchmark.run: the target's query is ${describeValue(t.query)}; a QueryEngine's query must be a function, query(question, { signal, sample }) → Promise<{ answer, chunks? }>${typeof t.retrieve === "function" ? " (a target with query is an engine even when it has retrieve(): remove query to use it as a Retriever)" : ""}`,
       );
     }
-    if (t.retrieve !== undefined) {
+    if (t.retrieve !== undefined && t.retrieve !== null) {
       if (typeof t.retrieve === "function") return "retriever";
       throw new ConfigurationError(
         `Benchmark.run: the target's retrieve is ${describeValue(t.retrieve)}; a Retriever's retrieve must be a function, retrieve(query, { signal, sample }) → Promise<RetrievedChunk[]>`,

@@ -336,15 +336,23 @@ describe("BenchmarkResult.load(path, { lazy: true })", () => {
     const record = JSON.parse(line);
     for (const field of ["answer", "retrieved_uris", "latency_ms", "error"]) delete record[field];
     await writeFile(sparse, text.replace(line, JSON.stringify(record)));
-    for (const lazy of [true, false]) {
-      const loaded = await BenchmarkResult.load(sparse, { lazy });
-      expect(loaded.samples[0]).toMatchObject({
-        answer: null,
-        retrievedIds: ["d1"],
-        retrievedUris: [null],
-        latencyMs: null,
-        error: null,
-      });
+    // And retrieved_uris: null is as absent.
+    const nullUris = nextPath();
+    await writeFile(
+      nullUris,
+      text.replace(line, JSON.stringify({ ...record, retrieved_uris: null })),
+    );
+    for (const p of [sparse, nullUris]) {
+      for (const lazy of [true, false]) {
+        const loaded = await BenchmarkResult.load(p, { lazy });
+        expect(loaded.samples[0]).toMatchObject({
+          answer: null,
+          retrievedIds: ["d1"],
+          retrievedUris: [null],
+          latencyMs: null,
+          error: null,
+        });
+      }
     }
   });
 

@@ -912,7 +912,9 @@ function parseHeader(data: unknown, source: string): Omit<BenchmarkResultInit, "
 }
 
 const ISO_DATE_RE =
-  /^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
+  /^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2})(?::(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?([Zz]|[+-]\d{2}(?::?\d{2}(?::\d{2}(?:\.\d+)?)?)?)?)?$/;
+/** A zone offset: `+01`, `+0100`, `+01:00`, or with seconds as Python writes them (`+00:19:32`). */
+const ZONE_RE = /^([+-])(\d{2})(?::?(\d{2})(?::(\d{2})(\.\d+)?)?)?$/;
 const MONTHS = [
   "January",
   "February",
@@ -933,7 +935,8 @@ const MONTHS = [
  * every machine: `new Date(text)` reads a date-time without a zone as the reading machine's local
  * time, rolls impossible dates over (February 31 → March 3) and accepts free text ("Jan 1 2026").
  *
- * - With a zone (`Z`, `+01:00`, `+0100`, `+01`): that instant. `save` writes `toISOString()`
+ * - With a zone (`Z`, `+01:00`, `+0100`, `+01`, or with seconds, `+00:19:32`, as Python writes
+ *   a local-mean-time offset): that instant. `save` writes `toISOString()`
  *   (`Z`, and `±YYYYYY` years beyond 0000–9999); Python's `isoformat()` of an aware datetime
  *   writes `+00:00` and microseconds, read to the millisecond.
  * - Without a zone (`2026-01-01T10:00:00`, as Python's `isoformat()` writes a naive datetime, or
@@ -941,7 +944,8 @@ const MONTHS = [
  *   `datetime.utcnow()` meant, and the same instant on every machine.
  * - A date alone (`2026-01-01`): midnight UTC, as ECMAScript reads it.
  *
- * Every field must exist as written: month 01–12, a day the month has, hour 00–23, minute and
+ * The time may stop after the hour (`2026-01-02T03+00:00`, Python's `isoformat(timespec="hours")`)
+ * or the minute. Every field must exist as written: month 01–12, a day the month has, hour 00–23, minute and
  * second 00–59.
  */
 function parseCreatedAt(raw: string, source: string): Date {
@@ -966,18 +970,22 @@ function parseCreatedAt(raw: string, source: string): Date {
   if (hour > 23) throw bad(`, whose hour ${m[4]} does not exist (00–23)`);
   if (minute > 59) throw bad(`, whose minute ${m[5]} does not exist (00–59)`);
   if (second > 59) throw bad(`, whose second ${m[6]} does not exist (00–59)`);
-  let offsetMinutes = 0;
+  let offsetMs = 0;
   const zone = m[8];
   if (zone !== undefined && zone !== "Z" && zone !== "z") {
-    const oh = Number(zone.slice(1, 3));
-    const om = zone.length > 3 ? Number(zone.slice(-2)) : 0;
-    if (oh > 23 || om > 59) throw bad(`, whose zone offset ${zone} does not exist`);
-    offsetMinutes = (zone[0] === "-" ? -1 : 1) * (oh * 60 + om);
+    const z = ZONE_RE.exec(zone);
+    const oh = Number(z?.[2]);
+    const om = z?.[3] === undefined ? 0 : Number(z[3]);
+    const os = z?.[4] === undefined ? 0 : Number(z[4]);
+    if (z === null || oh > 23 || om > 59 || os > 59)
+      throw bad(`, whose zone offset ${zone} does not exist`);
+    const fraction = z[5] === undefined ? 0 : Number(z[5]);
+    offsetMs = (z[1] === "-" ? -1 : 1) * Math.round((oh * 3600 + om * 60 + os + fraction) * 1000);
   }
   // setUTCFullYear, not Date.UTC, which reads the years 0–99 as 1900–1999.
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute - offsetMinutes, second, ms);
+  date.setUTCHours(hour, minute, second, ms - offsetMs);
   if (Number.isNaN(date.getTime())) throw bad(", which is outside the range of dates");
   return date;
 }
@@ -1004,7 +1012,7 @@ function parseSummary(value: unknown, source: string, where: string): Distributi
  * Validates one sample of a result file (or a journal line). `question`, `status`, `scores` and
  * `retrieved_ids` are required: without them a record says nothing about its sample. The
  * auxiliary fields `answer`, `latency_ms` and `error` read as `null` when absent, and
- * `retrieved_uris` as one `null` per retrieved id (every version of `save` writes them all, but a
+ * `retrieved_uris` (absent or `null`) as one `null` per retrieved id (every version of `save` writes them all, but a
  * file made by another tool may leave out what it did not record); `sample_id` and `attempts` are
  * optional. @internal
  */
@@ -1050,7 +1058,7 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
       typeof id === "string" ? id : expectString(id, source, `${where}.retrieved_ids[${i}]`);
   }
   const uris =
-    o.retrieved_uris === undefined
+    o.retrieved_uris === undefined || o.retrieved_uris === null
       ? new Array<null>(ids.length).fill(null)
       : expectArray(o.retrieved_uris, source, `${where}.retrieved_uris`);
   if (uris.length !== ids.length) {
