@@ -200,6 +200,14 @@ describe(".csv / .tsv", () => {
         [""],
       ]);
     }
+    // An answers object whose text is neither a string nor a list: the message names the text.
+    const bad = await tempFile(
+      "bad.csv",
+      lines("question,answers", `q,"{'text': None, 'answer_start': []}"`),
+    );
+    expect((await rejection(QADataset.load(bad))).message).toBe(
+      `${bad}: row 1 (line 2), column "answers": an answers object's "text" should be a string or a list of strings, found null`,
+    );
   });
 
   it("reads relevance and metadata cells holding JSON objects", async () => {

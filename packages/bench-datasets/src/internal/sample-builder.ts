@@ -462,6 +462,13 @@ export class SampleBuilder {
       // SQuAD v2's unanswerable questions: no answer span, which the official script grades
       // against the empty answer, as the nested SQuAD loader reads them.
       if (squadShaped && Array.isArray(value) && value.length === 0) return [""];
+      if (!Array.isArray(value)) {
+        // Name the answers object's text, not the whole cell or record it came in.
+        throw inputError(
+          `${this.at(position, label)}, column "${this.columnOf.get(field)}"`,
+          `an answers object's "text" should be a string or a list of strings, found ${typeof value === "number" ? describeInexact(value) : describeValue(value)}`,
+        );
+      }
     }
     if (!Array.isArray(value)) {
       throw this.listError(field, raw, position, label);
