@@ -293,6 +293,13 @@ describe("fastrag-bench eval", () => {
     expect(mixed.stderr).not.toMatch(/no ranking/);
     expect(mixed.stderr).toMatch(/left out 1 query with no relevant documents \(q2\)/);
     expect(JSON.parse(mixed.stdout).not_in_run).toBe(0);
+    // A query id holding an escape sequence is shown escaped in that note, never sent raw.
+    const escaped = join(dir, "escape.qrels");
+    await writeFile(escaped, "q1 0 d1 1\nq\u001b[2J 0 d2 0\n");
+    const noted = cli(["eval", "--qrels", escaped, "--run", run, "-m", "map"]);
+    expect(noted.code).toBe(0);
+    expect(noted.stderr).toContain("(q\\u001b[2J)");
+    expect(noted.stderr).not.toContain("\u001b");
   });
 
   it("exits 2 with a one-line error and no stack trace on bad input", () => {

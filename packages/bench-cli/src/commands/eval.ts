@@ -4,6 +4,7 @@ import type { Metric } from "@fastrag/bench-core";
 import type { EvalScores } from "../internal/eval-shards.js";
 import { type EvalInput, startShards } from "../internal/eval-spawn.js";
 import { type Io, UsageError, writeLine } from "../internal/io.js";
+import { printable } from "../internal/printable.js";
 import { trecFixed4 } from "../internal/trec-format.js";
 
 export interface EvalOptions {
@@ -163,7 +164,8 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
     );
   }
   if (leftOut.length > 0) {
-    const shown = leftOut.slice(0, 5).join(", ");
+    // Query ids come from the files: shown on the terminal, their control characters escaped.
+    const shown = leftOut.slice(0, 5).map(printable).join(", ");
     // Per measure, when they differ: "map 2, ndcg@5 1".
     const per = metrics.map((m, k) => {
       let n = 0;
