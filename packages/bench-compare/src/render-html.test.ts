@@ -222,6 +222,23 @@ describe("Comparison.toHtml: table", () => {
     expect(cell("latency_ms", 2)).toContain('<span class="ci">200.0 – 200.0</span>');
   });
 
+  it("stars every run whose value equals the best up to rounding", () => {
+    // Means of 0.1 + 0.2 (0.30000000000000004) and 0.3: one value, two bests; 0.2 is not.
+    const runs = [
+      makeResult({ name: "sum", scores: { m: new Array<number>(5).fill(0.1 + 0.2) } }),
+      makeResult({ name: "exact", scores: { m: new Array<number>(5).fill(0.3) } }),
+      makeResult({ name: "low", scores: { m: new Array<number>(5).fill(0.2) } }),
+    ];
+    const t = elementsOf(
+      Comparison.of(runs).toHtml({ resamples: 100 }),
+      /<table id="results-table">/,
+      "</table>",
+    )[0] as string;
+    const starred = (run: number) =>
+      new RegExp(`<td class="num best" data-metric="m" data-run="${run}"`).test(t);
+    expect([starred(0), starred(1), starred(2)]).toEqual([true, true, false]);
+  });
+
   const sups = (c: string) =>
     [...c.matchAll(/<sup class="sig"[^>]*>(\w+)<\/sup>/g)].map((m) => m[1]);
 

@@ -8,6 +8,7 @@ import { DIFF_PAGE, REPORT_SCRIPT } from "./html/script.js";
 import { REPORT_CSS } from "./html/styles.js";
 import { sampleCountOf } from "./internal/columns.js";
 import { formatNumber, pairCount } from "./internal/format.js";
+import { equalUpToRounding } from "./internal/rounding.js";
 import type { TableCell, TableColumn, TableRow } from "./table.js";
 
 /** Retrieved ids shown per sample and side; the rest are counted. */
@@ -235,7 +236,10 @@ function resamplesText(report: HtmlReport): string {
   return `${min.toLocaleString("en-US")}–${max.toLocaleString("en-US")} resamples, fewer for larger runs`;
 }
 
-/** The rows holding the best value of column `j` (every tied row). */
+/**
+ * The rows holding the best value of column `j`: every row tied with it, up to floating-point
+ * rounding (a mean of 0.30000000000000004 ties one of 0.3).
+ */
 function bestRows(rows: readonly TableRow[], j: number, higher: boolean): Set<number> {
   let best: number | undefined;
   for (const row of rows) {
@@ -245,7 +249,10 @@ function bestRows(rows: readonly TableRow[], j: number, higher: boolean): Set<nu
   }
   const out = new Set<number>();
   if (best === undefined || rows.length < 2) return out;
-  for (const row of rows) if (row.cells[j]?.value === best) out.add(row.index);
+  for (const row of rows) {
+    const v = row.cells[j]?.value;
+    if (typeof v === "number" && equalUpToRounding(v, best)) out.add(row.index);
+  }
   return out;
 }
 
