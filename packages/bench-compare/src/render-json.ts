@@ -1,12 +1,10 @@
+import { CONTROL_CHARACTERS_BUT_C0, unicodeEscape } from "./internal/control-chars.js";
 import { setOwn } from "./internal/own.js";
 import type { PairedComparison } from "./significance.js";
 import type { ComparisonTable } from "./table.js";
 
 /** The `format` of {@link renderJson}'s output. */
 export const COMPARISON_FORMAT = "fastrag-bench-comparison/1";
-
-/** DEL, C1 controls, and the bidirectional embedding, override and isolate controls. */
-const UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * Renders a comparison table as JSON, with snake_case keys like result files. In each run's
@@ -66,10 +64,7 @@ export function renderJson(table: ComparisonTable, paths?: readonly string[]): s
   // JSON.stringify escapes C0 controls (ESC included) but writes DEL, C1 controls and bidi
   // overrides raw, and a terminal can act on those: escape them too (`\u009b`), which any JSON
   // parser reads back as the same string. They can only occur inside strings.
-  const text = JSON.stringify(out, null, 2).replace(
-    UNSAFE,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  const text = JSON.stringify(out, null, 2).replace(CONTROL_CHARACTERS_BUT_C0, unicodeEscape);
   return `${text}\n`;
 }
 

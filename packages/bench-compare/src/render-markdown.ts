@@ -1,3 +1,4 @@
+import { CONTROL_CHARACTERS, unicodeEscape } from "./internal/control-chars.js";
 import { formatNumber, pairCount } from "./internal/format.js";
 import { superscript } from "./internal/labels.js";
 import type { ComparisonTable, TableCell, TableColumn } from "./table.js";
@@ -84,14 +85,6 @@ function legend(table: ComparisonTable): string {
   return parts.join(" ");
 }
 
-/**
- * Characters a terminal or a renderer acts on rather than shows: C0 controls (ESC starts an ANSI
- * sequence), DEL, C1 controls, and the bidirectional embedding, override and isolate controls,
- * which reorder how the rest of a line reads.
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-
 const HTML_ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
 
 /**
@@ -114,5 +107,5 @@ export function escapeCell(text: string): string {
     .replace(/\|/g, "\\|")
     .replace(/\r?\n|\r/g, " ")
     .replace(/[&<>]/g, (ch) => HTML_ESCAPES[ch] as string)
-    .replace(CONTROL, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    .replace(CONTROL_CHARACTERS, unicodeEscape);
 }
