@@ -45,7 +45,7 @@ export type ColumnMapping = { readonly [F in SampleField]?: string | null };
  * - `question`: `question`, `query`, `user_input`, `input`
  * - `expectedAnswers`: `expected_answers`, `expectedAnswers`, `expected_answer`, `answers`,
  *   `answer`, `ground_truths`, `ground_truth`, `reference`, `gold_answers`, `correct_answer`
- *   (WikiQA's)
+ *   (WikiQA's), `answers.text` (SQuAD after Hugging Face's `Dataset.flatten()`)
  * - `relevantIds`: `relevant_ids`, `relevantIds`, `relevant_doc_ids`, `reference_context_ids`,
  *   `contexts`, `reference_contexts`
  * - `relevance`: `relevance`
@@ -67,6 +67,7 @@ export const COLUMN_ALIASES: Readonly<Record<SampleField, readonly string[]>> = 
     "reference",
     "gold_answers",
     "correct_answer",
+    "answers.text",
   ],
   relevantIds: [
     "relevant_ids",

@@ -210,6 +210,79 @@ describe(".csv / .tsv", () => {
     );
   });
 
+  it("reads SQuAD flattened by Hugging Face (answers.text), as NumPy's str() writes its arrays", async () => {
+    // `ds.flatten().to_pandas().to_csv()`: each list cell is str() of a NumPy array (items apart
+    // by spaces, wrapped with a newline past 75 characters), and answers.answer_start beside it.
+    const wrapped =
+      "['Santa Clara, California' \"Levi's Stadium\"\n 'Levi\\'s Stadium in the San Francisco Bay Area at Santa Clara, California.']";
+    const csv = await tempFile(
+      "flat.csv",
+      [
+        "id,question,answers.text,answers.answer_start",
+        `a,Who won?,['Denver Broncos' 'Denver Broncos' 'the Denver Broncos'],[177 177 173]`,
+        `b,Impossible?,[],[]`,
+        `c,Where?,"${wrapped.replaceAll('"', '""')}",[403 355 355]`,
+      ].join("\n"),
+    );
+    const dataset = await QADataset.load(csv);
+    expect(dataset.warnings).toEqual([]);
+    expect(dataset.samples.map((s) => [s.expectedAnswers, s.metadata])).toEqual([
+      [
+        ["Denver Broncos", "Denver Broncos", "the Denver Broncos"],
+        { "answers.answer_start": "[177 177 173]" },
+      ],
+      // Unanswerable: graded against the empty answer, as {"text": [], "answer_start": []} is.
+      [[""], { "answers.answer_start": "[]" }],
+      [
+        [
+          "Santa Clara, California",
+          "Levi's Stadium",
+          "Levi's Stadium in the San Francisco Bay Area at Santa Clara, California.",
+        ],
+        { "answers.answer_start": "[403 355 355]" },
+      ],
+    ]);
+    // The same in JSONL (`to_json`), where the lists are JSON.
+    const jsonl = await tempFile(
+      "flat.jsonl",
+      lines(
+        '{"question": "Who won?", "answers.text": ["Denver Broncos"], "answers.answer_start": [177]}',
+        '{"question": "Impossible?", "answers.text": [], "answers.answer_start": []}',
+      ),
+    );
+    expect((await QADataset.load(jsonl)).samples.map((s) => s.expectedAnswers)).toEqual([
+      ["Denver Broncos"],
+      [""],
+    ]);
+    // Without answers.answer_start, an empty list is no answer at all, as in any other column.
+    const bare = await tempFile("bare.csv", lines("question,answers.text", "q,[]"));
+    expect((await QADataset.load(bare)).samples[0]?.expectedAnswers).toEqual([]);
+  });
+
+  it("reads NumPy 2 scalar reprs in list cells, and refuses lists that mix separators", async () => {
+    const csv = await tempFile(
+      "numpy.csv",
+      [
+        "question,answers,relevant_ids",
+        `q1,"[np.str_('Ada'), np.str_(""O'Neill"")]","[np.int64(12), np.str_('d-7')]"`,
+        `q2,['a' 'b'],"['d1', 'd2' 'd3']"`,
+        `q3,"[np.str_('x') np.str_('y')]",[np.float64(1.5)]`,
+      ].join("\n"),
+    );
+    const dataset = await QADataset.load(csv);
+    expect(dataset.samples.map((s) => [s.expectedAnswers, s.relevantIds])).toEqual([
+      [
+        ["Ada", "O'Neill"],
+        ["12", "d-7"],
+      ],
+      // A comma and a bare space in one list is neither Python's repr nor NumPy's str(): one id.
+      [["a", "b"], ["['d1', 'd2' 'd3']"]],
+      [["x", "y"], ["1.5"]],
+    ]);
+    expect(dataset.warnings).toHaveLength(1);
+    expect(dataset.warnings[0]).toMatch(/row 2 \(line 3\), column "relevant_ids": the string/);
+  });
+
   it("reads relevance and metadata cells holding JSON objects", async () => {
     const path = await tempFile(
       "eval.csv",

@@ -3,7 +3,11 @@
  * of a dict (`{'text': ['a'], 'answer_start': [1]}`), or of the NumPy arrays that Arrow lists
  * become in pandas (`array(['a', 'b'], dtype=object)`): Hugging Face `datasets` writes SQuAD's
  * `answers` column to CSV as `{'text': array([...], dtype=object), 'answer_start': array([...],
- * dtype=int32)}`. Nothing is evaluated: this reads literals only.
+ * dtype=int32)}`. Also what `str()` of a NumPy array holds, where pandas writes one as a cell (a
+ * column of lists after Hugging Face's `Dataset.flatten()`): `['Denver Broncos' 'Broncos']`, its
+ * items apart by spaces or newlines, with no commas. And NumPy 2's scalar reprs, which a list of
+ * NumPy scalars shows: `[np.str_('a'), np.int64(3)]`. Nothing is evaluated: this reads literals
+ * only.
  */
 
 const ESCAPES: Readonly<Record<string, string>> = {
@@ -20,6 +24,9 @@ const FAIL = Symbol("fail");
 
 const NUMBER = /-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?/y;
 const WORD = /(?:True|False|None|array)\b/y;
+/** NumPy 2's scalar reprs: `np.str_('a')`, `np.int64(3)`, `np.float64(0.5)`, `np.True_`. */
+const NUMPY_SCALAR =
+  /np\.(?:str_|bool_?|True_|False_|u?int(?:8|16|32|64|c|p)?|float(?:16|32|64|128)?|longlong|ulonglong|longdouble|double|single|half)\b/y;
 const DTYPE = /dtype\s*=\s*(?:[A-Za-z_][\w.]*|'[^']*'|"[^"]*")/y;
 
 /** Deeper nesting is not a cell pandas writes; refusing it keeps the stack bounded. */
@@ -65,6 +72,8 @@ class Cursor {
     if (c === "{") return this.dict();
     const number = this.match(NUMBER);
     if (number !== undefined) return Number(number);
+    const scalar = this.match(NUMPY_SCALAR);
+    if (scalar !== undefined) return this.numpyScalar(scalar);
     const word = this.match(WORD);
     if (word === undefined) return FAIL;
     if (word === "True") return true;
@@ -90,6 +99,21 @@ class Cursor {
     if (this.text[this.i] !== ")") return FAIL;
     this.i++;
     return list;
+  }
+
+  /** After `np.int64` and the like: `(literal)`, read as the literal; `np.True_` is `true`. */
+  private numpyScalar(type: string): unknown {
+    if (type === "np.True_") return true;
+    if (type === "np.False_") return false;
+    this.space();
+    if (this.text[this.i] !== "(") return FAIL;
+    this.i++;
+    const inner = this.value();
+    if (inner === FAIL || (typeof inner === "object" && inner !== null)) return FAIL;
+    this.space();
+    if (this.text[this.i] !== ")") return FAIL;
+    this.i++;
+    return inner;
   }
 
   private string(quote: string): string | typeof FAIL {
@@ -124,9 +148,15 @@ class Cursor {
     return out;
   }
 
-  /** A list or tuple; Python allows a trailing comma. */
+  /**
+   * A list or tuple; Python allows a trailing comma. A list may instead have its items apart by
+   * whitespace alone, as `str()` of a NumPy array writes them (`['a' 'b']`, `[1 2]`): read as
+   * separate items, never as Python's implicit concatenation (`'a' 'b'` is `'ab'` in source
+   * code, which pandas never writes). One list does not mix the two.
+   */
   private sequence(close: string): unknown[] | typeof FAIL {
     const out: unknown[] = [];
+    let separator: "comma" | "space" | undefined;
     this.i++;
     for (;;) {
       this.space();
@@ -134,9 +164,17 @@ class Cursor {
       const item = this.value();
       if (item === FAIL) return FAIL;
       out.push(item);
+      const before = this.i;
       this.space();
-      if (this.text[this.i] === ",") this.i++;
-      else if (this.text[this.i] !== close) return FAIL;
+      const c = this.text[this.i];
+      if (c === close) continue;
+      if (c === ",") {
+        if (separator === "space") return FAIL;
+        separator = "comma";
+        this.i++;
+      } else if (close === "]" && this.i > before && separator !== "comma") {
+        separator = "space";
+      } else return FAIL;
     }
     this.i++;
     return out;

@@ -46,6 +46,10 @@ export interface BuilderOptions {
   readonly describe?: (position: number) => string;
 }
 
+/** SQuAD's answers columns after Hugging Face's `Dataset.flatten()`. */
+const FLAT_SQUAD_TEXT = "answers.text";
+const FLAT_SQUAD_START = "answers.answer_start";
+
 /** How many samples the passage-text heuristic inspects. */
 const TEXT_PROBE_LIMIT = 200;
 
@@ -345,7 +349,21 @@ export class SampleBuilder {
         `expected a question (a non-empty string), found ${typeof rawQuestion === "number" ? describeInexact(rawQuestion) : describeValue(rawQuestion)}`,
       );
     }
-    const expectedAnswers = this.listOf(rawAnswers, "expectedAnswers", position, label);
+    let expectedAnswers = this.listOf(rawAnswers, "expectedAnswers", position, label);
+    // SQuAD v2 flattened by Hugging Face's `Dataset.flatten()`: an unanswerable question has
+    // `answers.text` [] beside `answers.answer_start` [], and is graded against the empty answer,
+    // as the same answers object unflattened is ({"text": [], "answer_start": []}).
+    if (
+      expectedAnswers.length === 0 &&
+      rawAnswers !== undefined &&
+      rawAnswers !== null &&
+      rawAnswers !== "" &&
+      this.columnOf.get("expectedAnswers") === FLAT_SQUAD_TEXT &&
+      metadata !== undefined &&
+      hasOwn(metadata, FLAT_SQUAD_START)
+    ) {
+      expectedAnswers = [""];
+    }
     let relevantIds = this.listOf(rawIds, "relevantIds", position, label);
     const relevance = this.relevanceOf(rawRelevance, position, label);
     // Derived only when no relevant ids are given at all: an explicit empty list stays empty (a
