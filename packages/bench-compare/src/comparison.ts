@@ -14,6 +14,7 @@ import { scoreColumnOf } from "./internal/columns.js";
 import { decimalsFor } from "./internal/format.js";
 import { runLabel } from "./internal/labels.js";
 import { hasOwn, own } from "./internal/own.js";
+import { equalUpToRounding } from "./internal/rounding.js";
 import { describe, expectInteger, expectStat } from "./internal/validate.js";
 import { pairSamples, type SamplePairing } from "./pairing.js";
 import { renderCsv } from "./render-csv.js";
@@ -245,7 +246,9 @@ export class Comparison {
   /**
    * The run with the best `stat` of `metric`, in the metric's own direction (`higher_is_better`
    * from the results: the highest recall, the lowest latency). Runs without the metric or without
-   * scores for it are passed over; ties go to the earlier run.
+   * scores for it are passed over; ties go to the earlier run, also ties up to floating-point
+   * rounding (a mean of 0.30000000000000004 ties an earlier run's 0.3), as the HTML report's ★
+   * and the table's significance marks count them.
    *
    * @throws {ConfigurationError} for an unknown metric or statistic, or when no run has a value.
    */
@@ -253,22 +256,21 @@ export class Comparison {
     const s = expectStat(stat, "best");
     const higher = this.#direction.get(metric);
     if (higher === undefined) throw this.#unknownMetric(metric, "best");
-    let best: BenchmarkResult | undefined;
-    let bestValue = 0;
+    let extreme: number | undefined;
     for (const r of this.results) {
       const v = own(r.summary, metric)?.[s];
       if (typeof v !== "number") continue;
-      if (best === undefined || (higher ? v > bestValue : v < bestValue)) {
-        best = r;
-        bestValue = v;
+      if (extreme === undefined || (higher ? v > extreme : v < extreme)) extreme = v;
+    }
+    if (extreme !== undefined) {
+      for (const r of this.results) {
+        const v = own(r.summary, metric)?.[s];
+        if (typeof v === "number" && equalUpToRounding(v, extreme)) return r;
       }
     }
-    if (best === undefined) {
-      throw new ConfigurationError(
-        `best: no run has a ${s} for "${metric}" (every run lacks it or has no scores)`,
-      );
-    }
-    return best;
+    throw new ConfigurationError(
+      `best: no run has a ${s} for "${metric}" (every run lacks it or has no scores)`,
+    );
   }
 
   /**
