@@ -1,8 +1,8 @@
-import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import type { Metric } from "@fastrag/bench-core";
 import type { EvalScores } from "../internal/eval-shards.js";
 import { type EvalInput, startShards } from "../internal/eval-spawn.js";
+import { inputSize } from "../internal/input-size.js";
 import { type Io, UsageError, writeLine } from "../internal/io.js";
 import { printable } from "../internal/printable.js";
 import { trecFixed4 } from "../internal/trec-format.js";
@@ -190,7 +190,7 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
 
 /**
  * How many threads evaluate: `--threads` when given. Else one on a machine with fewer than four
- * cores or for inputs under 8 MiB, and otherwise four. Always one unless both inputs are regular
+ * cores or for inputs under 8 MiB (a gzip file counted unpacked), and otherwise four. Always one unless both inputs are regular
  * files, since every thread opens both. Each thread also reads past the other
  * threads' lines and loads its own modules (measured on 10⁵ queries × 10 docs: one shard of n, run
  * alone, takes 2.5 s for n = 1, 1.56 s for 2, 1.16 s for 4), so two threads barely beat one
@@ -209,22 +209,13 @@ async function threadCount(options: EvalOptions): Promise<number> {
   } else if (availableParallelism() < 4) {
     return 1;
   }
-  // Every thread opens both files: a pipe (`--run <(zcat run.gz)`) can be read only once.
-  const qrels = await sizeOf(options.qrels);
-  const run = await sizeOf(options.run);
+  // Every thread opens both files: a pipe (`--run <(zcat run.gz)`) can be read only once. A
+  // gzip file counts by the size it unpacks to, which is what each thread parses.
+  const qrels = await inputSize(options.qrels);
+  const run = await inputSize(options.run);
   if (qrels === undefined || run === undefined) return 1;
   if (asked !== undefined) return asked;
   return qrels + run >= 8 * 1024 * 1024 ? 4 : 1;
 }
 
 const MAX_THREADS = 64;
-
-/** The size of a regular file; `undefined` for anything else (the loaders report a missing one). */
-async function sizeOf(path: string): Promise<number | undefined> {
-  try {
-    const info = await stat(path);
-    return info.isFile() ? info.size : undefined;
-  } catch {
-    return undefined;
-  }
-}

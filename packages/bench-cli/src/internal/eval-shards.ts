@@ -1,4 +1,3 @@
-import { stat } from "node:fs/promises";
 import {
   Benchmark,
   type BenchmarkResult,
@@ -10,6 +9,7 @@ import {
 } from "@fastrag/bench-core";
 import { QADataset, TrecRun } from "@fastrag/bench-datasets";
 import { allReplies, type EvalInput, type ShardMessage, type ShardWorkers } from "./eval-spawn.js";
+import { inputSize } from "./input-size.js";
 
 /** What `eval` prints from: every query's scores, in the qrels' order of first appearance. */
 export interface EvalScores {
@@ -176,13 +176,11 @@ function missingFrom(run: TrecRun, samples: readonly EvalSample[]): number {
  * 1/1,200, lose 4 s of 13).
  */
 async function worthAThread(run: string, qrels: string): Promise<boolean> {
-  try {
-    const runSize = (await stat(run)).size;
-    const qrelsSize = (await stat(qrels)).size;
-    return runSize >= 8 * 1024 * 1024 && qrelsSize * 16 >= runSize;
-  } catch {
-    return false; // the loaders report the problem
-  }
+  // Sized as text: a gzip file counts by the size it unpacks to (the loaders report a bad path).
+  const runSize = await inputSize(run);
+  const qrelsSize = await inputSize(qrels);
+  if (runSize === undefined || qrelsSize === undefined) return false;
+  return runSize >= 8 * 1024 * 1024 && qrelsSize * 16 >= runSize;
 }
 
 /** The shards' scores in the qrels' order; `undefined` when a shard's count disagrees. */
