@@ -200,7 +200,12 @@ describe("Benchmark.run", () => {
     };
     const b = new Benchmark({ dataset: dataset(2), metrics: [hit, exact] });
     await expect(b.run(retriever, { name: "r" })).rejects.toThrow(
-      /Retriever.*exact need an answer/,
+      /Retriever.*, and exact needs an answer\. Pass a QueryEngine or drop that metric$/,
+    );
+    const exact2 = { ...exact, name: "exact2" };
+    const two = new Benchmark({ dataset: dataset(2), metrics: [exact, hit, exact2] });
+    await expect(two.run(retriever, { name: "r" })).rejects.toThrow(
+      /, and exact, exact2 need an answer\. Pass a QueryEngine or drop those metrics$/,
     );
     expect(calls).toBe(0);
   });

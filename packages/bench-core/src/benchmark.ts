@@ -224,7 +224,7 @@ export class Benchmark<M extends Metadata = Metadata> {
       const needy = this.metrics.filter((m) => m.needsAnswer).map((m) => m.name);
       if (needy.length > 0) {
         throw new ConfigurationError(
-          `Benchmark.run("${options.name}"): the target is a Retriever (it has retrieve() but no query()), and ${needy.join(", ")} need an answer. Pass a QueryEngine or drop those metrics`,
+          `Benchmark.run("${options.name}"): the target is a Retriever (it has retrieve() but no query()), and ${needy.join(", ")} ${needy.length === 1 ? "needs" : "need"} an answer. Pass a QueryEngine or drop ${needy.length === 1 ? "that metric" : "those metrics"}`,
         );
       }
     }
