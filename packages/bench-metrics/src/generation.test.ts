@@ -41,6 +41,16 @@ describe("normalizeAnswer (SQuAD's normalize_answer)", () => {
     expect(normalizeAnswer("2the")).toBe("2the");
   });
 
+  it("lowercases as Python's str.lower() does", () => {
+    // evaluate-v2.0.py: final sigma becomes ς, İ becomes i + U+0307, ẞ becomes ß, ﬁ stays.
+    expect(normalizeAnswer("ΟΔΟΣ ΑΣ.")).toBe("οδος ας");
+    expect(normalizeAnswer("ΑΣ'Α")).toBe("ασα");
+    expect(normalizeAnswer("İstanbul")).toBe("i\u0307stanbul");
+    expect(normalizeAnswer("ẞ ﬁsh")).toBe("ß ﬁsh");
+    // A combining mark is not a word character, so "the" before one is an article.
+    expect(normalizeAnswer("the\u0301 cat")).toBe("\u0301 cat");
+  });
+
   it("splits on Python's whitespace set", () => {
     expect(normalizeAnswer("x\u0085y\u001fz")).toBe("x y z");
     expect(normalizeAnswer("x\u3000y")).toBe("x y");
@@ -112,6 +122,20 @@ describe("AnswerContains", () => {
   it("matches an unanswerable question only with an empty answer", () => {
     expect(contains.score(input([""], "anything"))).toBe(0);
     expect(contains.score(input([""], "the"))).toBe(1);
+  });
+
+  it("matches whole characters: a lone surrogate is not half of an emoji", () => {
+    // Python's `in` compares code points: "\ud83d" in "😀" is False, so the reference
+    // (normalize_answer + `in`) gives 0 for these three, where String.includes said 1.
+    expect(contains.score(input(["\ud83d"], "😀"))).toBe(0);
+    expect(contains.score(input(["\ude00"], "😀 x"))).toBe(0);
+    expect(contains.score(input(["x\ud83d"], "x😀"))).toBe(0);
+    // The same lone surrogate standing alone, or once whole after a split match, is found: 1.
+    expect(contains.score(input(["\ud83d"], "\ud83d x"))).toBe(1);
+    expect(contains.score(input(["\ud83d"], "😀 \ud83d"))).toBe(1);
+    expect(contains.score(input(["\ude00"], "😀\ude00"))).toBe(1);
+    // Whole emoji still match inside longer text: 1.
+    expect(contains.score(input(["😀"], "smile 😀!"))).toBe(1);
   });
 });
 
