@@ -29,7 +29,9 @@ export interface ConfidenceInterval {
  * Percentile-bootstrap confidence interval of the mean (Efron): draw `resamples` samples of the
  * same size with replacement, take each one's mean, and read the `(1 − level)/2` and
  * `(1 + level)/2` percentiles of those means (numpy's linear interpolation, as in core's
- * summaries). Seeded and deterministic.
+ * summaries, and as `scipy.stats.bootstrap(method="percentile")`). Seeded and deterministic.
+ * One value, or values all equal, give the zero-width interval `[mean, mean]`: the data show no
+ * spread, which is not the same as certainty (scipy refuses a single value).
  *
  * Cost is `resamples × n` draws; 10,000 × 10,000 values takes about a second.
  *

@@ -37,13 +37,19 @@ export const DEFAULT_PERMUTATIONS = 10_000;
  * exchangeable on each sample, so each difference `a[i] − b[i]` is as likely to have either sign.
  * The p-value is the share of random sign assignments whose |mean difference| is at least the
  * observed one, with the +1 correction, `(extreme + 1) / (permutations + 1)`, so it is never 0
- * and is a valid p-value for a finite number of draws.
+ * and is a valid p-value for a finite number of draws. Its Monte Carlo standard error is
+ * `√(p(1 − p)/permutations)`. The sign assignments are always sampled, never enumerated, even
+ * when the `2^n` of a few pairs are fewer than `permutations`: `p` then estimates the exact
+ * enumeration's p (2/32 for 5 pairs all won by one run) within that error.
+ * (ranx reports `extreme / permutations`, which can be 0; `scipy.stats.permutation_test`
+ * enumerates when it can.)
  *
  * Deterministic: the draws come from a seeded xoshiro128** generator. Pairs that tie (difference
  * 0) cannot change the statistic and are skipped; if every pair ties, `p` is exactly 1 and
  * `meanDiff` 0. A difference within floating-point rounding of the scores (1e-12 of the larger
  * score, or of the largest |score| of either run, as `check()` and `diff()` decide equality) is a
- * tie, so runs equal but for rounding (`0.1 + 0.2` against `0.3`) get `p = 1`.
+ * tie, so runs equal but for rounding (`0.1 + 0.2` against `0.3`) get `p = 1`; so do differences
+ * whose sum is 0 up to rounding (`+0.1` and `−0.1`), as every draw reaches |0|.
  *
  * @throws {ConfigurationError} when the arrays differ in length, are empty, hold a non-finite
  * number, or an option is not a positive integer / integer seed.
