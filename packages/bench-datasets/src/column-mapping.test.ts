@@ -64,8 +64,16 @@ describe("detectColumns", () => {
       error = e;
     }
     expect(ConfigurationError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toMatch(
-      /^ragas\.csv: both "answer" and "ground_truth" could be the expectedAnswers column/,
+    // The message suggests the gold column, never the model's answer.
+    expect((error as Error).message).toBe(
+      `ragas.csv: both "answer" and "ground_truth" could be the expectedAnswers column; beside "ground_truth", "answer" is usually the model's answer (as in RAGAS files), so choose the gold one with a column mapping: { expectedAnswers: "ground_truth" }`,
+    );
+    expect(() => detectColumns(["question", "ground_truths", "answer"])).toThrow(
+      /"answer" is usually the model's answer .*\{ expectedAnswers: "ground_truths" \}$/,
+    );
+    // Two gold-looking columns: no guess beyond the first.
+    expect(() => detectColumns(["question", "answers", "answer"])).toThrow(
+      /both "answers" and "answer" could be the expectedAnswers column; choose one with a column mapping, e.g. \{ expectedAnswers: "answers" \}$/,
     );
     // A mapping resolves it; the other alias is then an ordinary column.
     expect(

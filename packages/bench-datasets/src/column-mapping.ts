@@ -212,6 +212,20 @@ export function detectColumns(
   return resolved;
 }
 
+/**
+ * Gold-answer columns that, beside an `answer` column, make that `answer` the model's own (RAGAS
+ * v1 files: `answer` + `ground_truth`), so the message must not suggest mapping it as gold.
+ */
+const GOLD_BESIDE_ANSWER = new Set([
+  "expected_answers",
+  "expectedAnswers",
+  "expected_answer",
+  "ground_truths",
+  "ground_truth",
+  "reference",
+  "gold_answers",
+]);
+
 /** @internal */
 export function aliasConflict(
   where: string,
@@ -219,9 +233,15 @@ export function aliasConflict(
   first: string,
   second: string,
 ): ConfigurationError {
+  const both = `${where}: both "${first}" and "${second}" could be the ${field} column; `;
+  const gold = first === "answer" ? second : second === "answer" ? first : undefined;
+  if (field === "expectedAnswers" && gold !== undefined && GOLD_BESIDE_ANSWER.has(gold)) {
+    return new ConfigurationError(
+      `${both}beside "${gold}", "answer" is usually the model's answer (as in RAGAS files), so choose the gold one with a column mapping: { expectedAnswers: "${gold}" }`,
+    );
+  }
   return new ConfigurationError(
-    `${where}: both "${first}" and "${second}" could be the ${field} column; ` +
-      `choose one with a column mapping, e.g. { ${field}: "${first}" }`,
+    `${both}choose one with a column mapping, e.g. { ${field}: "${first}" }`,
   );
 }
 
@@ -237,8 +257,33 @@ export function missingQuestion(
       : `the aliases ${COLUMN_ALIASES.question.map((a) => `"${a}"`).join(", ")}`;
   return new ConfigurationError(
     `${where}: no question column; tried ${tried}; columns found: ${listColumns(columns)}. ` +
-      `Map one with { question: "<column>" }`,
+      (typeof mapped === "string"
+        ? 'Map one with { question: "<column>" }'
+        : questionHint(columns)),
   );
+}
+
+/**
+ * How to load a file without a question column: files of the benchmarks whose questions live
+ * elsewhere get their own advice, anything else a mapping.
+ */
+function questionHint(columns: readonly string[]): string {
+  const has = (name: string) => columns.includes(name);
+  if (has("query-id") && has("corpus-id")) {
+    return 'These are BEIR qrels: load the BEIR directory that holds qrels/ and queries.jsonl, QADataset.load("<dir>")';
+  }
+  if (has("_id") && has("text") && has("title")) {
+    return 'These look like BEIR corpus passages: read them with loadCorpus(path); the questions of a BEIR dataset are in its queries.jsonl, QADataset.load("<dir>")';
+  }
+  if (has("_id") && has("text")) {
+    return 'These look like BEIR queries: load the BEIR directory (each judged query with its qrels), QADataset.load("<dir>"), or map { question: "text" }';
+  }
+  // MS MARCO's queries.dev.small.tsv and TREC DL's msmarco-test2019-queries.tsv: no header, so the
+  // first query was read as the column names.
+  if (columns.length === 2 && /^\d+$/.test(columns[0] as string)) {
+    return `The first row looks like data, not a header: a headerless "qid<TAB>query" file (MS MARCO queries, TREC DL topics) is read as the topics of its qrels, QADataset.fromTrec({ qrels: "<qrels>", topics: "<this file>" }), or add a header line (id<TAB>question)`;
+  }
+  return 'Map one with { question: "<column>" }';
 }
 
 function listColumns(columns: readonly string[]): string {

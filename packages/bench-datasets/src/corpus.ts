@@ -173,9 +173,16 @@ class PassageReader {
     const text = pick("text");
     if (id === undefined || text === undefined) {
       const field = id === undefined ? "id" : "text";
+      const columns = Object.keys(record);
+      // MS MARCO's collection.tsv ("pid<TAB>passage") has no header: its first passage was read
+      // as the column names.
+      const headerless =
+        where === "row 1" && columns.length >= 2 && /^\d+$/.test(columns[0] as string)
+          ? `; the first row looks like data, not a header (MS MARCO's collection.tsv has none): add a header line naming the columns, such as "id<TAB>text"`
+          : "";
       throw inputError(
         `${this.source}: ${where}`,
-        `no passage ${field} column; tried ${CORPUS_ALIASES[field].map((a) => `"${a}"`).join(", ")}; columns found: ${Object.keys(record).join(", ") || "(none)"}`,
+        `no passage ${field} column; tried ${CORPUS_ALIASES[field].map((a) => `"${a}"`).join(", ")}; columns found: ${columns.join(", ") || "(none)"}${headerless}`,
       );
     }
     return { id, title: pick("title"), text };

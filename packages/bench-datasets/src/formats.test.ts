@@ -283,6 +283,50 @@ describe(".csv / .tsv", () => {
     expect(dataset.warnings[0]).toMatch(/row 2 \(line 3\), column "relevant_ids": the string/);
   });
 
+  it("reads SQuAD's answers as pandas writes them after json_normalize: a Python list of dicts", async () => {
+    // pd.json_normalize(squad["data"], ["paragraphs", "qas"]).to_csv(): each answers cell is
+    // str() of a list of dicts, read as the same list in JSON is.
+    const csv = await tempFile(
+      "qas.csv",
+      [
+        ",question,id,answers,is_impossible",
+        `0,Which NFL team?,56be4db0acb8001400a502ec,"[{'answer_start': 177, 'text': 'Denver Broncos'}, {'answer_start': 177, 'text': ""Denver's Broncos""}]",False`,
+        `1,Who?,56be4db0acb8001400a502ed,"[{""answer_start"": 249, ""text"": ""Carolina Panthers""}]",False`,
+        `2,Why?,56be4db0acb8001400a502ee,"[{'answer_start': 1}]",False`,
+      ].join("\n"),
+    );
+    const dataset = await QADataset.load(csv);
+    expect(dataset.samples.map((s) => s.expectedAnswers)).toEqual([
+      ["Denver Broncos", "Denver's Broncos"],
+      ["Carolina Panthers"],
+      // A dict without a text is no answers dict: one literal answer, and a warning.
+      ["[{'answer_start': 1}]"],
+    ]);
+    expect(dataset.warnings).toHaveLength(1);
+    expect(dataset.warnings[0]).toMatch(/row 3 \(line 4\), column "answers": the string/);
+  });
+
+  it("keeps the digits of integer ids in list cells: leading zeros, and beyond 2^53", async () => {
+    // str() of a NumPy int64 array and of a Python list of ints (valid JSON too, which would
+    // round 12345678901234567890): the ids as written, never rounded or refused.
+    const csv = await tempFile(
+      "ids.csv",
+      [
+        "question,relevant_ids",
+        "q1,[9007199254740993 7]",
+        `q2,"[12345678901234567890, 3]"`,
+        `q3,"[0012, 0034]"`,
+      ].join("\n"),
+    );
+    const dataset = await QADataset.load(csv);
+    expect(dataset.warnings).toEqual([]);
+    expect(dataset.samples.map((s) => s.relevantIds)).toEqual([
+      ["9007199254740993", "7"],
+      ["12345678901234567890", "3"],
+      ["0012", "0034"],
+    ]);
+  });
+
   it("reads relevance and metadata cells holding JSON objects", async () => {
     const path = await tempFile(
       "eval.csv",

@@ -8,9 +8,10 @@ import { type LoadedSamples, SampleBuilder } from "./sample-builder.js";
 /**
  * Reads a `.csv` (or `.tsv`) dataset with papaparse. The first row is the header. Cells stay
  * strings, except that a cell holding a JSON array (`["a","b"]`) or a Python list where a list is
- * expected, an answers object (`{"text": [...]}`, in JSON or Python) where answers are expected,
- * or a JSON object where `relevance`/`metadata` is expected, is parsed. Rows are numbered from 1 after
- * the header; messages also give the line where the row starts.
+ * expected (its integers keep their digits), an answers object (`{"text": [...]}`, in JSON or
+ * Python) or a Python list of answer dicts (`[{'text': 'a', 'answer_start': 0}]`) where answers
+ * are expected, or a JSON object where `relevance`/`metadata` is expected, is parsed. Rows are
+ * numbered from 1 after the header; messages also give the line where the row starts.
  */
 export async function loadCsvDataset(
   path: string,

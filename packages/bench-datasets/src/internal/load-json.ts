@@ -42,7 +42,7 @@ export function samplesFromDocument(
       `${source}: the top level`,
       `expected the native format {"samples": [...]}, a bare array of records, or SQuAD's {"data": [{"paragraphs": [...]}]}; found ${describeValue(document)}` +
         (isPlainRecord(document)
-          ? ` with keys ${Object.keys(document).slice(0, 10).join(", ")}`
+          ? ` with keys ${Object.keys(document).slice(0, 10).join(", ")}${recordsHint(document)}`
           : ""),
     );
   }
@@ -54,4 +54,17 @@ export function samplesFromDocument(
   });
   for (let i = 0; i < records.length; i++) builder.addRecord(records[i], i + 1);
   return builder.result();
+}
+
+/**
+ * Where a document of another shape keeps its records (TriviaQA's `{"Data": [...], "Version": …}`):
+ * the key of its one array of objects, as advice on loading them.
+ */
+function recordsHint(document: Record<string, unknown>): string {
+  const keys = Object.keys(document).filter((key) => {
+    const value = document[key];
+    return Array.isArray(value) && value.length > 0 && isPlainRecord(value[0]);
+  });
+  if (keys.length !== 1) return "";
+  return `; its records seem to be under ${JSON.stringify(keys[0])}: load them with QADataset.fromRecords(document[${JSON.stringify(keys[0])}], columns), mapping their question and answer columns`;
 }

@@ -71,7 +71,7 @@ class Cursor {
     if (c === "(") return this.sequence(")");
     if (c === "{") return this.dict();
     const number = this.match(NUMBER);
-    if (number !== undefined) return Number(number);
+    if (number !== undefined) return numberValue(number);
     const scalar = this.match(NUMPY_SCALAR);
     if (scalar !== undefined) return this.numpyScalar(scalar);
     const word = this.match(WORD);
@@ -211,9 +211,23 @@ class Cursor {
   }
 }
 
+/** A whole number: the digits of an integer literal, which a double may not hold as written. */
+const INTEGER = /^-?\d+$/;
+
+/**
+ * A number literal's value. An integer that a double would change (beyond 2^53, where NumPy's
+ * int64 ids are exact, or written with leading zeros, `[0012]`) is kept as its digits, a string:
+ * list items become text anyway, and an id must keep every digit to match.
+ */
+function numberValue(literal: string): number | string {
+  const value = Number(literal);
+  return INTEGER.test(literal) && String(value) !== literal ? literal : value;
+}
+
 /**
  * A Python literal (strings, numbers, `True`/`False`/`None`, lists, tuples, dicts with string
  * keys, NumPy `array(...)` reprs) as a JSON-like value; `undefined` when `text` is anything else.
+ * An integer a double would change is its digits, a string (`12345678901234567890`, `0012`).
  */
 export function parsePythonLiteral(text: string): unknown {
   const cursor = new Cursor(text);
@@ -233,4 +247,23 @@ export function parsePythonList(text: string): (string | number)[] | undefined {
   for (const item of value)
     if (typeof item !== "string" && typeof item !== "number") return undefined;
   return value as (string | number)[];
+}
+
+/**
+ * A Python list of answers: as {@link parsePythonList}, and also of answer dicts with a string
+ * `text`, as pandas writes SQuAD's answers after `json_normalize`
+ * (`[{'answer_start': 177, 'text': 'Denver Broncos'}]`); the caller reads their texts.
+ * `undefined` for anything else.
+ */
+export function parsePythonAnswerList(
+  text: string,
+): (string | number | { text: string })[] | undefined {
+  const value = parsePythonLiteral(text);
+  if (!Array.isArray(value)) return undefined;
+  for (const item of value) {
+    if (typeof item === "string" || typeof item === "number") continue;
+    if (typeof item !== "object" || item === null || Array.isArray(item)) return undefined;
+    if (typeof (item as { text?: unknown }).text !== "string") return undefined;
+  }
+  return value as (string | number | { text: string })[];
 }

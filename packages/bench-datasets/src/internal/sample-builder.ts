@@ -18,7 +18,7 @@ import {
   newRecord,
   setOwn,
 } from "./problems.js";
-import { parsePythonList, parsePythonLiteral } from "./python-literal.js";
+import { parsePythonAnswerList, parsePythonList, parsePythonLiteral } from "./python-literal.js";
 
 const hasOwn = Object.hasOwn;
 
@@ -447,15 +447,21 @@ export class SampleBuilder {
         const first = raw.charCodeAt(0);
         if (first === 91 /* [ */) {
           const parsed = parseJsonCell(raw);
-          if (Array.isArray(parsed)) value = parsed;
+          // pandas writes a list column as Python's repr: ['doc-1', 'doc-7'], and SQuAD's
+          // answers as a list of dicts: [{'answer_start': 177, 'text': 'Denver Broncos'}]. A
+          // list of integers is JSON too, but JSON rounds those beyond 2^53: Python's reading
+          // keeps their digits.
+          const python =
+            Array.isArray(parsed) && !hasInexactNumber(parsed)
+              ? undefined
+              : field === "expectedAnswers"
+                ? parsePythonAnswerList(raw)
+                : parsePythonList(raw);
+          if (python !== undefined) value = python;
+          else if (Array.isArray(parsed)) value = parsed;
           else {
-            // pandas writes a list column as Python's repr: ['doc-1', 'doc-7'].
-            const python = parsePythonList(raw);
-            if (python !== undefined) value = python;
-            else {
-              if (raw.trimEnd().endsWith("]")) this.noteBracketCell(field, raw, position, label);
-              return [raw];
-            }
+            if (raw.trimEnd().endsWith("]")) this.noteBracketCell(field, raw, position, label);
+            return [raw];
           }
         } else if (first === 123 /* { */ && field === "expectedAnswers") {
           // An answers object, as the JSON loaders read it: {"text": [...], "answer_start": [...]}
@@ -519,9 +525,20 @@ export class SampleBuilder {
   }
 
   private listError(field: SampleField, raw: unknown, position: number, label?: string) {
+    const column = this.columnOf.get(field);
+    // A nested object such as TriviaQA's answer {aliases, value, …}: name its keys, and how to
+    // reach the list inside, since a mapping names a column, not a path.
+    const nested = isPlainRecord(raw)
+      ? ` with keys ${Object.keys(raw)
+          .slice(0, 6)
+          .map((k) => JSON.stringify(k))
+          .join(
+            ", ",
+          )}${Object.keys(raw).length > 6 ? ", …" : ""}; a mapping names a column, not a field inside one, so flatten the records first (Hugging Face's Dataset.flatten() makes "${column}.<key>" columns) and map one: { ${field}: "${column}.<key>" }`
+      : "";
     return inputError(
-      `${this.at(position, label)}, column "${this.columnOf.get(field)}"`,
-      `expected a string or a list of strings, found ${typeof raw === "number" ? describeInexact(raw) : describeValue(raw)}`,
+      `${this.at(position, label)}, column "${column}"`,
+      `expected a string or a list of strings, found ${typeof raw === "number" ? describeInexact(raw) : describeValue(raw)}${nested}`,
     );
   }
 
@@ -722,6 +739,15 @@ function answersObjectCell(text: string): Record<string, unknown> | undefined {
   let parsed = parseJsonCell(text);
   if (parsed === text) parsed = parsePythonLiteral(text);
   return isPlainRecord(parsed) && hasOwn(parsed, "text") ? parsed : undefined;
+}
+
+/** True when a parsed list holds a number JSON could not read exactly (an integer beyond 2^53). */
+function hasInexactNumber(list: readonly unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    if (typeof item === "number" && !isExactNumber(item)) return true;
+  }
+  return false;
 }
 
 /** JSON in a CSV cell; a cell that is not valid JSON stays as it is (it is plain text). */

@@ -156,6 +156,12 @@ export interface RunColumns {
 }
 
 /**
+ * Three fields are MS MARCO's own run format, `qid<TAB>pid<TAB>rank`: say how to write it as a
+ * TREC run, with a score that keeps its ranks' order (trec_eval orders by score).
+ */
+const MSMARCO_RUN_HINT = `; "qid pid rank" lines are MS MARCO's run format, which is not read: convert it to a TREC run, e.g. awk '{print $1, "Q0", $2, $3, -$3, "run"}' run.tsv > run.trec`;
+
+/**
  * Parses a TREC run (`qid Q0 docno rank score tag`) from bytes into flat columns, then orders
  * each query's documents as trec_eval does (see {@link RunParser.finish}). Fields after the sixth
  * are ignored, as trec_eval ignores them; so is the rank column.
@@ -261,7 +267,8 @@ export class RunParser implements ByteLineParser {
     if (count < 6) {
       throw inputError(
         `${this.source}: line ${this.line}, column ${count + 1} (${RUN_FIELDS[count]})`,
-        `expected 6 fields "qid Q0 docno rank score tag", found ${count}`,
+        `expected 6 fields "qid Q0 docno rank score tag", found ${count}` +
+          (count === 3 ? MSMARCO_RUN_HINT : ""),
       );
     }
     let score = parseSimpleDecimal(bytes, f.starts[4] as number, f.ends[4] as number);
@@ -685,7 +692,10 @@ export function parseTopics(
     if (tab <= 0 || line.slice(tab + 1).trim().length === 0) {
       throw inputError(
         `${where}, column ${tab <= 0 ? 1 : 2}`,
-        'expected "qid<TAB>topic text" (or SGML <top> topics)',
+        'expected "qid<TAB>topic text" (or SGML <top> topics)' +
+          (/<topics?\b/i.test(text)
+            ? `; XML topics (<topic number="…">, as TREC Web and TREC-COVID write them) are not read: write each as a "qid<TAB>text" line`
+            : ""),
       );
     }
     const qid = line.slice(0, tab).trim();
