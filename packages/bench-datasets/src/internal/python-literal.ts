@@ -237,16 +237,30 @@ export function parsePythonLiteral(text: string): unknown {
   return cursor.i === text.length ? value : undefined;
 }
 
+/** A Python list literal whose every item `accept` takes; `undefined` for anything else. */
+function parseListOf<T>(text: string, accept: (item: unknown) => item is T): T[] | undefined {
+  const value = parsePythonLiteral(text);
+  if (!Array.isArray(value)) return undefined;
+  for (const item of value) if (!accept(item)) return undefined;
+  return value as T[];
+}
+
+const isScalar = (item: unknown): item is string | number =>
+  typeof item === "string" || typeof item === "number";
+
+const isAnswer = (item: unknown): item is string | number | { text: string } =>
+  isScalar(item) ||
+  (typeof item === "object" &&
+    item !== null &&
+    !Array.isArray(item) &&
+    typeof (item as { text?: unknown }).text === "string");
+
 /**
  * A Python list literal of strings and numbers, as pandas writes a list cell (`['a', "b's", 3]`);
  * `undefined` for anything else.
  */
 export function parsePythonList(text: string): (string | number)[] | undefined {
-  const value = parsePythonLiteral(text);
-  if (!Array.isArray(value)) return undefined;
-  for (const item of value)
-    if (typeof item !== "string" && typeof item !== "number") return undefined;
-  return value as (string | number)[];
+  return parseListOf(text, isScalar);
 }
 
 /**
@@ -258,12 +272,5 @@ export function parsePythonList(text: string): (string | number)[] | undefined {
 export function parsePythonAnswerList(
   text: string,
 ): (string | number | { text: string })[] | undefined {
-  const value = parsePythonLiteral(text);
-  if (!Array.isArray(value)) return undefined;
-  for (const item of value) {
-    if (typeof item === "string" || typeof item === "number") continue;
-    if (typeof item !== "object" || item === null || Array.isArray(item)) return undefined;
-    if (typeof (item as { text?: unknown }).text !== "string") return undefined;
-  }
-  return value as (string | number | { text: string })[];
+  return parseListOf(text, isAnswer);
 }
