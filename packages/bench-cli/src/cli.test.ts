@@ -262,10 +262,20 @@ describe("fastrag-bench eval", () => {
     const none = cli(["eval", "--qrels", empty, "--run", join(trec, "results.test")]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^error: .*empty\.qrels: no judgments/);
-    const high = evalTrec("results.test", "-l", "99");
+    const high = evalTrec("results.test", "-l", "99", "-m", "map", "-m", "P.10");
     expect(high.code).toBe(2);
     expect(high.stderr).toMatch(
       /qrels\.test: no query has a document of grade 99 or more.*lower -l/,
+    );
+  });
+
+  it("scores ndcg under -l above every grade, as trec_eval does", () => {
+    // trec_eval's -l narrows the binary measures only: ndcg_cut_10 stays at out.test.a's 0.3016.
+    const high = evalTrec("results.test", "-l", "99", "-m", "ndcg_cut.10", "-m", "map");
+    expect(high.code).toBe(0);
+    expect(high.stdout).toBe("ndcg@10\tall\t0.3016\nmap\tall\t—\n");
+    expect(high.stderr).toMatch(
+      /warning: map scored no query: no query has a document of grade 99 or more \(lower -l\)/,
     );
   });
 

@@ -96,6 +96,14 @@ describe("new Benchmark", () => {
     expect(
       () => new Benchmark({ dataset: dataset(3, false), metrics: [hit, exact] }),
     ).not.toThrow();
+    // A positive grade judges a sample too: a graded metric (nDCG) scores it even when a
+    // threshold (trec_eval -l) left its relevant ids empty. Grades of 0 or less judge nothing.
+    const graded = (grade: number): EvalSample[] =>
+      dataset(2, false).map((s, i) => ({ ...s, relevance: { [`doc-${i}`]: i === 1 ? grade : 0 } }));
+    expect(() => new Benchmark({ dataset: graded(2), metrics: [hit] })).not.toThrow();
+    expect(() => new Benchmark({ dataset: graded(-1), metrics: [hit] })).toThrow(
+      /needs relevant ids and no sample has any \(nor a positive grade in `relevance`\)/,
+    );
   });
 
   it("accepts a dataset object with samples and rejects malformed samples", () => {

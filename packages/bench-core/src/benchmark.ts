@@ -187,12 +187,9 @@ export class Benchmark<M extends Metadata = Metadata> {
         `Benchmark: maxConcurrent must be a positive integer, found ${describeValue(maxConcurrent)}`,
       );
     }
-    if (
-      metrics.every((m) => m.needsRelevantIds) &&
-      !samples.some((s) => s.relevantIds.length > 0)
-    ) {
+    if (metrics.every((m) => m.needsRelevantIds) && !samples.some(isJudged)) {
       throw new ConfigurationError(
-        `Benchmark: no metric can score this dataset: every metric (${metrics.map((m) => m.name).join(", ")}) needs relevant ids and no sample has any. Map a relevant-ids column or add a generation/operational metric`,
+        `Benchmark: no metric can score this dataset: every metric (${metrics.map((m) => m.name).join(", ")}) needs relevant ids and no sample has any (nor a positive grade in \`relevance\`). Map a relevant-ids column or add a generation/operational metric`,
       );
     }
     this.samples = samples;
@@ -896,6 +893,21 @@ function validateRunOptions(options: RunOptions): void {
 }
 
 /** Where a sample is, for messages; built only when one is thrown (10^5 samples, 10^5 strings). */
+/**
+ * Whether a sample judges some id relevant: a relevant id, or a positive grade in `relevance`. A
+ * graded metric such as nDCG scores a sample graded above 0 whose `relevantIds` a threshold left
+ * empty (trec_eval's `-l` narrows the binary measures only), so such a sample counts.
+ */
+function isJudged(sample: EvalSample<Metadata>): boolean {
+  if (sample.relevantIds.length > 0) return true;
+  const relevance = sample.relevance;
+  if (relevance === undefined) return false;
+  for (const id in relevance) {
+    if (Object.hasOwn(relevance, id) && (relevance[id] as number) > 0) return true;
+  }
+  return false;
+}
+
 function where(s: Record<string, unknown> | null, i: number): string {
   return `Benchmark: dataset sample ${i}${typeof s?.id === "string" ? ` (id "${s.id}")` : ""}`;
 }

@@ -185,6 +185,14 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
       `note: left out ${leftOut.length} quer${leftOut.length === 1 ? "y" : "ies"} with no relevant documents (${shown}${leftOut.length > 5 ? ", …" : ""})${which}; trec_eval averages them in as 0`,
     );
   }
+  // -l above every grade: nDCG still scores the grades, the binary measures have nothing left.
+  const empty = metrics.filter((_, k) => (summaries[k]?.count ?? 0) === 0).map((m) => m.name);
+  if (level !== undefined && empty.length > 0) {
+    writeLine(
+      io.stderr,
+      `warning: ${empty.join(", ")} scored no query: no query has a document of grade ${level} or more (lower -l)`,
+    );
+  }
   return 0;
 }
 

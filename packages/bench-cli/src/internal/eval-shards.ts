@@ -8,6 +8,7 @@ import {
   summarize,
 } from "@fastrag/bench-core";
 import { QADataset, TrecRun } from "@fastrag/bench-datasets";
+import { NDCG } from "@fastrag/bench-metrics/retrieval";
 import { allReplies, type EvalInput, type ShardMessage, type ShardWorkers } from "./eval-spawn.js";
 import { inputSize } from "./input-size.js";
 
@@ -126,7 +127,7 @@ export async function evalWhole(input: EvalInput, metrics: readonly Metric[]): P
     }),
     TrecRun.load(input.run, { thread }),
   ]);
-  checkJudged(dataset.samples, input);
+  checkJudged(dataset.samples, input, metrics);
   const benchmark = new Benchmark({ dataset, metrics, maxConcurrent: 64 });
   const result: BenchmarkResult = await benchmark.run(run, { name: run.tag ?? "run" });
   const samples = result.samples;
@@ -141,23 +142,38 @@ export async function evalWhole(input: EvalInput, metrics: readonly Metric[]): P
 
 /**
  * Refuses, naming the qrels file, what the runner would refuse in its own terms: no judgment at
- * all, or no relevant document to score against. (Sharded evaluations fall back to this one on
- * any failure, so they report these errors as it does.)
+ * all, or nothing any of the measures can score. Under `-l` above every grade the binary
+ * measures have no relevant document, but nDCG still scores the positive grades (as trec_eval
+ * does, whose `-l` leaves ndcg alone). (Sharded evaluations fall back to this one on any failure,
+ * so they report these errors as it does.)
  */
-function checkJudged(samples: readonly EvalSample[], input: EvalInput): void {
+function checkJudged(
+  samples: readonly EvalSample[],
+  input: EvalInput,
+  metrics: readonly Metric[],
+): void {
   if (samples.length === 0) {
     throw new ConfigurationError(
       `${input.qrels}: no judgments; expected lines "qid iter docno rel"`,
     );
   }
-  if (!samples.some((s) => s.relevantIds.length > 0)) {
+  const graded = metrics.some((m) => m instanceof NDCG) && samples.some(hasPositiveGrade);
+  if (!graded && !samples.some((s) => s.relevantIds.length > 0)) {
     const level = input.relevanceLevel;
     throw new ConfigurationError(
       level === undefined
         ? `${input.qrels}: no query has a relevant document (a grade above 0), so there is nothing to score`
-        : `${input.qrels}: no query has a document of grade ${level} or more, so there is nothing to score; lower -l`,
+        : `${input.qrels}: no query has a document of grade ${level} or more, so there is nothing to score; lower -l (or measure ndcg, which reads the grades whatever -l says)`,
     );
   }
+}
+
+function hasPositiveGrade(sample: EvalSample): boolean {
+  const relevance = sample.relevance;
+  if (relevance === undefined) return false;
+  for (const id in relevance)
+    if (Object.hasOwn(relevance, id) && (relevance[id] as number) > 0) return true;
+  return false;
 }
 
 /** How many samples with a relevant id `run` has no ranking for (see `EvalScores.missing`). */
