@@ -2,6 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { ConfigurationError } from "@fastrag/bench-core";
+import { parquetWriteBuffer } from "hyparquet-writer";
 import { describe, expect, it } from "vitest";
 import { rejection, tempDir, tempFile } from "./__fixtures__/helpers.js";
 import { loadCorpus } from "./corpus.js";
@@ -704,6 +705,172 @@ describe("Hugging Face exports of SQuAD", () => {
         relevantIds: [],
         metadata: { column_1: "0", is_impossible: "False" },
       },
+    ]);
+  });
+
+  // SQuAD v2 dev flattened to one record per question (pd.json_normalize(squad["data"],
+  // ["paragraphs", "qas"])): an unanswerable question has answers [] and is_impossible true, and
+  // its plausible_answers (a wrong answer a reader might give) are never gold.
+  const answerable = {
+    question: "In what country is Normandy located?",
+    id: "56ddde6b9a695914005b9628",
+    answers: [{ text: "France", answer_start: 159 }],
+    is_impossible: false,
+  };
+  const unanswerable = {
+    question: "Who gave their name to Normandy in the 1000's and 1100's",
+    id: "5ad39d53604f3c001a3fe8d1",
+    answers: [],
+    is_impossible: true,
+    plausible_answers: [{ text: "Normans", answer_start: 4 }],
+  };
+  const flatSquadV2 = [
+    {
+      id: "56ddde6b9a695914005b9628",
+      question: "In what country is Normandy located?",
+      expectedAnswers: ["France"],
+      relevantIds: [],
+      metadata: { is_impossible: false },
+    },
+    {
+      id: "5ad39d53604f3c001a3fe8d1",
+      question: "Who gave their name to Normandy in the 1000's and 1100's",
+      expectedAnswers: [""],
+      relevantIds: [],
+      metadata: {
+        is_impossible: true,
+        plausible_answers: [{ text: "Normans", answer_start: 4 }],
+      },
+    },
+  ];
+
+  it.each([
+    ["qas.json", JSON.stringify([answerable, unanswerable])],
+    ["qas.jsonl", jsonl(answerable, unanswerable)],
+    [
+      "qas.yaml",
+      lines(
+        `- question: "In what country is Normandy located?"`,
+        `  id: "56ddde6b9a695914005b9628"`,
+        `  answers: [{text: France, answer_start: 159}]`,
+        `  is_impossible: false`,
+        `- question: "Who gave their name to Normandy in the 1000's and 1100's"`,
+        `  id: "5ad39d53604f3c001a3fe8d1"`,
+        `  answers: []`,
+        `  is_impossible: true`,
+        `  plausible_answers: [{text: Normans, answer_start: 4}]`,
+      ),
+    ],
+  ])("%s: SQuAD v2 flattened, an unanswerable question is the empty answer", async (name, text) => {
+    const dataset = await QADataset.load(await tempFile(name, text));
+    expect(dataset.warnings).toEqual([]);
+    expect(dataset.samples).toEqual(flatSquadV2);
+  });
+
+  it("QADataset.fromRecords: SQuAD v2 flattened records, the same", () => {
+    expect(QADataset.fromRecords([answerable, unanswerable]).samples).toEqual(flatSquadV2);
+    // is_impossible false (or absent) leaves an empty answers list as it is: no gold answer.
+    expect(
+      QADataset.fromRecords([
+        { question: "q1", answers: [], is_impossible: false },
+        { question: "q2", answers: [] },
+        { question: "q3", answers: [], is_impossible: "yes" },
+      ]).samples.map((s) => s.expectedAnswers),
+    ).toEqual([[], [], []]);
+    // { expectedAnswers: null } says there are no gold answers: is_impossible adds none.
+    expect(
+      QADataset.fromRecords([unanswerable], { expectedAnswers: null }).samples[0]?.expectedAnswers,
+    ).toEqual([]);
+  });
+
+  it("CSV: SQuAD v2 flattened by pandas, is_impossible as True, true or 1", async () => {
+    // .to_csv() of the json_normalize frame: answers [] is "[]", a missing plausible_answers is
+    // an empty cell; booleans are True/False (other writers: true/false, 1/0).
+    const csv = await tempFile(
+      "qas.csv",
+      lines(
+        ",question,id,answers,is_impossible,plausible_answers",
+        `0,In what country is Normandy located?,56ddde6b9a695914005b9628,"[{'text': 'France', 'answer_start': 159}]",False,`,
+        `1,Who gave their name to Normandy?,5ad39d53604f3c001a3fe8d1,[],True,"[{'text': 'Normans', 'answer_start': 4}]"`,
+        `2,When?,5ad39d53604f3c001a3fe8d2,[],true,"[{'text': '10th century', 'answer_start': 94}]"`,
+        `3,Where?,5ad39d53604f3c001a3fe8d3,,1,`,
+        `4,Why?,5ad39d53604f3c001a3fe8d4,[],0,`,
+      ),
+    );
+    const dataset = await QADataset.load(csv);
+    expect(dataset.warnings).toEqual([]);
+    expect(dataset.samples.map((s) => s.expectedAnswers)).toEqual([
+      ["France"],
+      [""],
+      [""],
+      [""],
+      [],
+    ]);
+    // Kept as metadata once, as written, like any other extra column.
+    expect(dataset.samples[1]?.metadata).toEqual({
+      column_1: "1",
+      is_impossible: "True",
+      plausible_answers: "[{'text': 'Normans', 'answer_start': 4}]",
+    });
+    // Flattened by Hugging Face without its answer_start column: answers.text alone.
+    const flattened = await tempFile(
+      "flat.csv",
+      lines("id,question,answers.text,is_impossible", "a,Who?,[],1", `b,What?,"['x']",0`),
+    );
+    expect((await QADataset.load(flattened)).samples.map((s) => s.expectedAnswers)).toEqual([
+      [""],
+      ["x"],
+    ]);
+  });
+
+  it("Parquet: SQuAD v2 flattened, a BOOLEAN is_impossible", async () => {
+    const buffer = parquetWriteBuffer({
+      columnData: [
+        { name: "id", data: ["a", "b"], type: "STRING" },
+        { name: "question", data: ["Who?", "What?"], type: "STRING" },
+        { name: "answers", data: [["Ada"], []] },
+        { name: "is_impossible", data: [false, true], type: "BOOLEAN" },
+      ],
+    });
+    const dataset = await QADataset.load(await tempFile("qas.parquet", new Uint8Array(buffer)));
+    expect(dataset.warnings).toEqual([]);
+    expect(dataset.samples).toEqual([
+      {
+        id: "a",
+        question: "Who?",
+        expectedAnswers: ["Ada"],
+        relevantIds: [],
+        metadata: { is_impossible: false },
+      },
+      {
+        id: "b",
+        question: "What?",
+        expectedAnswers: [""],
+        relevantIds: [],
+        metadata: { is_impossible: true },
+      },
+    ]);
+  });
+
+  it("is_impossible true beside answers: unanswerable, with a warning naming the row", async () => {
+    const csv = await tempFile(
+      "qas.csv",
+      lines(
+        "id,question,answers,is_impossible",
+        `a,Who?,"['Normans', 'the Normans']",True`,
+        "b,What?,['France'],False",
+        "c,When?,['10th century'],True",
+      ),
+    );
+    const dataset = await QADataset.load(csv);
+    expect(dataset.samples.map((s) => s.expectedAnswers)).toEqual([[""], ["France"], [""]]);
+    expect(dataset.warnings).toEqual([
+      `${csv}: row 1 (line 2): column "is_impossible" says the question is unanswerable, but column "answers" holds 2 answers ("Normans", "the Normans"); it was read as unanswerable (expected answers [""]), as the nested SQuAD loader reads it, and so were 1 more such row. Fix the is_impossible flag or the answers, or rename the is_impossible column to keep the answers`,
+    ]);
+    const records = QADataset.fromRecords([{ ...unanswerable, answers: [{ text: "Normans" }] }]);
+    expect(records.samples[0]?.expectedAnswers).toEqual([""]);
+    expect(records.warnings).toEqual([
+      `records: record 1: column "is_impossible" says the question is unanswerable, but column "answers" holds an answer ("Normans"); it was read as unanswerable (expected answers [""]), as the nested SQuAD loader reads it. Fix the is_impossible flag or the answers, or rename the is_impossible column to keep the answers`,
     ]);
   });
 });

@@ -50,6 +50,12 @@ export interface BuilderOptions {
 const FLAT_SQUAD_TEXT = "answers.text";
 const FLAT_SQUAD_START = "answers.answer_start";
 
+/**
+ * SQuAD v2's unanswerable flag, as a flat export of its questions keeps it (pandas'
+ * `json_normalize` of `data[].paragraphs[].qas[]`, or a CSV/JSONL written from it).
+ */
+const IS_IMPOSSIBLE = "is_impossible";
+
 /** How many samples the passage-text heuristic inspects. */
 const TEXT_PROBE_LIMIT = 200;
 
@@ -82,6 +88,13 @@ export class SampleBuilder {
   private header: readonly string[] | undefined;
   private headerIndex: number[] = [];
   private extraIndexes: number[] = [];
+  /** The header index of an `is_impossible` column kept as metadata, else -1. */
+  private impossibleAt = -1;
+  /** Rows whose `is_impossible` is true but whose answers are not empty: the first, and how many. */
+  private impossibleWithAnswers:
+    | { readonly where: string; readonly column: string; readonly answers: string[] }
+    | undefined;
+  private impossibleWithAnswersCount = 0;
 
   constructor(mapping: ColumnMapping | undefined, options: BuilderOptions) {
     this.source = options.source;
@@ -175,6 +188,10 @@ export class SampleBuilder {
       this.valueOf(record, "relevantIds"),
       this.valueOf(record, "relevance"),
       metadata,
+      // Only when the column is not read as a field (then it is an extra, kept in metadata).
+      !this.aliasRole.has(IS_IMPOSSIBLE) && hasOwn(record, IS_IMPOSSIBLE)
+        ? record[IS_IMPOSSIBLE]
+        : undefined,
       position,
       label,
     );
@@ -243,6 +260,7 @@ export class SampleBuilder {
     const used = new Set(resolved.values());
     this.extraIndexes = [];
     for (let i = 0; i < header.length; i++) if (!used.has(header[i]!)) this.extraIndexes.push(i);
+    this.impossibleAt = used.has(IS_IMPOSSIBLE) ? -1 : header.indexOf(IS_IMPOSSIBLE);
   }
 
   /** Adds one table row; cells align with the header given to {@link setHeader}. */
@@ -280,6 +298,7 @@ export class SampleBuilder {
       idsAt >= 0 ? cells[idsAt] : undefined,
       relevanceAt >= 0 ? cells[relevanceAt] : undefined,
       metadata,
+      this.impossibleAt >= 0 ? cells[this.impossibleAt] : undefined,
       position,
     );
   }
@@ -334,6 +353,7 @@ export class SampleBuilder {
     rawIds: unknown,
     rawRelevance: unknown,
     metadata: Record<string, unknown> | undefined,
+    rawImpossible: unknown,
     position: number,
     label?: string,
   ): void {
@@ -362,6 +382,26 @@ export class SampleBuilder {
       metadata !== undefined &&
       hasOwn(metadata, FLAT_SQUAD_START)
     ) {
+      expectedAnswers = [""];
+    }
+    // SQuAD v2 flattened to one record per question: an unanswerable question has `answers` []
+    // (its `plausible_answers` are never gold) and `is_impossible` true, and is graded against
+    // the empty answer, as the nested SQuAD loader reads it. A row that has answers as well says
+    // two things; the flag wins, as it does in the nested loader, and a warning names the row.
+    if (
+      rawImpossible !== undefined &&
+      isTrueFlag(rawImpossible) &&
+      this.columnOf.has("expectedAnswers") &&
+      !(expectedAnswers.length === 1 && expectedAnswers[0] === "")
+    ) {
+      if (expectedAnswers.length > 0) {
+        this.impossibleWithAnswersCount++;
+        this.impossibleWithAnswers ??= {
+          where: this.at(position, label),
+          column: this.columnOf.get("expectedAnswers") as string,
+          answers: expectedAnswers,
+        };
+      }
       expectedAnswers = [""];
     }
     let relevantIds = this.listOf(rawIds, "relevantIds", position, label);
@@ -609,8 +649,21 @@ export class SampleBuilder {
     );
   }
 
-  /** The samples, with the passage-text warning added when it applies. */
+  /** The samples, with the file-wide warnings (unanswerable rows with answers, passage text…). */
   result(): LoadedSamples {
+    const conflict = this.impossibleWithAnswers;
+    if (conflict !== undefined) {
+      const more = this.impossibleWithAnswersCount - 1;
+      const shown = conflict.answers.slice(0, 3).map((a) => JSON.stringify(a));
+      this.warnings.push(
+        `${conflict.where}: column "${IS_IMPOSSIBLE}" says the question is unanswerable, but column "${conflict.column}" holds ${conflict.answers.length === 1 ? "an answer" : `${conflict.answers.length} answers`} (${shown.join(", ")}${conflict.answers.length > 3 ? ", …" : ""}); ` +
+          `it was read as unanswerable (expected answers [""]), as the nested SQuAD loader reads it` +
+          (more > 0
+            ? `, and so were ${more} more such ${more === 1 ? this.unit : `${this.unit}s`}`
+            : "") +
+          `. Fix the ${IS_IMPOSSIBLE} flag or the answers, or rename the ${IS_IMPOSSIBLE} column to keep the answers`,
+      );
+    }
     if (this.probed > 0 && this.textLike * 2 >= this.probed) {
       const column = this.columnOf.get("relevantIds") ?? "relevant_ids";
       this.warnings.push(
@@ -767,6 +820,18 @@ function isBlankText(text: string): boolean {
   const c = text.charCodeAt(0);
   if (c > 32 && c < 127) return false;
   return text.trim().length === 0;
+}
+
+/**
+ * True for an `is_impossible` cell that says "unanswerable": JSON/YAML/Parquet `true`, `1`, or
+ * the text pandas and others write for it in CSV (`True`, `true`, `1`).
+ */
+function isTrueFlag(value: unknown): boolean {
+  if (value === true || value === 1) return true;
+  if (typeof value === "bigint") return value === BigInt(1);
+  if (typeof value !== "string") return false;
+  const text = value.trim();
+  return text === "1" || text.toLowerCase() === "true";
 }
 
 /** True for an array of non-empty strings: usable as it is for either list field. */
