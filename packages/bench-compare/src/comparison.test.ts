@@ -276,6 +276,20 @@ describe("runs equal but for floating-point rounding", () => {
     }
   });
 
+  it("report an effect of exactly 0 for the same scores in another pairing", () => {
+    // Both runs score 0.1, 0.7 and 0.2, on different samples: the mean difference is 0. Summed
+    // pair by pair, 0.1 − 0.7, 0.7 − 0.2 and 0.2 − 0.1 gave −2.8e-17, so mean_diff −9.25e-18.
+    const c = Comparison.of([
+      makeResult({ name: "x", scores: { m: [0.1, 0.7, 0.2] } }),
+      makeResult({ name: "y", scores: { m: [0.7, 0.2, 0.1] } }),
+    ]);
+    for (const test of ["randomization", "t-test"] as const) {
+      const json = JSON.parse(c.toJson({ baseline: "y", test }));
+      expect(json.significance.comparisons[0]).toMatchObject({ run: "x", p: 1, mean_diff: 0 });
+      expect(Object.is(json.significance.comparisons[0].mean_diff, 0)).toBe(true);
+    }
+  });
+
   it("report a zero effect when one pair is too few for the t-test", () => {
     const one = Comparison.of([
       makeResult({ name: "exact", scores: { m: [0.3] } }),

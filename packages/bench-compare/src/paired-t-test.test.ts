@@ -85,7 +85,9 @@ describe("pairedTTest", () => {
     // The tolerance is relative, never absolute: d = [1, 2, 3] × 1e-20 still gives t = 2√3.
     const small = pairedTTest([1e-20, 2e-20, 3e-20], [0, 0, 0]);
     expect(small.t).toBeCloseTo(2 * Math.sqrt(3), 10);
-    expect(small.meanDiff).toBe(2e-20);
+    // The true mean of those three doubles, rounded once (Python: Fraction sum / 3); summed in
+    // order they gave 2e-20, an ulp low.
+    expect(small.meanDiff).toBe(2.0000000000000002e-20);
     // One huge score does not make the others' real changes noise: 19 samples each +1 beside a
     // sample of 1e13 (which a floor of 1e-12 of the largest score, 10, used to hide: p = 1).
     const big = [1e13, ...Array.from({ length: 19 }, (_, i) => i % 5)];
@@ -93,6 +95,42 @@ describe("pairedTTest", () => {
     const t = pairedTTest(up, big);
     expect(t.meanDiff).toBeCloseTo(0.95, 12);
     expect(t.p).toBeLessThan(1e-10);
+  });
+
+  it("reads meanDiff from the exact sum of the differences: 0 when it is 0, and its true sign", () => {
+    // The same scores paired differently: d = [0.1 − 0.7, 0.7 − 0.2, 0.2 − 0.1] sums to 0, but
+    // summed in doubles to −2.8e-17 (meanDiff −9.25e-18, t = −1.1e-16).
+    const a = [0.1, 0.7, 0.2];
+    const b = [0.7, 0.2, 0.1];
+    expect(pairedTTest(a, b)).toEqual({ t: 0, df: 2, p: 1, meanDiff: 0, n: 3 });
+    expect(pairedTTest(b, a)).toEqual({ t: 0, df: 2, p: 1, meanDiff: 0, n: 3 });
+    // 0.1 − 0.4 and 0.9 − 0.6: the doubles differ from those decimals, so their true sum is
+    // 2.8e-17, rounding noise of scores near 1: 0 (the naive sum happened to be 0 too).
+    expect(pairedTTest([0.1, 0.9], [0.4, 0.6])).toEqual({ t: 0, df: 1, p: 1, meanDiff: 0, n: 2 });
+    // A million differences of 0.3 and one of −299999.999997: the true mean is +3.0000087e-12
+    // (Python: Fraction(0.3) · 10⁶ − Fraction(299999.999997), over 10⁶ + 1), but summed in
+    // order the 0.3s drift 5.7e-6 low, and meanDiff came out −2.66e-12, the wrong sign.
+    const n = 1_000_000;
+    const up = new Float64Array(n + 1).fill(0.3);
+    up[n] = 0;
+    const down = new Float64Array(n + 1);
+    down[n] = 299999.999997;
+    const r = pairedTTest(up, down);
+    expect(r.meanDiff).toBeGreaterThan(0);
+    expect(r.meanDiff / 3.0000087412411226e-12).toBeCloseTo(1, 14);
+    expect(r.t).toBeGreaterThan(0);
+  });
+
+  it("property: the same scores in another pairing give meanDiff 0, t = 0, p = 1", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: 2 }),
+        (xs) => {
+          const r = pairedTTest(xs, [...xs].reverse());
+          expect(r).toMatchObject({ t: 0, p: 1, meanDiff: 0 });
+        },
+      ),
+    );
   });
 
   it("property: identical samples give p = 1", () => {

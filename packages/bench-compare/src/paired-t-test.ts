@@ -1,6 +1,6 @@
 import { ConfigurationError } from "@fastrag/bench-core";
 import tCdf from "@stdlib/stats-base-dists-t-cdf";
-import { equalUpToRounding, largestMagnitude } from "./internal/rounding.js";
+import { pairedDifferences } from "./internal/paired-differences.js";
 import { pairScale, scaled } from "./internal/scale.js";
 import { finiteArray } from "./internal/validate.js";
 
@@ -12,7 +12,11 @@ export interface PairedTTestResult {
   readonly df: number;
   /** Two-sided p-value from Student's t distribution (`@stdlib/stats-base-dists-t-cdf`). */
   readonly p: number;
-  /** Mean of `a[i] − b[i]` (a difference within rounding counted as 0). */
+  /**
+   * Mean of `a[i] − b[i]` (a difference within rounding counted as 0), from their exact sum
+   * rounded once: exactly 0 when the runs hold the same scores however paired, and of the true
+   * sign otherwise (0 when the sum is only rounding noise of the scores).
+   */
   readonly meanDiff: number;
   /** Number of pairs. */
   readonly n: number;
@@ -54,17 +58,9 @@ export function pairedTTest(a: ArrayLike<number>, b: ArrayLike<number>): PairedT
     const result = pairedTTest(scaled(x, scale), scaled(y, scale));
     return { ...result, meanDiff: result.meanDiff / scale };
   }
-  // A difference that is only rounding noise of the scores counts as 0 (0.1 + 0.2 against 0.3).
-  const magnitude = largestMagnitude(x, y);
-  const d = new Float64Array(n);
-  let sum = 0;
-  for (let i = 0; i < n; i++) {
-    const xi = x[i] as number;
-    const yi = y[i] as number;
-    const di = equalUpToRounding(xi, yi, magnitude) ? 0 : xi - yi;
-    d[i] = di;
-    sum += di;
-  }
+  // A difference that is only rounding noise of the scores counts as 0 (0.1 + 0.2 against 0.3);
+  // the mean is the exact sum of the differences, rounded once (0 for identical runs).
+  const { d, sum } = pairedDifferences(x, y);
   const mean = sum / n;
   let sq = 0;
   for (let i = 0; i < n; i++) {

@@ -148,6 +148,25 @@ describe("randomizationTest", () => {
     expect(r.p).toBe(1 / 1000);
   });
 
+  it("reads meanDiff from the exact sum of the differences: 0 for the same scores repaired", () => {
+    // d = [0.1 − 0.7, 0.7 − 0.2, 0.2 − 0.1] sums to 0, but summed in doubles to −2.8e-17.
+    const r = randomizationTest([0.1, 0.7, 0.2], [0.7, 0.2, 0.1], { permutations: 99 });
+    expect(r).toEqual({ p: 1, meanDiff: 0, extreme: 99, permutations: 99, n: 3 });
+    expect(Object.is(r.meanDiff, 0)).toBe(true);
+  });
+
+  it("property: the same scores in another pairing give meanDiff 0 and p = 1", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 300 }),
+        (xs) => {
+          const r = randomizationTest(xs, [...xs].reverse(), { permutations: 50 });
+          expect(r).toMatchObject({ p: 1, meanDiff: 0 });
+        },
+      ),
+    );
+  });
+
   it("property: identical runs give p = 1", () => {
     fc.assert(
       fc.property(

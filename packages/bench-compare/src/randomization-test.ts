@@ -1,5 +1,5 @@
 import { ConfigurationError } from "@fastrag/bench-core";
-import { equalUpToRounding, largestMagnitude } from "./internal/rounding.js";
+import { pairedDifferences } from "./internal/paired-differences.js";
 import { pairScale, scaled } from "./internal/scale.js";
 import { countExtremeSignFlips } from "./internal/sign-flip.js";
 import { expectInteger, expectSeed, finiteArray } from "./internal/validate.js";
@@ -19,7 +19,11 @@ export interface RandomizationResult {
    * (within rounding).
    */
   readonly p: number;
-  /** Mean of `a[i] − b[i]` (a difference within rounding counted as 0). */
+  /**
+   * Mean of `a[i] − b[i]` (a difference within rounding counted as 0), from their exact sum
+   * rounded once: exactly 0 when the runs hold the same scores however paired, and of the true
+   * sign otherwise (0 when the sum is only rounding noise of the scores).
+   */
   readonly meanDiff: number;
   /** Draws whose |Σ signed difference| reached the observed one (not counting the +1). */
   readonly extreme: number;
@@ -84,21 +88,17 @@ export function randomizationTest(
     const result = randomizationTest(scaled(x, scale), scaled(y, scale), { permutations, seed });
     return { ...result, meanDiff: result.meanDiff / scale };
   }
-  // A difference that is only rounding noise of the scores is a tie (0.1 + 0.2 against 0.3).
-  const magnitude = largestMagnitude(x, y);
-  const nonzero = new Float64Array(n);
-  let m = 0;
-  let sum = 0;
-  for (let i = 0; i < n; i++) {
-    const xi = x[i] as number;
-    const yi = y[i] as number;
-    if (equalUpToRounding(xi, yi, magnitude)) continue;
-    const d = xi - yi;
-    sum += d;
-    nonzero[m++] = d < 0 ? -d : d;
-  }
+  // A difference that is only rounding noise of the scores is a tie (0.1 + 0.2 against 0.3);
+  // the sum of the differences is exact, rounded once (0 for identical runs).
+  const { d, nonzero: m, sum } = pairedDifferences(x, y);
   const meanDiff = sum / n;
   if (m === 0) return { p: 1, meanDiff: 0, extreme: permutations, permutations, n };
-  const extreme = countExtremeSignFlips(nonzero.subarray(0, m), Math.abs(sum), permutations, seed);
+  // Tied pairs (difference 0) cannot change the statistic: only the others are flipped.
+  const abs = new Float64Array(m);
+  for (let i = 0, j = 0; i < n; i++) {
+    const di = d[i] as number;
+    if (di !== 0) abs[j++] = di < 0 ? -di : di;
+  }
+  const extreme = countExtremeSignFlips(abs, Math.abs(sum), permutations, seed);
   return { p: (extreme + 1) / (permutations + 1), meanDiff, extreme, permutations, n };
 }

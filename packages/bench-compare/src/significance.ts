@@ -37,7 +37,10 @@ export interface PairedComparison {
   readonly test: SignificanceTest;
   /** Two-sided p-value; `null` when the test could not run (see `reason`). */
   readonly p: number | null;
-  /** Effect: mean over the pairs of `run − baseline`; `null` when there are no pairs. */
+  /**
+   * Effect: mean over the pairs of `run − baseline` (exactly 0 for the same scores however
+   * paired, see `pairedTTest`); `null` when there are no pairs.
+   */
   readonly meanDiff: number | null;
   /** t statistic and degrees of freedom (t-test only). */
   readonly t?: number;
