@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import type { Metric } from "@fastrag/bench-core";
 import type { EvalScores } from "../internal/eval-shards.js";
 import { type EvalInput, startShards } from "../internal/eval-spawn.js";
-import { inputSize } from "../internal/input-size.js";
+import { InputSizes } from "../internal/input-size.js";
 import { type Io, UsageError, writeLine } from "../internal/io.js";
 import { printable } from "../internal/printable.js";
 import { trecFixed4 } from "../internal/trec-format.js";
@@ -65,7 +65,8 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
     options.metric && options.metric.length > 0
       ? options.metric.flatMap(expandCutoffs)
       : DEFAULT_EVAL_METRICS;
-  const threads = await threadCount(options);
+  const sizes = new InputSizes(options.qrels, options.run);
+  const threads = await threadCount(options, sizes);
   const input: EvalInput = {
     qrels: options.qrels,
     run: options.run,
@@ -88,7 +89,7 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
     const sharded = workers && (await evalSharded(input, metrics, workers));
     // Done, or given up on: either way the workers must not compete with a redo on one thread.
     workers?.stop();
-    scored = sharded ?? (await evalWhole(input, metrics));
+    scored = sharded ?? (await evalWhole(input, metrics, sizes));
   } finally {
     workers?.stop();
   }
@@ -204,7 +205,7 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
  * alone, takes 2.5 s for n = 1, 1.56 s for 2, 1.16 s for 4), so two threads barely beat one
  * even on two idle cores, and lose on a busy one.
  */
-async function threadCount(options: EvalOptions): Promise<number> {
+async function threadCount(options: EvalOptions, sizes: InputSizes): Promise<number> {
   let asked: number | undefined;
   if (options.threads !== undefined) {
     asked = Number(options.threads);
@@ -219,8 +220,7 @@ async function threadCount(options: EvalOptions): Promise<number> {
   }
   // Every thread opens both files: a pipe (`--run <(zcat run.gz)`) can be read only once. A
   // gzip file counts by the size it unpacks to, which is what each thread parses.
-  const qrels = await inputSize(options.qrels);
-  const run = await inputSize(options.run);
+  const { qrels, run } = await sizes.get();
   if (qrels === undefined || run === undefined) return 1;
   if (asked !== undefined) return asked;
   return qrels + run >= 8 * 1024 * 1024 ? 4 : 1;

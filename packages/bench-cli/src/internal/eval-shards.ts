@@ -10,7 +10,7 @@ import {
 import { QADataset, TrecRun } from "@fastrag/bench-datasets";
 import { NDCG } from "@fastrag/bench-metrics/retrieval";
 import { allReplies, type EvalInput, type ShardMessage, type ShardWorkers } from "./eval-spawn.js";
-import { inputSize } from "./input-size.js";
+import { InputSizes } from "./input-size.js";
 
 /** What `eval` prints from: every query's scores, in the qrels' order of first appearance. */
 export interface EvalScores {
@@ -116,10 +116,14 @@ export async function evalSharded(
 }
 
 /** The unsharded evaluation: the whole qrels and run on this thread (the run parsed beside it). */
-export async function evalWhole(input: EvalInput, metrics: readonly Metric[]): Promise<EvalScores> {
+export async function evalWhole(
+  input: EvalInput,
+  metrics: readonly Metric[],
+  sizes: InputSizes = new InputSizes(input.qrels, input.run),
+): Promise<EvalScores> {
   // Decided before either load starts: an await between them would leave the first one's
   // rejection unhandled for a moment, and Node ends the process on that.
-  const thread = await worthAThread(input.run, input.qrels);
+  const thread = await worthAThread(sizes);
   const [dataset, run] = await Promise.all([
     QADataset.fromTrec({
       qrels: input.qrels,
@@ -191,10 +195,9 @@ function missingFrom(run: TrecRun, samples: readonly EvalSample[]): number {
  * judgments each, 1/11, gain 0.1 s; MS MARCO's 6,980 queries × 1,000 docs with 1 or 2 each,
  * 1/1,200, lose 4 s of 13).
  */
-async function worthAThread(run: string, qrels: string): Promise<boolean> {
+async function worthAThread(sizes: InputSizes): Promise<boolean> {
   // Sized as text: a gzip file counts by the size it unpacks to (the loaders report a bad path).
-  const runSize = await inputSize(run);
-  const qrelsSize = await inputSize(qrels);
+  const { run: runSize, qrels: qrelsSize } = await sizes.get();
   if (runSize === undefined || qrelsSize === undefined) return false;
   return runSize >= 8 * 1024 * 1024 && qrelsSize * 16 >= runSize;
 }

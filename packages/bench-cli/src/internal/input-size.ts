@@ -30,3 +30,23 @@ export async function inputSize(path: string): Promise<number | undefined> {
     await handle?.close().catch(() => {});
   }
 }
+
+/**
+ * The text sizes of `eval`'s two inputs (see {@link inputSize}), read once however many decisions
+ * (threads, a worker for the run) ask for them.
+ */
+export class InputSizes {
+  #sizes: Promise<{ qrels: number | undefined; run: number | undefined }> | undefined;
+
+  constructor(
+    private readonly qrels: string,
+    private readonly run: string,
+  ) {}
+
+  get(): Promise<{ qrels: number | undefined; run: number | undefined }> {
+    this.#sizes ??= Promise.all([inputSize(this.qrels), inputSize(this.run)]).then(
+      ([qrels, run]) => ({ qrels, run }),
+    );
+    return this.#sizes;
+  }
+}
