@@ -852,7 +852,7 @@ describe("Hugging Face exports of SQuAD", () => {
     ]);
   });
 
-  it("is_impossible true beside answers: unanswerable, with a warning naming the row", async () => {
+  it("is_impossible true beside answers: the answers are kept, as the official script grades them", async () => {
     const csv = await tempFile(
       "qas.csv",
       lines(
@@ -863,14 +863,59 @@ describe("Hugging Face exports of SQuAD", () => {
       ),
     );
     const dataset = await QADataset.load(csv);
-    expect(dataset.samples.map((s) => s.expectedAnswers)).toEqual([[""], ["France"], [""]]);
+    expect(dataset.samples.map((s) => s.expectedAnswers)).toEqual([
+      ["Normans", "the Normans"],
+      ["France"],
+      ["10th century"],
+    ]);
     expect(dataset.warnings).toEqual([
-      `${csv}: row 1 (line 2): column "is_impossible" says the question is unanswerable, but column "answers" holds 2 answers ("Normans", "the Normans"); it was read as unanswerable (expected answers [""]), as the nested SQuAD loader reads it, and so were 1 more such row. Fix the is_impossible flag or the answers, or rename the is_impossible column to keep the answers`,
+      `${csv}: row 1 (line 2): column "is_impossible" says the question is unanswerable, but column "answers" holds 2 answers ("Normans", "the Normans"); the answers were kept as the gold, as the official SQuAD v2 evaluation grades them (it never reads is_impossible), and so were those of 1 more such row. If the question is unanswerable, empty its answers`,
     ]);
     const records = QADataset.fromRecords([{ ...unanswerable, answers: [{ text: "Normans" }] }]);
-    expect(records.samples[0]?.expectedAnswers).toEqual([""]);
+    expect(records.samples[0]?.expectedAnswers).toEqual(["Normans"]);
     expect(records.warnings).toEqual([
-      `records: record 1: column "is_impossible" says the question is unanswerable, but column "answers" holds an answer ("Normans"); it was read as unanswerable (expected answers [""]), as the nested SQuAD loader reads it. Fix the is_impossible flag or the answers, or rename the is_impossible column to keep the answers`,
+      `records: record 1: column "is_impossible" says the question is unanswerable, but column "answers" holds an answer ("Normans"); the answers were kept as the gold, as the official SQuAD v2 evaluation grades them (it never reads is_impossible). If the question is unanswerable, empty its answers`,
+    ]);
+  });
+
+  it("nested SQuAD: is_impossible beside answers keeps them, with a warning", async () => {
+    const qa = (id: string, answers: string[], impossible: boolean) => ({
+      id,
+      question: `question ${id}?`,
+      answers: answers.map((text) => ({ text, answer_start: 0 })),
+      is_impossible: impossible,
+    });
+    const file = await tempFile(
+      "squad.json",
+      JSON.stringify({
+        version: "v2.0",
+        data: [
+          {
+            title: "T",
+            paragraphs: [
+              {
+                context: "c",
+                qas: [
+                  qa("a", ["Normans"], true),
+                  qa("b", [], true),
+                  qa("c", ["France"], false),
+                  qa("d", ["x", "y", "z", "w"], true),
+                ],
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    const dataset = await QADataset.load(file);
+    expect(dataset.samples.map((s) => s.expectedAnswers)).toEqual([
+      ["Normans"],
+      [""],
+      ["France"],
+      ["x", "y", "z", "w"],
+    ]);
+    expect(dataset.warnings).toEqual([
+      `${file}: data[0].paragraphs[0].qas[0]: is_impossible says the question is unanswerable, but answers holds an answer ("Normans"); the answers were kept as the gold, as the official SQuAD v2 evaluation grades them (it never reads is_impossible), and so were those of 1 more such question. If the question is unanswerable, empty its answers`,
     ]);
   });
 });

@@ -387,7 +387,8 @@ export class SampleBuilder {
     // SQuAD v2 flattened to one record per question: an unanswerable question has `answers` []
     // (its `plausible_answers` are never gold) and `is_impossible` true, and is graded against
     // the empty answer, as the nested SQuAD loader reads it. A row that has answers as well says
-    // two things; the flag wins, as it does in the nested loader, and a warning names the row.
+    // two things: the answers are kept, as the official evaluation grades against them (it
+    // never reads `is_impossible`), and a warning names the row.
     if (
       rawImpossible !== undefined &&
       isTrueFlag(rawImpossible) &&
@@ -401,8 +402,9 @@ export class SampleBuilder {
           column: this.columnOf.get("expectedAnswers") as string,
           answers: expectedAnswers,
         };
+      } else {
+        expectedAnswers = [""];
       }
-      expectedAnswers = [""];
     }
     let relevantIds = this.listOf(rawIds, "relevantIds", position, label);
     const relevance = this.relevanceOf(rawRelevance, position, label);
@@ -654,14 +656,15 @@ export class SampleBuilder {
     const conflict = this.impossibleWithAnswers;
     if (conflict !== undefined) {
       const more = this.impossibleWithAnswersCount - 1;
-      const shown = conflict.answers.slice(0, 3).map((a) => JSON.stringify(a));
       this.warnings.push(
-        `${conflict.where}: column "${IS_IMPOSSIBLE}" says the question is unanswerable, but column "${conflict.column}" holds ${conflict.answers.length === 1 ? "an answer" : `${conflict.answers.length} answers`} (${shown.join(", ")}${conflict.answers.length > 3 ? ", …" : ""}); ` +
-          `it was read as unanswerable (expected answers [""]), as the nested SQuAD loader reads it` +
-          (more > 0
-            ? `, and so were ${more} more such ${more === 1 ? this.unit : `${this.unit}s`}`
-            : "") +
-          `. Fix the ${IS_IMPOSSIBLE} flag or the answers, or rename the ${IS_IMPOSSIBLE} column to keep the answers`,
+        impossibleWithAnswers(
+          conflict.where,
+          `column "${IS_IMPOSSIBLE}"`,
+          `column "${conflict.column}"`,
+          conflict.answers,
+          more,
+          more === 1 ? this.unit : `${this.unit}s`,
+        ),
       );
     }
     if (this.probed > 0 && this.textLike * 2 >= this.probed) {
@@ -820,6 +823,28 @@ function isBlankText(text: string): boolean {
   const c = text.charCodeAt(0);
   if (c > 32 && c < 127) return false;
   return text.trim().length === 0;
+}
+
+/**
+ * The warning for questions flagged unanswerable (SQuAD v2's `is_impossible`) that have answers:
+ * the answers are kept, since the official evaluation grades against them and never reads the
+ * flag. `where` names the first such question; `more` counts the others, in `units`.
+ */
+export function impossibleWithAnswers(
+  where: string,
+  flag: string,
+  field: string,
+  answers: readonly string[],
+  more: number,
+  units: string,
+): string {
+  const shown = answers.slice(0, 3).map((a) => JSON.stringify(a));
+  return (
+    `${where}: ${flag} says the question is unanswerable, but ${field} holds ${answers.length === 1 ? "an answer" : `${answers.length} answers`} (${shown.join(", ")}${answers.length > 3 ? ", …" : ""}); ` +
+    `the answers were kept as the gold, as the official SQuAD v2 evaluation grades them (it never reads ${IS_IMPOSSIBLE})` +
+    (more > 0 ? `, and so were those of ${more} more such ${units}` : "") +
+    `. If the question is unanswerable, empty its answers`
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ColumnMapping } from "../column-mapping.js";
 import { describeValue, inputError, isPlainRecord } from "./problems.js";
-import { type LoadedSamples, SampleBuilder } from "./sample-builder.js";
+import { impossibleWithAnswers, type LoadedSamples, SampleBuilder } from "./sample-builder.js";
 
 /** True when a parsed JSON document has SQuAD's nested shape (`data[].paragraphs`). */
 export function isSquad(document: unknown): document is { data: unknown[] } {
@@ -90,14 +90,17 @@ export function squadParagraphs(document: { data: unknown[] }, source: string): 
 
 /**
  * SQuAD v1/v2 nested format → samples. Each question becomes a sample with its `id`; its
- * `expected_answers` are its distinct answer texts, or `[""]` when it is impossible (or has no
- * answer, as the official evaluation script treats it); `relevant_ids` names its paragraph
+ * `expected_answers` are its distinct answer texts, or `[""]` when it has none (an unanswerable
+ * question, `is_impossible`), as the official evaluation script grades it. A question flagged
+ * impossible that has answers keeps them, as the official script does, with a warning; `relevant_ids` names its paragraph
  * (`<title>#<index>`); `metadata` keeps `title` and `is_impossible`.
  */
 export function samplesFromSquad(document: { data: unknown[] }, source: string): LoadedSamples {
   const mapping: ColumnMapping = {};
   const builder = new SampleBuilder(mapping, { source, unit: "record", ownsRecords: true });
   let position = 0;
+  let conflicts = 0;
+  let firstConflict: { where: string; answers: string[] } | undefined;
   for (const paragraph of squadParagraphs(document, source)) {
     for (let q = 0; q < paragraph.qas.length; q++) {
       const qa = paragraph.qas[q];
@@ -111,7 +114,7 @@ export function samplesFromSquad(document: { data: unknown[] }, source: string):
       }
       const impossible = qa.is_impossible === true;
       const answers: string[] = [];
-      if (!impossible && qa.answers !== undefined) {
+      if (qa.answers !== undefined) {
         if (!Array.isArray(qa.answers)) {
           throw inputError(
             `${source}: ${label}.answers`,
@@ -131,6 +134,11 @@ export function samplesFromSquad(document: { data: unknown[] }, source: string):
         }
       }
       if (answers.length === 0) answers.push("");
+      else if (impossible) {
+        // The official evaluation never reads is_impossible: it grades against the answers.
+        conflicts++;
+        firstConflict ??= { where: `${source}: ${label}`, answers: answers.slice() };
+      }
       builder.addRecord(
         {
           id: qa.id,
@@ -144,5 +152,15 @@ export function samplesFromSquad(document: { data: unknown[] }, source: string):
       );
     }
   }
-  return builder.result();
+  const loaded = builder.result();
+  if (firstConflict === undefined) return loaded;
+  const warning = impossibleWithAnswers(
+    firstConflict.where,
+    "is_impossible",
+    "answers",
+    firstConflict.answers,
+    conflicts - 1,
+    conflicts === 2 ? "question" : "questions",
+  );
+  return { ...loaded, warnings: [...loaded.warnings, warning] };
 }
