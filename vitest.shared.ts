@@ -20,6 +20,8 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 30_000,
+    // A TMPDIR of the run's own, removed at its end: tests' temporary files never pile up.
+    globalSetup: [fileURLToPath(new URL("./vitest.tmpdir.ts", import.meta.url))],
     typecheck: { enabled: true, include: ["src/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
   },
 });
