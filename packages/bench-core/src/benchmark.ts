@@ -79,6 +79,12 @@ type TargetKind = "engine" | "retriever";
 interface PipelineOutput {
   readonly answer: string | null;
   readonly chunks: readonly RetrievedChunk[];
+  /**
+   * The chunks' ids and uris as validated, read once: the record keeps what the target returned
+   * even if a getter answers differently later or a metric edits the array it is handed.
+   */
+  readonly ids: string[];
+  readonly uris: (string | null)[];
   /** False when a query engine returned no `chunks` at all (as opposed to an empty list). */
   readonly chunksReported: boolean;
   readonly usage: Usage | undefined;
@@ -552,11 +558,13 @@ function startScore<M extends Metadata>(
 
 /**
  * A metric's settled value as recorded: a finite number or `null` (for `null` and `undefined`);
- * a string is the problem with any other value, which is recorded as `null`.
+ * a string is the problem with any other value, which is recorded as `null`. `-0` (from
+ * `Math.round(-0.4)`, say) is recorded as `0`, as JSON writes it: a run's result then equals
+ * its saved file and its resumed journal.
  */
 function recordable(value: unknown): number | null | string {
   if (value === undefined || value === null) return null;
-  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value === "number" && Number.isFinite(value)) return value === 0 ? 0 : value;
   return `returned ${typeof value === "number" ? String(value) : describeValue(value)}, expected a finite number or null`;
 }
 
@@ -572,22 +580,14 @@ function scoredRecord<M extends Metadata>(
 ): Outcome {
   // Aborted while scoring (a judge cut short): not finished, leave it for a resume.
   if (incomplete && ctx.signal?.aborted) return CANCELLED;
-  const chunks = output.chunks;
-  const ids: string[] = new Array(chunks.length);
-  const uris: (string | null)[] = new Array(chunks.length);
-  for (let i = 0; i < chunks.length; i++) {
-    const c = chunks[i] as RetrievedChunk;
-    ids[i] = c.id;
-    uris[i] = c.uri ?? null;
-  }
   const status: SampleStatus = incomplete ? "incomplete" : "successful";
   return sampleRecord(
     sample,
     status,
     scores,
     output.answer,
-    ids,
-    uris,
+    output.ids,
+    output.uris,
     latencyMs,
     errors,
     attempts,
@@ -720,14 +720,14 @@ function callTarget<M extends Metadata>(
     : (ctx.target as Retriever<M>).retrieve(sample.question, options);
 }
 
+/**
+ * Checks a target's output and reads what the record keeps. Every property is read once: an
+ * accessor that answers differently on a second read cannot slip a non-string into the record.
+ */
 function validateOutput(kind: TargetKind, raw: unknown): PipelineOutput {
   if (kind === "retriever") {
-    return {
-      answer: null,
-      chunks: validateChunks(raw, "retrieve() result"),
-      chunksReported: true,
-      usage: undefined,
-    };
+    const { chunks, ids, uris } = validateChunks(raw, "retrieve() result");
+    return { answer: null, chunks, ids, uris, chunksReported: true, usage: undefined };
   }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new MalformedOutputError(
@@ -735,59 +735,71 @@ function validateOutput(kind: TargetKind, raw: unknown): PipelineOutput {
     );
   }
   const r = raw as Record<string, unknown>;
-  if (typeof r.answer !== "string") {
+  const answer = r.answer;
+  if (typeof answer !== "string") {
     throw new MalformedOutputError(
-      `query() returned answer ${describeValue(r.answer)}, expected a string`,
+      `query() returned answer ${describeValue(answer)}, expected a string`,
     );
   }
-  const chunks =
-    r.chunks === undefined || r.chunks === null ? [] : validateChunks(r.chunks, "query() chunks");
+  const rawChunks = r.chunks;
+  const reported = rawChunks !== undefined && rawChunks !== null;
+  const { chunks, ids, uris } = reported
+    ? validateChunks(rawChunks, "query() chunks")
+    : { chunks: [], ids: [], uris: [] };
+  const rawUsage = r.usage;
   let usage: Usage | undefined;
-  if (r.usage !== undefined && r.usage !== null) {
-    if (typeof r.usage !== "object" || Array.isArray(r.usage)) {
+  if (rawUsage !== undefined && rawUsage !== null) {
+    if (typeof rawUsage !== "object" || Array.isArray(rawUsage)) {
       throw new MalformedOutputError(
-        `query() returned usage ${describeValue(r.usage)}, expected an object`,
+        `query() returned usage ${describeValue(rawUsage)}, expected an object`,
       );
     }
-    usage = r.usage as Usage;
+    usage = rawUsage as Usage;
   }
-  return {
-    answer: r.answer,
-    chunks,
-    chunksReported: r.chunks !== undefined && r.chunks !== null,
-    usage,
-  };
+  return { answer, chunks, ids, uris, chunksReported: reported, usage };
 }
 
-function validateChunks(raw: unknown, where: string): readonly RetrievedChunk[] {
+/** Checks a list of chunks, reading each chunk's id and uri once for the record. */
+function validateChunks(
+  raw: unknown,
+  where: string,
+): { chunks: readonly RetrievedChunk[]; ids: string[]; uris: (string | null)[] } {
   if (!Array.isArray(raw))
     throw new MalformedOutputError(
       `${where} is ${describeValue(raw)}, expected an array of chunks`,
     );
-  for (let i = 0; i < raw.length; i++) {
+  const n = raw.length;
+  const ids: string[] = new Array(n);
+  const uris: (string | null)[] = new Array(n);
+  for (let i = 0; i < n; i++) {
     const c = raw[i] as Record<string, unknown> | null;
     if (typeof c !== "object" || c === null) {
       throw new MalformedOutputError(
         `${where}[${i}] is ${describeValue(c)}, expected a chunk { id: string, … }`,
       );
     }
-    if (typeof c.id !== "string") {
+    const id = c.id;
+    if (typeof id !== "string") {
       throw new MalformedOutputError(
-        `${where}[${i}].id is ${describeValue(c.id)}, expected a string`,
+        `${where}[${i}].id is ${describeValue(id)}, expected a string`,
       );
     }
-    if (c.documentId !== undefined && typeof c.documentId !== "string") {
+    const documentId = c.documentId;
+    if (documentId !== undefined && typeof documentId !== "string") {
       throw new MalformedOutputError(
-        `${where}[${i}].documentId is ${describeValue(c.documentId)}, expected a string`,
+        `${where}[${i}].documentId is ${describeValue(documentId)}, expected a string`,
       );
     }
-    if (c.uri !== undefined && c.uri !== null && typeof c.uri !== "string") {
+    const uri = c.uri;
+    if (uri !== undefined && uri !== null && typeof uri !== "string") {
       throw new MalformedOutputError(
-        `${where}[${i}].uri is ${describeValue(c.uri)}, expected a string`,
+        `${where}[${i}].uri is ${describeValue(uri)}, expected a string`,
       );
     }
+    ids[i] = id;
+    uris[i] = (uri as string | null | undefined) ?? null;
   }
-  return raw as RetrievedChunk[];
+  return { chunks: raw as RetrievedChunk[], ids, uris };
 }
 
 /**
@@ -982,7 +994,12 @@ function backoffDelay(retries: RetryOptions, attempt: number, error: unknown): n
   const exp = Math.min(cap, base * 2 ** (attempt - 1));
   // "Equal jitter": half fixed, half random, so retries of many samples spread out.
   const delay = exp / 2 + Math.random() * (exp / 2);
-  const after = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+  let after: unknown;
+  try {
+    after = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+  } catch {
+    // A getter that throws (or a Proxy) gives no hint: use the computed delay.
+  }
   return typeof after === "number" && Number.isFinite(after) && after > delay
     ? Math.min(after, cap)
     : delay;
@@ -1004,16 +1021,33 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   });
 }
 
-/** The message to keep for a thrown value, whatever was thrown. */
+/**
+ * The message to keep for a thrown value, whatever was thrown. It never throws itself: a value
+ * whose message, name or text cannot be read (a getter or `toString` that throws, a revoked
+ * Proxy) is described as such, so that the sample it failed is recorded as errored instead of
+ * failing the whole run.
+ */
 export function errorMessage(error: unknown): string {
+  try {
+    return describeThrown(error);
+  } catch {
+    return "an error was thrown whose message cannot be read (reading its message, name or text threw)";
+  }
+}
+
+function describeThrown(error: unknown): string {
   if (error instanceof Error) {
-    const msg = error.message || error.name;
+    // A message or name set to a non-string (a number, an object) still becomes text: the record's
+    // `error` is a string in every result file.
+    const message: unknown = error.message;
+    const name: unknown = error.name;
+    const text = typeof message === "string" ? message : message == null ? "" : String(message);
+    const label = typeof name === "string" ? name : "";
+    const msg = text || label;
     // Our own errors carry a reason meant to be read as is; others keep their name (TypeError…).
     const ours: boolean = FastragBenchError.isInstance(error);
     if (ours) return msg;
-    return error.name && error.name !== "Error" && !msg.startsWith(error.name)
-      ? `${error.name}: ${msg}`
-      : msg;
+    return label && label !== "Error" && !msg.startsWith(label) ? `${label}: ${msg}` : msg;
   }
   if (typeof error === "string") return error;
   try {

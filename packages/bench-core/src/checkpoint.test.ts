@@ -256,6 +256,89 @@ describe("checkpoint journal", () => {
       expect(await readFile(file, "utf8"), name).toBe(text);
     }
   });
+
+  it("keeps a journal readable when a second run appends to it while the first is writing", async () => {
+    // The first run used to write at its own file offset (not in append mode): the second run's
+    // lines were overwritten mid-line and the journal could no longer be resumed.
+    const journal = join(dir, "shared.jsonl");
+    const b = new Benchmark({ dataset: samples, metrics: [exact], maxConcurrent: 2 });
+    const slow = (ms: number): QueryEngine => ({
+      async query(_q, { sample }) {
+        await new Promise((r) => setTimeout(r, ms));
+        return { answer: sample.expectedAnswers[0] as string };
+      },
+    });
+    let startSecond = () => {};
+    const firstDone = new Promise<void>((r) => {
+      startSecond = r;
+    });
+    const first = b.run(slow(3), {
+      name: "s",
+      checkpoint: journal,
+      onProgress: ({ done }) => {
+        if (done === 1) startSecond();
+      },
+    });
+    await firstDone;
+    const second = b.run(slow(2), { name: "s", checkpoint: journal });
+    await Promise.all([first, second]);
+    const lines = (await readFile(journal, "utf8")).trim().split("\n");
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+    const calls = new Map<string, number>();
+    const resumed = await b.run(countingEngine(calls), { name: "s", checkpoint: journal });
+    expect(calls.size).toBe(0);
+    expect(resumed.status).toEqual({ successful: 20, errored: 0, incomplete: 0 });
+  });
+
+  it("refuses a second run that starts the same new journal at the same moment", async () => {
+    const journal = join(dir, "race.jsonl");
+    const b = new Benchmark({ dataset: samples, metrics: [exact] });
+    const [one, two] = await Promise.allSettled([
+      b.run(countingEngine(new Map()), { name: "r", checkpoint: journal }),
+      b.run(countingEngine(new Map()), { name: "r", checkpoint: journal }),
+    ]);
+    expect(one.status).toBe("fulfilled");
+    expect(two.status).toBe("rejected");
+    const reason = (two as PromiseRejectedResult).reason;
+    expect(ConfigurationError.isInstance(reason)).toBe(true);
+    expect(reason.message).toBe(
+      `${journal}: another run created this checkpoint journal while this one was starting; two runs must not start one journal at once (give each its own checkpoint path, or resume once the other has begun)`,
+    );
+    const lines = (await readFile(journal, "utf8")).trim().split("\n");
+    expect(lines).toHaveLength(21);
+    expect(lines.filter((l) => l.startsWith('{"journal"'))).toHaveLength(1);
+  });
+
+  it("refuses a journal whose folder cannot be made with a ConfigurationError", async () => {
+    // /proc refuses new entries with ENOENT; the raw system error used to escape.
+    const journal = "/proc/fastrag-no-such-dir/run.jsonl";
+    const b = new Benchmark({ dataset: samples, metrics: [exact] });
+    const error = await b
+      .run(countingEngine(new Map()), { name: "p", checkpoint: journal })
+      .catch((e: unknown) => e);
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(
+      /^\/proc\/fastrag-no-such-dir\/run\.jsonl: cannot write the checkpoint journal: ENOENT/,
+    );
+  });
+
+  it('tells metrics ["a, b"] from metrics ["a", "b"] in a journal header', async () => {
+    const journal = join(dir, "comma.jsonl");
+    const joined = new Benchmark({ dataset: samples, metrics: [{ ...exact, name: "a, b" }] });
+    await joined.run(countingEngine(new Map()), { name: "c", checkpoint: journal });
+    const split = new Benchmark({
+      dataset: samples,
+      metrics: [
+        { ...exact, name: "a" },
+        { ...exact, name: "b" },
+      ],
+    });
+    await expect(
+      split.run(countingEngine(new Map()), { name: "c", checkpoint: journal }),
+    ).rejects.toThrow(
+      'belongs to another run: metrics differ (journal ["a, b"], this run ["a", "b"])',
+    );
+  });
 });
 
 const fixture = fileURLToPath(new URL("./__fixtures__/kill-run.mjs", import.meta.url));

@@ -180,6 +180,162 @@ describe("fault injection", () => {
     });
     expect(r.samples.map((s) => s.sampleId)).toEqual(data.map((s) => s.id));
   });
+
+  it("records a thrown value whose message cannot be read as an errored sample, keeping the run", async () => {
+    // Each of these made reading the error throw, which rejected the whole run and lost every
+    // finished sample.
+    const unreadableMessage = new Error("hidden");
+    Object.defineProperty(unreadableMessage, "message", {
+      get() {
+        throw new Error("message getter");
+      },
+    });
+    const unprintable = {
+      toString() {
+        throw new Error("toString");
+      },
+      toJSON() {
+        throw new Error("toJSON");
+      },
+    };
+    const proxy = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error("proxy get");
+        },
+        getPrototypeOf() {
+          throw new Error("proxy prototype");
+        },
+      },
+    );
+    const numericMessage = new Error();
+    numericMessage.name = "HttpError";
+    (numericMessage as { message: unknown }).message = 503;
+    const thrown: unknown[] = [unreadableMessage, unprintable, proxy, numericMessage];
+    const engine: QueryEngine = {
+      async query(_q, { sample }) {
+        const i = Number((sample.id as string).slice(1));
+        if (i < thrown.length) throw thrown[i];
+        return { answer: "a" };
+      },
+    };
+    const unreadable =
+      "an error was thrown whose message cannot be read (reading its message, name or text threw)";
+    for (const extra of [
+      {},
+      { timeoutMs: 1000 },
+      { retries: { attempts: 2, backoffMs: 0, retryOn: () => true } },
+    ]) {
+      const r = await new Benchmark({ dataset: samples(5), metrics: [constant("c", 1)] }).run(
+        engine,
+        { name: "unreadable", ...extra },
+      );
+      expect(r.samples.map((s) => s.error)).toEqual([
+        unreadable,
+        unreadable,
+        unreadable,
+        "HttpError: 503",
+        null,
+      ]);
+      expect(r.status).toEqual({ successful: 1, errored: 4, incomplete: 0 });
+    }
+    // The same from a metric: the sample is incomplete with the reason, the run goes on.
+    const throwing: Metric = { ...constant("t", 0), score: () => Promise.reject(unprintable) };
+    const r = await new Benchmark({
+      dataset: samples(5),
+      metrics: [throwing, constant("c", 1)],
+    }).run(engine, { name: "metric" });
+    expect(r.samples[4]).toMatchObject({
+      status: "incomplete",
+      scores: { t: null, c: 1 },
+      error: `t: ${unreadable}`,
+    });
+  });
+
+  it("records the ids, uris and answer the target returned, read once", async () => {
+    // Accessors that answer differently on a second read, and a metric that edits the chunk list
+    // it is handed: the record keeps what was validated, and the file loads back.
+    const engine: QueryEngine = {
+      async query(_q, { sample }) {
+        let reads = 0;
+        const chunk = {
+          get id() {
+            if (reads++ > 0) throw new Error("id read twice");
+            return `doc-${sample.id}`;
+          },
+          uri: "u1",
+        };
+        let answers = 0;
+        return {
+          get answer() {
+            return (answers++ === 0 ? "the answer" : 42) as string;
+          },
+          chunks: [chunk, { id: "second" }],
+        };
+      },
+    };
+    const editing: Metric = {
+      ...constant("edit", 1),
+      score: ({ retrieved }) => {
+        (retrieved as unknown[]).splice(0, 2, null);
+        return 1;
+      },
+    };
+    const r = await new Benchmark({ dataset: samples(2), metrics: [editing] }).run(engine, {
+      name: "once",
+    });
+    expect(r.status).toEqual({ successful: 2, errored: 0, incomplete: 0 });
+    expect(r.samples.map((s) => [s.answer, s.retrievedIds, s.retrievedUris])).toEqual([
+      ["the answer", ["doc-q0", "second"], ["u1", null]],
+      ["the answer", ["doc-q1", "second"], ["u1", null]],
+    ]);
+    const dir = await mkdtemp(join(tmpdir(), "fastrag-faults-"));
+    await r.save(join(dir, "once.json"));
+    expect((await BenchmarkResult.load(join(dir, "once.json"))).samples[1]?.answer).toBe(
+      "the answer",
+    );
+  });
+
+  it("waits the computed backoff when an error's retryAfterMs cannot be read", async () => {
+    const error = new Error("rate limited");
+    Object.defineProperty(error, "retryAfterMs", {
+      get() {
+        throw new Error("retryAfterMs getter");
+      },
+    });
+    let calls = 0;
+    const r = await new Benchmark({ dataset: samples(2), metrics: [constant("c", 1)] }).run(
+      {
+        async query(_q, { sample }) {
+          calls++;
+          if (sample.id === "q0") throw error;
+          return { answer: "a" };
+        },
+      },
+      { name: "after", retries: { attempts: 3, backoffMs: 1, retryOn: () => true } },
+    );
+    expect(calls).toBe(4);
+    expect(r.samples.map((s) => [s.status, s.error, s.attempts])).toEqual([
+      ["errored", "rate limited", 3],
+      ["successful", null, 1],
+    ]);
+  });
+
+  it("records a score of -0 as 0, as the saved file and a resumed journal hold it", async () => {
+    const rounded: Metric = { ...constant("rounded", 0), score: () => Math.round(-0.4) };
+    const r = await new Benchmark({ dataset: samples(2), metrics: [rounded] }).run(
+      { query: async () => ({ answer: "a" }) },
+      { name: "zero" },
+    );
+    expect(Object.is(r.samples[0]?.scores.rounded, 0)).toBe(true);
+    expect(Object.is(r.summary.rounded?.min, 0)).toBe(true);
+    const dir = await mkdtemp(join(tmpdir(), "fastrag-faults-"));
+    await r.save(join(dir, "zero.json"));
+    const loaded = await BenchmarkResult.load(join(dir, "zero.json"));
+    expect(loaded.samples).toEqual(r.samples);
+    expect(loaded.summary).toEqual(r.summary);
+  });
 });
 
 describe("BenchmarkResult.load fuzzing", () => {

@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, constants as fsConstants, openSync, writeSync } from "node:fs";
 import { readFile, truncate } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ConfigurationError } from "../errors.js";
@@ -23,6 +23,8 @@ export interface RecoveredJournal {
   readonly finished: Map<number, SampleResult>;
   /** Bytes of the journal that hold complete lines; anything after is a torn write. */
   readonly validBytes: number;
+  /** Bytes read: more than `validBytes` when the last line is torn. */
+  readonly readBytes: number;
   readonly exists: boolean;
 }
 
@@ -40,7 +42,7 @@ export async function readJournal(
     buf = await readFile(path);
   } catch (error) {
     if ((error as { code?: string }).code === "ENOENT") {
-      return { finished: new Map(), validBytes: 0, exists: false };
+      return { finished: new Map(), validBytes: 0, readBytes: 0, exists: false };
     }
     throw new ConfigurationError(
       `${path}: cannot read checkpoint journal: ${(error as Error).message}`,
@@ -99,8 +101,8 @@ export async function readJournal(
     validBytes = start;
   }
   // Only a torn header (or nothing): the writer starts the journal afresh.
-  if (!headerSeen) return { finished, validBytes: 0, exists: true };
-  return { finished, validBytes, exists: true };
+  if (!headerSeen) return { finished, validBytes: 0, readBytes: buf.length, exists: true };
+  return { finished, validBytes, readBytes: buf.length, exists: true };
 }
 
 /**
@@ -131,11 +133,11 @@ function checkHeader(value: unknown, expected: JournalHeader, path: string): voi
       `dataset differs (journal ${String(h.dataset_fingerprint)} with ${String(h.dataset_size)} samples, this run ${expected.fingerprint} with ${expected.size})`,
     );
   }
-  const metrics = Array.isArray(h.metrics) ? h.metrics.join(", ") : String(h.metrics);
-  if (metrics !== expected.metrics.join(", ")) {
-    problems.push(
-      `metrics differ (journal [${metrics}], this run [${expected.metrics.join(", ")}])`,
-    );
+  // Compared, and shown, as lists of names: metrics ["a, b"] are not metrics ["a", "b"].
+  if (JSON.stringify(h.metrics) !== JSON.stringify(expected.metrics)) {
+    const names = (list: readonly unknown[]) => list.map((m) => JSON.stringify(m)).join(", ");
+    const metrics = Array.isArray(h.metrics) ? `[${names(h.metrics)}]` : String(h.metrics);
+    problems.push(`metrics differ (journal ${metrics}, this run [${names(expected.metrics)}])`);
   }
   if (JSON.stringify(h.shard ?? null) !== JSON.stringify(expected.shard)) {
     problems.push(
@@ -214,6 +216,10 @@ function describeSample(id: string | undefined, question: string): string {
  *
  * Each line is written synchronously when its sample finishes: once a sample counts as finished,
  * its line is in the operating system's hands, so a SIGKILL the next instant cannot lose it.
+ *
+ * The file is always open in append mode, and each line is one write: two runs appending to one
+ * journal at once (a resumed run beside a fresh one) interleave whole lines, never overwrite each
+ * other's. A new journal is created exclusively, so two runs cannot both start it.
  */
 export class JournalWriter {
   private fd: number | undefined;
@@ -228,11 +234,30 @@ export class JournalWriter {
     recovered: RecoveredJournal,
   ): Promise<JournalWriter> {
     const writer = new JournalWriter(path);
-    await makeDirectory(dirname(path));
     const resume = recovered.exists && recovered.validBytes > 0;
-    if (resume) await truncate(path, recovered.validBytes);
+    const { O_APPEND, O_CREAT, O_EXCL, O_TRUNC, O_WRONLY } = fsConstants;
     try {
-      writer.fd = openSync(path, resume ? "a" : "w");
+      await makeDirectory(dirname(path));
+      // Cut only a torn tail: lines another run appended since the read are left alone.
+      if (resume && recovered.readBytes > recovered.validBytes) {
+        await truncate(path, recovered.validBytes);
+      }
+      const flags = resume
+        ? O_WRONLY | O_APPEND
+        : recovered.exists
+          ? O_WRONLY | O_CREAT | O_TRUNC | O_APPEND // a torn header only: start it again
+          : O_WRONLY | O_CREAT | O_EXCL | O_APPEND;
+      try {
+        writer.fd = openSync(path, flags);
+      } catch (error) {
+        if ((error as { code?: unknown }).code === "EEXIST") {
+          throw new ConfigurationError(
+            `${path}: another run created this checkpoint journal while this one was starting; two runs must not start one journal at once (give each its own checkpoint path, or resume once the other has begun)`,
+            { cause: error },
+          );
+        }
+        throw error;
+      }
       if (!resume) {
         const line = JSON.stringify({
           journal: JOURNAL_FORMAT,
@@ -245,6 +270,8 @@ export class JournalWriter {
         writeSync(writer.fd, `${line}\n`);
       }
     } catch (error) {
+      if (writer.fd !== undefined) closeSync(writer.fd);
+      if (ConfigurationError.isInstance(error)) throw error;
       throw new ConfigurationError(
         `${path}: cannot write the checkpoint journal: ${(error as Error).message}`,
         {
