@@ -177,6 +177,43 @@ describe("a malformed input called directly is a ConfigurationError naming metri
     );
   });
 
+  it("retrieval at document level: a documentId that is there but not a string", async () => {
+    for (const [name, m] of retrieval) {
+      const options = name === "RPrecision" ? { level: "document" } : { k: 3, level: "document" };
+      const byDocument = new (m.constructor as new (o: object) => Metric)(options);
+      // It used to be "has none", which it has: the value is what is wrong.
+      await expectConfigurationError(
+        byDocument,
+        malformed({
+          retrieved: [
+            { id: "x", documentId: "a" },
+            { id: "y", documentId: 7 },
+          ],
+        }),
+        new RegExp(
+          `^${name}\\.score: input\\.retrieved\\[1\\]\\.documentId must be a string, or absent, found 7$`,
+        ),
+      );
+      // Absent or null is the engine not saying: a reason for this sample, naming the chunk in
+      // a line (a long id is cut).
+      for (const documentId of [undefined, null]) {
+        const error = await errorOf(
+          byDocument,
+          malformed({
+            retrieved: [
+              { id: "x", documentId: "a" },
+              { id: "y".repeat(500), documentId },
+            ],
+          }),
+        );
+        expect(MetricUnavailableError.isInstance(error), String(error)).toBe(true);
+        expect((error as Error).message).toBe(
+          `level "document" matches by documentId, but the chunk at rank 2 (id "${"y".repeat(77)}...") has none`,
+        );
+      }
+    }
+  });
+
   it("NDCG: relevance that is not an object of finite grades", async () => {
     const ndcg = new NDCG({ k: 3 });
     await expectConfigurationError(

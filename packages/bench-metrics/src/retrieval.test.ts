@@ -148,6 +148,18 @@ describe("edge cases", () => {
     expect(new MRR().score(input(sample(["a"]), ["a", "a"]))).toBe(1);
   });
 
+  it("ndcg of grades near Number.MAX_VALUE is the same score as of small grades, not NaN", () => {
+    const ndcg = new NDCG({ k: 3 });
+    // Grades 1.5e308 and 1e308 score as 1.5 and 1 do: DCG of b, x, a = 1 + 1.5/log2(4);
+    // ideal a, b = 1.5 + 1/log2(3). Each sum overflows a double at the real grades.
+    const huge = input(sample(["a", "b"], { a: 1.5e308, b: 1e308 }), ["b", "x", "a"]);
+    expect(ndcg.score(huge)).toBeCloseTo((1 + 1.5 / 2) / (1.5 + 1 / Math.log2(3)), 12);
+    // Equal huge grades: DCG 1 + 1/log2(4) over ideal 1 + 1/log2(3).
+    const equal = input(sample(["a", "b"], { a: 1.7e308, b: 1.7e308 }), ["b", "x", "a"]);
+    expect(ndcg.score(equal)).toBeCloseTo(1.5 / (1 + 1 / Math.log2(3)), 12);
+    expect(ndcg.score(input(sample(["a", "b"], { a: 1.7e308, b: 1.7e308 }), ["a", "b"]))).toBe(1);
+  });
+
   it("document level matches documentId and keeps each document's first rank", () => {
     const chunks: RetrievedChunk[] = [
       { id: "c1", documentId: "A" },
@@ -238,6 +250,29 @@ describe("names and options", () => {
     reused.sample = sample(["d4"], { d4: 2, d3: 3 });
     // DCG = 3/log2(2) + 2/log2(3); ideal the same ranking: 1.
     expect(metrics[1]?.score(reused)).toBeCloseTo(1, 12);
+  });
+
+  it("scores a copy of an input changed in place by its new contents (README: one object, one state)", () => {
+    const metrics = [new Recall({ k: 2 }), new NDCG({ k: 2 }), new MAP()];
+    const retrieved: RetrievedChunk[] = [{ id: "d1" }, { id: "d2" }];
+    const relevantIds = ["d1"];
+    const relevance: Record<string, number> = { d1: 1 };
+    const first: MetricInput = {
+      sample: { question: "q", expectedAnswers: [], relevantIds, relevance },
+      answer: null,
+      retrieved,
+      latencyMs: 0,
+    };
+    expect(metrics.map((m) => m.score(first))).toEqual([1, 1, 1]);
+    // The same arrays and record, refilled: d2 relevant at rank 2, graded 3.
+    retrieved.splice(0, 2, { id: "d3" }, { id: "d2" });
+    relevantIds[0] = "d2";
+    relevance.d2 = 3;
+    delete relevance.d1;
+    const [recall, ndcg, map] = metrics.map((m) => m.score({ ...first }) as number);
+    expect([recall, map]).toEqual([1, 0.5]);
+    // DCG 3/log2(3) over ideal 3/log2(2).
+    expect(ndcg).toBeCloseTo(1 / Math.log2(3), 12);
   });
 
   it("rejects a misspelled option instead of leaving the default in force", () => {

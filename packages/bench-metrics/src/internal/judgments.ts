@@ -1,6 +1,7 @@
 import { type MetricInput, MetricUnavailableError, type RetrievedChunk } from "@fastrag/bench-core";
 import { chunkAt, malformed } from "./input.js";
 import type { Judgments } from "./kernels.js";
+import { describe } from "./options.js";
 
 /** What retrieval metrics match: chunk ids, or the chunks' document ids. */
 export type MatchLevel = "chunk" | "document";
@@ -52,6 +53,11 @@ export interface Gains {
 // WeakMaps it costs no per-sample entry for the GC to trace. The slots' arrays are buffers reused
 // from sample to sample, so preparing one allocates nothing but what Object.keys returns. A slot
 // is marked with its input only once filled: a throw leaves it empty, never stale.
+//
+// A hit checks the identity of the input, its arrays and its relevance record, never their
+// contents (reading them all again would cost what preparing does): an input whose arrays or
+// record were changed in place scores as before. The README states it ("one input object, one
+// state"): a caller scores a new object (`{ ...input }`) instead.
 //
 // Every function takes the asking metric's name (`metric`) for its errors: preparing a sample
 // checks the elements it walks anyway (relevant ids, chunks, grades), so a malformed input called
@@ -604,8 +610,13 @@ function idAt(
   }
   const id = chunk.documentId;
   if (typeof id !== "string") {
+    // Absent (or null): the engine did not say, so this sample cannot be scored. Any other value
+    // breaks RetrievedChunk's shape, as a non-string id does (the runner refuses such an output).
+    if (id !== undefined && id !== null) {
+      throw malformed(metric, `retrieved[${i}].documentId`, "a string, or absent", id);
+    }
     throw new MetricUnavailableError(
-      `level "document" matches by documentId, but the chunk at rank ${i + 1} (id "${chunk.id}") has none`,
+      `level "document" matches by documentId, but the chunk at rank ${i + 1} (id ${describe(chunk.id)}) has none`,
     );
   }
   return id;

@@ -90,6 +90,31 @@ export function ndcgOfGains(
     const gain = gains[i] as number;
     if (gain > 0) dcg += gain / discount(i);
   }
+  // Grades near Number.MAX_VALUE overflow the sums (a 0 or NaN score): nDCG does not change when
+  // every gain is scaled alike, so score them again divided by the power of two nearest below the
+  // largest, which is exact (but for a grade that becomes subnormal, too small to count).
+  if (best === Number.POSITIVE_INFINITY || dcg === Number.POSITIVE_INFINITY) {
+    const scale = 2 ** Math.floor(Math.log2(ideal[0] as number));
+    return ndcgOfScaledGains(gains, end, ideal, cut, scale);
+  }
+  return dcg / best;
+}
+
+/** {@link ndcgOfGains} over the first `end` ranks and `cut` ideal gains, each divided by `scale`. */
+function ndcgOfScaledGains(
+  gains: Float64Array,
+  end: number,
+  ideal: Float64Array,
+  cut: number,
+  scale: number,
+): number {
+  let best = 0;
+  for (let i = 0; i < cut; i++) best += (ideal[i] as number) / scale / discount(i);
+  let dcg = 0;
+  for (let i = 0; i < end; i++) {
+    const gain = gains[i] as number;
+    if (gain > 0) dcg += gain / scale / discount(i);
+  }
   return dcg / best;
 }
 
