@@ -56,6 +56,13 @@ describe("bootstrapCi", () => {
     expect(() => bootstrapCi([1], { resamples: 0 })).toThrow(ConfigurationError);
     expect(() => bootstrapCi([Number.NaN])).toThrow(/values\[0\]/);
   });
+
+  it("refuses options that are not an object, instead of a TypeError", () => {
+    expect(() => bootstrapCi([1], null as never)).toThrow(
+      "bootstrapCi: expected an options object, found null",
+    );
+    expect(() => bootstrapCi([1], [] as never)).toThrow(ConfigurationError);
+  });
 });
 
 describe("bootstrapCi against scipy.stats.bootstrap", () => {

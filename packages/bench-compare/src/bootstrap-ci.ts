@@ -1,7 +1,13 @@
 import { ConfigurationError, percentile } from "@fastrag/bench-core";
 import { Xoshiro128 } from "./internal/prng.js";
 import { pairScale, scaled } from "./internal/scale.js";
-import { expectInteger, expectOpenUnit, expectSeed, finiteArray } from "./internal/validate.js";
+import {
+  expectInteger,
+  expectOpenUnit,
+  expectOptions,
+  expectSeed,
+  finiteArray,
+} from "./internal/validate.js";
 
 /** Options of {@link bootstrapCi}. */
 export interface BootstrapOptions {
@@ -46,9 +52,10 @@ export function bootstrapCi(
   values: ArrayLike<number>,
   options: BootstrapOptions = {},
 ): ConfidenceInterval {
-  const resamples = expectInteger(options.resamples ?? 10_000, "bootstrapCi: resamples", 1);
-  const seed = expectSeed(options.seed ?? 0, "bootstrapCi: seed");
-  const level = expectOpenUnit(options.level ?? 0.95, "bootstrapCi: level");
+  const opts = expectOptions(options, "bootstrapCi");
+  const resamples = expectInteger(opts.resamples ?? 10_000, "bootstrapCi: resamples", 1);
+  const seed = expectSeed(opts.seed ?? 0, "bootstrapCi: seed");
+  const level = expectOpenUnit(opts.level ?? 0.95, "bootstrapCi: level");
   const x = finiteArray(values, "bootstrapCi: values");
   const n = x.length;
   if (n === 0) throw new ConfigurationError("bootstrapCi: expected at least 1 value, found 0");

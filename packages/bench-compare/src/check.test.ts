@@ -103,6 +103,9 @@ describe("check", () => {
       /min: expected a finite number/,
     );
     expect(() => check(run, null as never)).toThrow(ConfigurationError);
+    expect(() => check(null as never, { "recall@5": { min: 0 } })).toThrow(
+      "check: result: expected a BenchmarkResult, found null",
+    );
     // A misspelled stat must not quietly gate the mean (1,235 at p95 fails; the mean, 500, passes).
     for (const key of ["stats", "Stat", "statistic"]) {
       expect(() => check(run, { latency_ms: { [key]: "p95", max: 1200 } as never })).toThrow(

@@ -2,7 +2,7 @@ import { type BenchmarkResult, ConfigurationError, type SummaryStat } from "@fas
 import { formatNumber } from "./internal/format.js";
 import { own } from "./internal/own.js";
 import { roundingSlack } from "./internal/rounding.js";
-import { describe, expectStat } from "./internal/validate.js";
+import { describe, expectResult, expectStat } from "./internal/validate.js";
 
 /** A bound on one statistic of one metric. At least one of `min` and `max`. */
 export interface Threshold {
@@ -56,6 +56,7 @@ export interface CheckFailure {
  * ```
  */
 export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFailure[] {
+  expectResult(result, "check: result");
   if (thresholds === null || typeof thresholds !== "object" || Array.isArray(thresholds)) {
     throw new ConfigurationError(
       `check: expected thresholds as { metric: { min?, max?, stat? } }, found ${describe(thresholds)}`,

@@ -464,7 +464,8 @@ describe("metrics named after Object.prototype members", () => {
     expect(c.metrics()).toEqual(["__proto__", "constructor", "toString"]);
     expect(c.toMarkdown()).toBe(
       [
-        "| run | __proto__ | constructor | toString |",
+        // Escaped: a bare __proto__ renders as a bold "proto".
+        "| run | \\_\\_proto\\_\\_ | constructor | toString |",
         "| --- | ---: | ---: | ---: |",
         "| x | 0.7500 | 0.5000 | — |",
         "| y | 0.5000 | — | 1.0000 |",
@@ -580,6 +581,25 @@ describe("significance and pairedTest", () => {
     expect(c.pairedTest("good", "base", { metric: "recall@5", seed: 3 })).toEqual(one);
   });
 
+  it("refuses options that are not an object, instead of a TypeError", () => {
+    const c = Comparison.of(sigRuns());
+    expect(() => c.significance(null as never)).toThrow(
+      "significance: expected an options object, found null",
+    );
+    expect(() => c.pairedTest("good", "base", null as never)).toThrow(
+      'pairedTest: expected options with a metric ({ metric: "…" }), found null',
+    );
+    expect(() => c.bootstrapCi(null as never)).toThrow(
+      "bootstrapCi: expected an options object, found null",
+    );
+    expect(() => c.significance({ metrics: "recall@5" as never })).toThrow(
+      'significance: metrics: expected an array of metric names, found "recall@5"',
+    );
+    expect(() => c.bootstrapCi({ metrics: 5 as never })).toThrow(
+      "bootstrapCi: metrics: expected an array of metric names, found 5",
+    );
+  });
+
   it("gives a null p with a reason when a run lacks the metric", () => {
     const c = Comparison.of([bm25, hybrid]);
     const t = c.significance({ metrics: ["latency_ms"] })[0]!;
@@ -623,6 +643,28 @@ describe("files", () => {
   it("takes an existing path literally, and merges several patterns", async () => {
     const c = await Comparison.load(join(dir, "c[1].json"), join(dir, "a-*.json"));
     expect(c.results.map((r) => r.name)).toEqual(["bm25", "hybrid"]);
+  });
+
+  it("excludes what a ! pattern matches from the other patterns, as globby does", async () => {
+    // Globbed on its own, "!…" matched every file of the working directory (sources included).
+    const c = await Comparison.load(join(dir, "*.json"), `!${join(dir, "b-*.json")}`);
+    expect(c.results.map((r) => r.name)).toEqual(["bm25", "hybrid"]);
+    const first = await Comparison.load(`!${join(dir, "c*.json")}`, join(dir, "*.json"));
+    expect(first.results.map((r) => r.name)).toEqual(["bm25", "dense"]);
+    // A file named literally is still itself beside an exclusion ("[1]" is not a character class).
+    const literal = await Comparison.load(join(dir, "c[1].json"), `!${join(dir, "b-*")}`);
+    expect(literal.results.map((r) => r.name)).toEqual(["hybrid"]);
+  });
+
+  it("refuses only exclusions, and a pattern whose files are all excluded", async () => {
+    const not = `!${join(dir, "b-*.json")}`;
+    await expect(Comparison.load(not)).rejects.toThrow(
+      `Comparison.load: expected a pattern that selects files, found only exclusions ("${not}")`,
+    );
+    const pattern = join(dir, "b-*.json");
+    await expect(Comparison.load(join(dir, "a-*.json"), pattern, not)).rejects.toThrow(
+      `pattern "${pattern}" matched no file (working directory ${process.cwd()}, after excluding "${not}")`,
+    );
   });
 
   it("refuses a pattern that matches nothing, naming it", async () => {

@@ -6,7 +6,7 @@ import {
   type SummaryStat,
   writeFileAtomic,
 } from "@fastrag/bench-core";
-import { globby } from "globby";
+import { convertPathToPattern, globby } from "globby";
 import { type BootstrapOptions, bootstrapCi, type ConfidenceInterval } from "./bootstrap-ci.js";
 import { type DiffOptions, diff, type SampleDiff } from "./diff.js";
 import { buildHtmlReport } from "./html/model.js";
@@ -15,7 +15,14 @@ import { decimalsFor } from "./internal/format.js";
 import { runLabel } from "./internal/labels.js";
 import { hasOwn, own } from "./internal/own.js";
 import { equalUpToRounding } from "./internal/rounding.js";
-import { describe, expectInteger, expectStat } from "./internal/validate.js";
+import {
+  describe,
+  expectInteger,
+  expectNames,
+  expectOptions,
+  expectStat,
+  isResult,
+} from "./internal/validate.js";
 import { pairSamples, type SamplePairing } from "./pairing.js";
 import { renderCsv } from "./render-csv.js";
 import { renderHtml } from "./render-html.js";
@@ -170,14 +177,17 @@ export class Comparison {
   /**
    * Loads every result file matching the glob patterns (globby syntax, relative to the working
    * directory, or absolute), sorted by path. A pattern that names an existing file is taken
-   * literally, so file names with glob characters (`run[1].json`) work.
+   * literally, so file names with glob characters (`run[1].json`) work. A pattern starting with
+   * `!` excludes what it matches from every other pattern, as in one globby call:
+   * `Comparison.load("results/*.json", "!results/old-*.json")`.
    *
    * Files are loaded with `{ lazy: true }`: sample ids and scores (all the tables and tests need)
    * are read and checked now; the full sample records are read from the file when first needed
    * (`diff`, the HTML report, `result.samples`), so the files must not change in between.
    *
-   * @throws {ConfigurationError} when no pattern is given, a pattern matches nothing (naming it:
-   * an empty comparison is a silent wrong answer), or a file is not a readable result.
+   * @throws {ConfigurationError} when no pattern is given (or only `!` exclusions), a pattern
+   * matches nothing (naming it: an empty comparison is a silent wrong answer), or a file is not a
+   * readable result.
    */
   static async load(...patterns: string[]): Promise<Comparison> {
     if (patterns.length === 0) {
@@ -185,19 +195,44 @@ export class Comparison {
         "Comparison.load: expected at least one glob pattern, found none",
       );
     }
-    const files = new Set<string>();
     for (const pattern of patterns) {
       if (typeof pattern !== "string" || pattern === "") {
         throw new ConfigurationError(
           `Comparison.load: expected a glob pattern, found ${describe(pattern)}`,
         );
       }
+    }
+    // A "!pattern" excludes files from every other pattern, as in one globby call. Globbed alone,
+    // it would match every file of the working directory.
+    const positive: { pattern: string; literal: boolean }[] = [];
+    const negative: string[] = [];
+    for (const pattern of patterns) {
+      const literal = await isFile(pattern);
+      if (!literal && pattern.startsWith("!")) negative.push(pattern);
+      else positive.push({ pattern, literal });
+    }
+    if (positive.length === 0) {
+      throw new ConfigurationError(
+        `Comparison.load: expected a pattern that selects files, found only exclusions (${negative.map((p) => `"${p}"`).join(", ")})`,
+      );
+    }
+    const excluding =
+      negative.length === 0 ? "" : `, after excluding ${negative.map((p) => `"${p}"`).join(", ")}`;
+    const files = new Set<string>();
+    for (const { pattern, literal } of positive) {
       let matched: string[];
-      if (await isFile(pattern)) matched = [pattern];
-      else matched = await globby(pattern, { absolute: isAbsolute(pattern), onlyFiles: true });
+      if (literal && negative.length === 0) matched = [pattern];
+      else {
+        // An existing file is matched as itself, its glob characters escaped (`run[1].json`).
+        const glob = literal ? convertPathToPattern(pattern) : pattern;
+        matched = await globby([glob, ...negative], {
+          absolute: isAbsolute(pattern),
+          onlyFiles: true,
+        });
+      }
       if (matched.length === 0) {
         throw new ConfigurationError(
-          `Comparison.load: pattern "${pattern}" matched no file (working directory ${process.cwd()})`,
+          `Comparison.load: pattern "${pattern}" matched no file (working directory ${process.cwd()}${excluding})`,
         );
       }
       for (const file of matched) files.add(file);
@@ -480,9 +515,13 @@ export class Comparison {
    * different datasets.
    */
   significance(options: SignificanceOptions = {}): PairedComparison[] {
-    const resolved = resolveTestOptions(options, "significance");
-    const baselineIndex = this.#indexOf(options.baseline ?? 0, "significance: baseline");
-    const metrics = options.metrics ?? this.metrics();
+    const opts = expectOptions(options, "significance");
+    const resolved = resolveTestOptions(opts, "significance");
+    const baselineIndex = this.#indexOf(opts.baseline ?? 0, "significance: baseline");
+    const metrics =
+      opts.metrics === undefined
+        ? this.metrics()
+        : expectNames(opts.metrics, "significance: metrics");
     for (const m of metrics) {
       if (!this.#direction.has(m)) throw this.#unknownMetric(m, "significance");
     }
@@ -500,6 +539,11 @@ export class Comparison {
    * ```
    */
   pairedTest(run: RunRef, baseline: RunRef, options: PairedTestOptions): PairedComparison {
+    if (options === null || typeof options !== "object" || Array.isArray(options)) {
+      throw new ConfigurationError(
+        `pairedTest: expected options with a metric ({ metric: "…" }), found ${describe(options)}`,
+      );
+    }
     const resolved = resolveTestOptions(options, "pairedTest");
     const i = this.#indexOf(run, "pairedTest: run");
     const b = this.#indexOf(baseline, "pairedTest: baseline");
@@ -514,7 +558,11 @@ export class Comparison {
    * @throws {ConfigurationError} for an unknown metric or bad options.
    */
   bootstrapCi(options: ComparisonBootstrapOptions = {}): RunInterval[] {
-    const metrics = options.metrics ?? this.metrics();
+    const opts = expectOptions(options, "bootstrapCi");
+    const metrics =
+      opts.metrics === undefined
+        ? this.metrics()
+        : expectNames(opts.metrics, "bootstrapCi: metrics");
     const out: RunInterval[] = [];
     for (const metric of metrics) {
       if (!this.#direction.has(metric)) throw this.#unknownMetric(metric, "bootstrapCi");
@@ -531,7 +579,7 @@ export class Comparison {
           index: i,
           label: runLabel(i),
           metric,
-          interval: scores.length === 0 ? null : bootstrapCi(scores, options),
+          interval: scores.length === 0 ? null : bootstrapCi(scores, opts),
         });
       }
     }
@@ -643,19 +691,6 @@ export class Comparison {
 interface Mark {
   readonly loser: number;
   readonly test: PairedComparison;
-}
-
-function isResult(value: unknown): value is BenchmarkResult {
-  if (value === null || typeof value !== "object") return false;
-  const r = value as Partial<BenchmarkResult>;
-  return (
-    typeof r.name === "string" &&
-    (typeof r.sampleCount === "number" || Array.isArray(r.samples)) &&
-    typeof r.higherIsBetter === "object" &&
-    r.higherIsBetter !== null &&
-    typeof r.summary === "object" &&
-    r.summary !== null
-  );
 }
 
 async function isFile(path: string): Promise<boolean> {

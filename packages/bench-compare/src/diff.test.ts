@@ -85,4 +85,13 @@ describe("diff", () => {
     const other = makeResult({ name: "o", scores: { "recall@5": [1] }, ids: ["zz"] });
     expect(() => diff(base, other, { metric: "recall@5" })).toThrow(/different datasets/);
   });
+
+  it("refuses a run that is not a result, instead of a TypeError", () => {
+    expect(() => diff(base, null as never, { metric: "recall@5" })).toThrow(
+      "diff: candidate: expected a BenchmarkResult, found null",
+    );
+    expect(() => diff(undefined as never, cand, { metric: "recall@5" })).toThrow(
+      "diff: baseline: expected a BenchmarkResult, found undefined",
+    );
+  });
 });

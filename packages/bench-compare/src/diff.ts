@@ -6,6 +6,7 @@ import {
 } from "@fastrag/bench-core";
 import { type ChangeKind, classifyPairs } from "./internal/classify-pairs.js";
 import { hasOwn, own } from "./internal/own.js";
+import { expectResult } from "./internal/validate.js";
 import type { PairingKey } from "./pairing.js";
 
 /** Options of {@link diff}. */
@@ -72,6 +73,8 @@ export function diff(
   candidate: BenchmarkResult,
   options: DiffOptions,
 ): SampleDiff {
+  expectResult(baseline, "diff: baseline");
+  expectResult(candidate, "diff: candidate");
   const metric = options?.metric;
   if (typeof metric !== "string") {
     throw new ConfigurationError(

@@ -151,6 +151,19 @@ describe("pairSamples", () => {
     expect(p.leftOut).toBe(3);
   });
 
+  it("refuses a run that is not a result, or a metric that is not a name", () => {
+    const a = makeResult({ name: "a", scores: { m: [1, 0] } });
+    expect(() => pairSamples(a, null as never)).toThrow(
+      "pairSamples: b: expected a BenchmarkResult, found null",
+    );
+    expect(() => pairedScores(5 as never, a, "m")).toThrow(
+      "pairedScores: a: expected a BenchmarkResult, found 5",
+    );
+    expect(() => pairedScores(a, a, null as never)).toThrow(
+      "pairedScores: expected a metric name, found null",
+    );
+  });
+
   it("refuses runs over different datasets, saying how they differ", () => {
     const a = makeResult({ name: "bm25", scores: { m: [1, 2, 3] }, ids: ["q1", "q2", "q3"] });
     const b = makeResult({ name: "dense", scores: { m: [1, 2] }, ids: ["q1", "q9"] });

@@ -1,6 +1,7 @@
 import { type BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
 import { sampleCountOf, sampleIdsOf, scoreColumnOf } from "./internal/columns.js";
 import { hasOwn } from "./internal/own.js";
+import { describe, expectResult } from "./internal/validate.js";
 
 /** How the samples of two runs were matched. */
 export type PairingKey = "sample_id" | "question" | "position";
@@ -37,6 +38,8 @@ const keyCache = new WeakMap<BenchmarkResult, Map<string, Map<string, number> | 
  * two different questions.
  */
 export function pairSamples(a: BenchmarkResult, b: BenchmarkResult): SamplePairing {
+  expectResult(a, "pairSamples: a");
+  expectResult(b, "pairSamples: b");
   const where = `cannot pair runs "${a.name}" and "${b.name}"`;
   if (a.dataset && b.dataset && a.dataset.fingerprint !== b.dataset.fingerprint) {
     const how = howSamplesDiffer(a, b);
@@ -103,8 +106,14 @@ export function pairedScores(
   a: BenchmarkResult,
   b: BenchmarkResult,
   metric: string,
-  pairing: SamplePairing = pairSamples(a, b),
+  pairing?: SamplePairing,
 ): PairedScores {
+  expectResult(a, "pairedScores: a");
+  expectResult(b, "pairedScores: b");
+  if (typeof metric !== "string") {
+    throw new ConfigurationError(`pairedScores: expected a metric name, found ${describe(metric)}`);
+  }
+  const paired = pairing ?? pairSamples(a, b);
   for (const r of [a, b]) {
     if (!hasOwn(r.higherIsBetter, metric)) {
       throw new ConfigurationError(
@@ -112,14 +121,14 @@ export function pairedScores(
       );
     }
   }
-  const n = pairing.indexA.length;
+  const n = paired.indexA.length;
   const xa = new Float64Array(n);
   const xb = new Float64Array(n);
   let k = 0;
   const ca = scoreColumnOf(a, metric);
   const cb = scoreColumnOf(b, metric);
-  const ia = pairing.indexA;
-  const ib = pairing.indexB;
+  const ia = paired.indexA;
+  const ib = paired.indexB;
   for (let i = 0; i < n; i++) {
     const va = ca[ia[i] as number] as number;
     const vb = cb[ib[i] as number] as number;
@@ -130,7 +139,7 @@ export function pairedScores(
       k++;
     }
   }
-  return { key: pairing.key, metric, a: xa.subarray(0, k), b: xb.subarray(0, k), leftOut: n - k };
+  return { key: paired.key, metric, a: xa.subarray(0, k), b: xb.subarray(0, k), leftOut: n - k };
 }
 
 /** key → sample index, or null when some sample lacks the key or a key repeats. Cached per run. */

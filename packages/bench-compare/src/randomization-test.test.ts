@@ -209,6 +209,13 @@ describe("randomizationTest", () => {
     expect(() => randomizationTest([1], [2], { permutations: 1.5 })).toThrow(/permutations/);
     expect(() => randomizationTest([1], [2], { seed: 0.5 })).toThrow(/seed/);
   });
+
+  it("refuses options that are not an object, instead of a TypeError", () => {
+    expect(() => randomizationTest([1], [2], null as never)).toThrow(
+      "randomizationTest: expected an options object, found null",
+    );
+    expect(() => randomizationTest([1], [2], 5 as never)).toThrow(ConfigurationError);
+  });
 });
 
 /**

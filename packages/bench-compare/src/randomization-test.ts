@@ -2,7 +2,7 @@ import { ConfigurationError } from "@fastrag/bench-core";
 import { pairedDifferences } from "./internal/paired-differences.js";
 import { pairScale, scaled } from "./internal/scale.js";
 import { countExtremeSignFlips } from "./internal/sign-flip.js";
-import { expectInteger, expectSeed, finiteArray } from "./internal/validate.js";
+import { expectInteger, expectOptions, expectSeed, finiteArray } from "./internal/validate.js";
 
 /** Options of {@link randomizationTest}. */
 export interface RandomizationOptions {
@@ -67,12 +67,13 @@ export function randomizationTest(
   b: ArrayLike<number>,
   options: RandomizationOptions = {},
 ): RandomizationResult {
+  const opts = expectOptions(options, "randomizationTest");
   const permutations = expectInteger(
-    options.permutations ?? DEFAULT_PERMUTATIONS,
+    opts.permutations ?? DEFAULT_PERMUTATIONS,
     "randomizationTest: permutations",
     1,
   );
-  const seed = expectSeed(options.seed ?? 0, "randomizationTest: seed");
+  const seed = expectSeed(opts.seed ?? 0, "randomizationTest: seed");
   const x = finiteArray(a, "randomizationTest: a");
   const y = finiteArray(b, "randomizationTest: b");
   if (x.length !== y.length) {

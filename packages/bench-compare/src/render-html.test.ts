@@ -353,6 +353,10 @@ describe("Comparison.toHtml: per-sample diff", () => {
     expect(html).toContain("1 unchanged, 0 left out");
     expect(html).toContain('id="diff-q"');
     expect(html).toContain('<option value="newly-errored">');
+    // 4 rows fit one page: the "show more" button is hidden and has nothing to count
+    // (it read "Show -196 more").
+    expect(html).toContain('<button type="button" id="diff-more" hidden></button>');
+    expect(html).not.toMatch(/Show -?\d+ more/);
   });
 
   it("caps long lists per category and says how many it left out", () => {
@@ -365,6 +369,8 @@ describe("Comparison.toHtml: per-sample diff", () => {
     expect(count(out, "<tr data-kind=")).toBe(500);
     expect(out).toContain("Showing at most 500 samples per category and run");
     expect(out).toContain("19,500 more changed samples are not listed");
+    // 500 rows: the first 200 on show, then 200 more.
+    expect(out).toContain('<button type="button" id="diff-more">Show 200 more</button>');
     const capped = Comparison.of([base, cand]).toHtml({ resamples: 50, maxDiffRows: 0 });
     expect(count(capped, "<tr data-kind=")).toBe(0);
     expect(capped).toContain("4 more changed samples are not listed");

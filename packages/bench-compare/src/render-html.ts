@@ -438,7 +438,7 @@ ${runOptions}
 <tbody>
 ${rows.join("\n")}
 </tbody></table>${rows.length === 0 ? '<p class="empty">No sample changed.</p>' : ""}</div>
-<p class="more-row"><button type="button" id="diff-more"${total > DIFF_PAGE ? "" : " hidden"}>Show ${Math.min(DIFF_PAGE, total - DIFF_PAGE)} more</button></p>
+<p class="more-row"><button type="button" id="diff-more"${total > DIFF_PAGE ? `>Show ${Math.min(DIFF_PAGE, total - DIFF_PAGE)} more` : " hidden>"}</button></p>
 </section>`;
 }
 

@@ -52,6 +52,28 @@ describe("escapeCell", () => {
     expect(escapeCell("one\ntwo\r\nthree\rfour")).toBe("one two three four");
   });
 
+  it.each([
+    ["**bold** and *it*", "\\*\\*bold\\*\\* and \\*it\\*"],
+    ["_under_ x", "\\_under\\_ x"],
+    ["`code`", "\\`code\\`"],
+    ["~~gone~~", "\\~\\~gone\\~\\~"],
+    ["[docs](https://evil.example)", "[docs]\\(https://evil.example)"],
+    ["![x](https://tracker.example/p.png)", "![x]\\(https://tracker.example/p.png)"],
+    ["[a][ref]", "[a]\\[ref]"],
+  ])("escapes the inline markdown in %j, so it shows as text", (input, expected) => {
+    expect(escapeCell(input)).toBe(expected);
+  });
+
+  it("keeps underscores between letters or digits, and brackets without a link", () => {
+    for (const name of ["latency_ms", "hit_rate@5", "bm25_k1_2", "run[1]", "dense_é5"]) {
+      expect(escapeCell(name)).toBe(name);
+    }
+  });
+
+  it("refuses a value that is not a string, instead of a TypeError", () => {
+    expect(() => escapeCell(null as never)).toThrow("escapeCell: expected a string, found null");
+  });
+
   it("keeps ordinary Unicode as it is", () => {
     for (const name of ["café-réranké", "検索 ベースライン", "🚀 dense", "Ωmega—α"]) {
       expect(escapeCell(name)).toBe(name);
@@ -78,6 +100,13 @@ describe("renderMarkdown", () => {
       "| run | recall@5 |\n| --- | ---: |\n| \\u001b[2J\\u001b[31mpwned &lt;img src=x onerror=alert(1)&gt; | 0.5000 |\n",
     );
     expect(md).not.toContain("\u001b");
+  });
+
+  it("keeps a run name from turning into a link or formatting once rendered", () => {
+    const md = renderMarkdown(table("**best** [see](https://evil.example)", "_m_"));
+    expect(md).toBe(
+      "| run | \\_m\\_ |\n| --- | ---: |\n| \\*\\*best\\*\\* [see]\\(https://evil.example) | 0.5000 |\n",
+    );
   });
 
   it("escapes metric names in the header", () => {

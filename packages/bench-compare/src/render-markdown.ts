@@ -1,6 +1,8 @@
+import { ConfigurationError } from "@fastrag/bench-core";
 import { CONTROL_CHARACTERS, unicodeEscape } from "./internal/control-chars.js";
 import { formatNumber, pairCount } from "./internal/format.js";
 import { superscript } from "./internal/labels.js";
+import { describe } from "./internal/validate.js";
 import type { ComparisonTable, TableCell, TableColumn } from "./table.js";
 
 /** Shown for a metric a run does not have, or has no scores for. */
@@ -95,16 +97,29 @@ const HTML_ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt
  * character shows as its `\uXXXX` escape (an ESC sequence would otherwise clear or recolour the
  * terminal the table is printed to). Other Unicode (accents, CJK, emoji) is kept as is.
  *
+ * Inline markdown is backslash-escaped too, so a name cannot turn into formatting or a link: `*`,
+ * `` ` `` and `~` always, `_` unless it stands between two letters or digits (`latency_ms` stays
+ * as it is: such an underscore never starts emphasis), and the `(` or `[` right after a `]` (so
+ * `[text](https://…)` and `![x](…)` stay text, not a disguised link or a remote image).
+ *
+ * @throws {ConfigurationError} when `text` is not a string.
  * @example
  * ```ts
  * escapeCell("a|b <i>"); // "a\\|b &lt;i&gt;"
  * escapeCell("\u001b[2Jx"); // "\\u001b[2Jx"
+ * escapeCell("**new** [docs](https://x)"); // "\\*\\*new\\*\\* [docs]\\(https://x)"
  * ```
  */
 export function escapeCell(text: string): string {
+  if (typeof text !== "string") {
+    throw new ConfigurationError(`escapeCell: expected a string, found ${describe(text)}`);
+  }
   return text
     .replace(/\\/g, "\\\\")
     .replace(/\|/g, "\\|")
+    .replace(/[`*~]/g, "\\$&")
+    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, "\\_")
+    .replace(/\]([([])/g, "]\\$1")
     .replace(/\r?\n|\r/g, " ")
     .replace(/[&<>]/g, (ch) => HTML_ESCAPES[ch] as string)
     .replace(CONTROL_CHARACTERS, unicodeEscape);

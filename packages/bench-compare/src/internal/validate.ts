@@ -1,4 +1,9 @@
-import { ConfigurationError, SUMMARY_STATS, type SummaryStat } from "@fastrag/bench-core";
+import {
+  type BenchmarkResult,
+  ConfigurationError,
+  SUMMARY_STATS,
+  type SummaryStat,
+} from "@fastrag/bench-core";
 
 const STATS: ReadonlySet<string> = new Set(SUMMARY_STATS);
 
@@ -67,6 +72,50 @@ export function finiteArray(values: ArrayLike<number>, where: string): Float64Ar
     out[i] = v;
   }
   return out;
+}
+
+/**
+ * Validates an options argument: `undefined` is no options; anything but a plain object (`null`,
+ * a number, an array) is refused, rather than read as no options or failing with a TypeError.
+ */
+export function expectOptions<T extends object>(value: T | undefined, where: string): T {
+  if (value === undefined) return {} as T;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new ConfigurationError(`${where}: expected an options object, found ${describe(value)}`);
+  }
+  return value;
+}
+
+/** Validates a list of metric names given as an option. */
+export function expectNames(value: unknown, where: string): readonly string[] {
+  if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
+    throw new ConfigurationError(
+      `${where}: expected an array of metric names, found ${describe(value)}`,
+    );
+  }
+  return value;
+}
+
+/** Whether a value looks like a `BenchmarkResult` (a name, samples, directions and summaries). */
+export function isResult(value: unknown): value is BenchmarkResult {
+  if (value === null || typeof value !== "object") return false;
+  const r = value as Partial<BenchmarkResult>;
+  return (
+    typeof r.name === "string" &&
+    (typeof r.sampleCount === "number" || Array.isArray(r.samples)) &&
+    typeof r.higherIsBetter === "object" &&
+    r.higherIsBetter !== null &&
+    typeof r.summary === "object" &&
+    r.summary !== null
+  );
+}
+
+/** Validates a `BenchmarkResult` argument. */
+export function expectResult(value: unknown, where: string): BenchmarkResult {
+  if (!isResult(value)) {
+    throw new ConfigurationError(`${where}: expected a BenchmarkResult, found ${describe(value)}`);
+  }
+  return value;
 }
 
 /** A short description of a value for error messages. */
