@@ -52,3 +52,16 @@ try {
   );
   process.exitCode = 70;
 }
+
+// `run` executed the config's code, and a handle it left open (a database or vector-store client's
+// pool, an HTTP agent with keep-alive, a timer, a call that ignored its timeout's signal) would
+// keep the process alive after the results are saved: a CI job would hang until its own timeout.
+// Nothing of the command is left to do, so it exits once its output is written.
+if (graceful) {
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit();
+  };
+  process.stdout.write("", done);
+  process.stderr.write("", done);
+}

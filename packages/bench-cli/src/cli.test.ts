@@ -2,7 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readlinkSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readFile, utimes, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 
@@ -427,6 +427,27 @@ describe("run, compare, diff, check, merge", () => {
     expect(r.stderr).toMatch(/flaky: 10 samples .*successful 9, incomplete 0, errored 1/);
   });
 
+  it("ends once its results are saved, though the config left handles open", () => {
+    const to = join(dir, "open-handle");
+    const started = Date.now();
+    const r = spawnSync(
+      process.execPath,
+      [bin, "run", join(fixtures, "open-handle.config.mjs"), "--out-dir", to],
+      {
+        encoding: "utf8",
+        env: { ...process.env, NO_COLOR: "1" },
+        timeout: 20_000,
+        killSignal: "SIGKILL",
+      },
+    );
+    expect(r.signal, "still running 20 s after the run").toBeNull();
+    expect(r.status, r.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(r.stderr).toMatch(/pooled: 2 samples .*successful 1, incomplete 0, errored 1/);
+    expect(r.stdout).toMatch(/\| pooled \| 1\.0000 \|/);
+    expect(existsSync(join(to, "pooled.json"))).toBe(true);
+  });
+
   it("resumes an interrupted run without re-running the targets that had finished", async () => {
     const to = join(dir, "resume");
     const calls = join(dir, "resume-calls.txt");
@@ -771,6 +792,88 @@ describe("run, compare, diff, check, merge", () => {
     expect(existsSync(join(dir, "collide"))).toBe(false);
   });
 
+  it("refuses target names that collide only in case, or are too long for a file", () => {
+    const to = join(dir, "target-names");
+    const run = (names: string[]) =>
+      cli(["run", join(fixtures, "named.config.mjs"), "--out-dir", to], {
+        FASTRAG_TEST_TARGETS: JSON.stringify(names),
+      });
+    // One file on macOS and Windows, whose file systems ignore case.
+    const cased = run(["BM25", "bm25"]);
+    expect(cased.code).toBe(2);
+    expect(cased.stderr).toMatch(
+      /targets "BM25" and "bm25" would both be saved as bm25\.json on a case-insensitive file system/,
+    );
+    const long = run(["x".repeat(300)]);
+    expect(long.code).toBe(2);
+    expect(long.stderr).toMatch(
+      /target "x{40}…" has a name too long for its result file \(300 characters once file-safe; at most 160\)/,
+    );
+    for (const r of [cased, long]) expect(r.stderr).not.toMatch(/\n\s+at |unexpected error/);
+    expect(existsSync(to)).toBe(false);
+    // At the limit, it runs.
+    const longest = run(["y".repeat(160)]);
+    expect(longest.code, longest.stderr).toBe(0);
+    expect(existsSync(join(to, `${"y".repeat(160)}.json`))).toBe(true);
+  });
+
+  it("refuses an output directory that is a file, or under one, in one line", async () => {
+    const file = join(dir, "not-a-dir");
+    await writeFile(file, "");
+    for (const [to, found] of [
+      [file, "is a file"],
+      [join(file, "sub"), "lies under a file"],
+    ] as const) {
+      const r = cli(["run", join(fixtures, "demo.config.mjs"), "--out-dir", to]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`error: --out-dir ${to} ${found}`);
+      expect(r.stderr).not.toMatch(/\n\s+at |unexpected error/);
+    }
+  });
+
+  it("says where a JavaScript config, or a module it imports, does not parse", async () => {
+    const own = join(dir, "syntax.config.mjs");
+    await writeFile(own, "const a = 1;\nconst b = ;\nexport default {};\n");
+    const lib = join(dir, "syntax-lib.mjs");
+    await writeFile(lib, "export const x = ;\n");
+    const importer = join(dir, "imports-syntax.config.mjs");
+    await writeFile(importer, 'import { x } from "./syntax-lib.mjs";\nexport default { x };\n');
+    const cjs = join(dir, "syntax.config.cjs");
+    await writeFile(cjs, "module.exports = {\n  a: ,\n};\n");
+    // A config that parses and imports a broken module from its top-level code: that code must
+    // not run a second time to find the place (it may call paid APIs). Here it counts its runs.
+    const runs = join(dir, "top-level-runs.txt");
+    const dynamic = join(dir, "dynamic-syntax.config.mjs");
+    await writeFile(
+      dynamic,
+      `import { appendFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(runs)}, "run\\n");\nawait import("./syntax-lib.mjs");\nexport default {};\n`,
+    );
+    const bang = join(dir, "bang-syntax.config.mjs");
+    await writeFile(bang, "#!/usr/bin/env node\nexport const x = ;\n");
+    const first = join(dir, "first-line-syntax.config.mjs");
+    await writeFile(first, "export const y = ;\n");
+    for (const [config, where] of [
+      [own, `${own}:2:11`],
+      [importer, `${lib}:1:18`],
+      [cjs, `${cjs}:2:6`],
+      [bang, `${bang}:2:18`],
+      [first, `${first}:1:18`],
+    ] as const) {
+      const r = cli(["run", config]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        `error: ${config}: could not load the config: ${where}: SyntaxError: Unexpected token`,
+      );
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    const r = cli(["run", dynamic]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `error: ${dynamic}: could not load the config: SyntaxError: Unexpected token`,
+    );
+    expect(await readFile(runs, "utf8")).toBe("run\n");
+  });
+
   it("checks every target before the first one runs", () => {
     const to = join(dir, "mixed");
     const r = cli(["run", join(fixtures, "mixed.config.mjs"), "--out-dir", to]);
@@ -871,6 +974,12 @@ describe("run, compare, diff, check, merge", () => {
       const none = cli(["compare", join(dir, "nothing-*.json")]);
       expect(none.code).toBe(2);
       expect(none.stderr).toMatch(/no file matches/);
+      // A directory (`compare results`): its files are meant, and the error says how to give them.
+      const folder = cli(["compare", `${out}/`]);
+      expect(folder.code).toBe(2);
+      expect(folder.stderr).toContain(
+        `error: "${out}/" is a directory; give its result files, e.g. '${out}/*.json'\n`,
+      );
     });
   });
 
@@ -1120,6 +1229,34 @@ describe("run, compare, diff, check, merge", () => {
       expect(r.code, bad).toBe(2);
       expect(r.stderr).toMatch(/--max-errored/);
     }
+  });
+
+  it("reads and writes relative paths in main()'s cwd, not the process's", async () => {
+    const { main } = await import("./cli.js");
+    let stdout = "";
+    let stderr = "";
+    const io = {
+      stdout: { write: (s: string) => (stdout += s) },
+      stderr: { write: (s: string) => (stderr += s) },
+      env: { NO_COLOR: "1" },
+      cwd: dir,
+    };
+    expect(process.cwd()).not.toBe(dir);
+    expect(await main(["check", "results/weak.json", "--min", "recall@3=0.5"], io), stderr).toBe(0);
+    expect(stdout).toContain("✓ weak: all 1 bound(s) hold");
+    const diffArgs = ["diff", "results/weak.json", "results/strong.json", "--metric", "mrr"];
+    expect(await main(diffArgs, io), stderr).toBe(0);
+    expect(stdout).toContain("mrr: weak → strong (paired by sample_id)");
+    const compareArgs = ["compare", "results/weak.json", "results/strong.json", "--out", "cwd.md"];
+    expect(await main(compareArgs, io), stderr).toBe(0);
+    expect(await readFile(join(dir, "cwd.md"), "utf8")).toMatch(/^\| # \| run \| recall@3 /);
+    const [qrels, run] = ["qrels.test", "results.test"].map((f) => relative(dir, join(trec, f)));
+    stdout = "";
+    expect(
+      await main(["eval", "--qrels", qrels as string, "--run", run as string, "-m", "map"], io),
+      stderr,
+    ).toBe(0);
+    expect(stdout).toMatch(/^map\tall\t0\.\d{4}\n$/);
   });
 
   it("runs shards and merges them into the whole run", async () => {

@@ -1,6 +1,6 @@
 import { type CheckFailure, check } from "@fastrag/bench-compare";
 import { BenchmarkResult, SUMMARY_STATS, type SummaryStat } from "@fastrag/bench-core";
-import { colors, type Io, UsageError, writeLine } from "../internal/io.js";
+import { cliPath, colors, type Io, UsageError, writeLine } from "../internal/io.js";
 import { printable, terminalSafe } from "../internal/printable.js";
 
 export interface CheckOptions {
@@ -100,7 +100,7 @@ export async function checkCommand(file: string, options: CheckOptions, io: Io):
       }
     }
   }
-  const result = await BenchmarkResult.load(file);
+  const result = await BenchmarkResult.load(cliPath(io, file));
   const failures: (CheckFailure & { readonly side: "min" | "max" })[] = [];
   for (const b of bounds) {
     for (const f of check(result, { [b.metric]: { stat: b.stat, [b.kind]: b.value } })) {

@@ -7,7 +7,7 @@ import {
   writeFileAtomic,
 } from "@fastrag/bench-core";
 import { expandPaths } from "../internal/files.js";
-import { type Io, UsageError, writeLine } from "../internal/io.js";
+import { cliPath, type Io, UsageError, writeLine } from "../internal/io.js";
 import { printable, terminalSafe } from "../internal/printable.js";
 
 export interface CompareOptions {
@@ -96,7 +96,9 @@ export async function compareCommand(
     throw error;
   }
   if (options.out !== undefined) {
-    await writeFileAtomic(options.out, () => [text.endsWith("\n") ? text : `${text}\n`]);
+    await writeFileAtomic(cliPath(io, options.out), () => [
+      text.endsWith("\n") ? text : `${text}\n`,
+    ]);
     writeLine(io.stderr, `wrote ${printable(options.out)}`);
   } else {
     const ended = text.endsWith("\n") ? text : `${text}\n`;

@@ -1,6 +1,6 @@
 import { diff, formatNumber, type SampleChange, type SampleDiff } from "@fastrag/bench-compare";
 import { BenchmarkResult } from "@fastrag/bench-core";
-import { colors, type Io, writeLine } from "../internal/io.js";
+import { cliPath, colors, type Io, writeLine } from "../internal/io.js";
 import { printable, terminalSafe } from "../internal/printable.js";
 
 export interface DiffCommandOptions {
@@ -24,8 +24,8 @@ export async function diffCommand(
   io: Io,
 ): Promise<number> {
   const [baseline, candidate] = await Promise.all([
-    BenchmarkResult.load(baselinePath),
-    BenchmarkResult.load(candidatePath),
+    BenchmarkResult.load(cliPath(io, baselinePath)),
+    BenchmarkResult.load(cliPath(io, candidatePath)),
   ]);
   const d = diff(baseline, candidate, { metric: options.metric });
   const regressions = d.regressed.length + d.newlyErrored.length;

@@ -3,7 +3,7 @@ import type { Metric } from "@fastrag/bench-core";
 import type { EvalScores } from "../internal/eval-shards.js";
 import { type EvalInput, startShards } from "../internal/eval-spawn.js";
 import { InputSizes } from "../internal/input-size.js";
-import { type Io, UsageError, writeLine } from "../internal/io.js";
+import { cliPath, type Io, UsageError, writeLine } from "../internal/io.js";
 import { printable } from "../internal/printable.js";
 import { trecFixed4 } from "../internal/trec-format.js";
 
@@ -65,11 +65,13 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
     options.metric && options.metric.length > 0
       ? options.metric.flatMap(expandCutoffs)
       : DEFAULT_EVAL_METRICS;
-  const sizes = new InputSizes(options.qrels, options.run);
+  const qrels = cliPath(io, options.qrels);
+  const run = cliPath(io, options.run);
+  const sizes = new InputSizes(qrels, run);
   const threads = await threadCount(options, sizes);
   const input: EvalInput = {
-    qrels: options.qrels,
-    run: options.run,
+    qrels,
+    run,
     relevanceLevel: level,
     metrics: specs,
   };

@@ -1,6 +1,6 @@
 import { BenchmarkResult } from "@fastrag/bench-core";
 import { expandPaths } from "../internal/files.js";
-import { type Io, writeLine } from "../internal/io.js";
+import { cliPath, type Io, writeLine } from "../internal/io.js";
 
 /** `fastrag-bench merge`: joins the shards of a run into one result file. */
 export async function mergeCommand(
@@ -11,7 +11,7 @@ export async function mergeCommand(
   const paths = await expandPaths(files, io.cwd);
   const shards = await Promise.all(paths.map((p) => BenchmarkResult.load(p)));
   const merged = BenchmarkResult.merge(shards);
-  await merged.save(options.out);
+  await merged.save(cliPath(io, options.out));
   const s = merged.status;
   writeLine(
     io.stderr,

@@ -1,7 +1,8 @@
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, rm, rmdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { dirname, extname, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Comparison } from "@fastrag/bench-compare";
 import {
   Benchmark,
@@ -38,6 +39,13 @@ const CONFIG_KEYS: readonly string[] = [
   "timeoutMs",
 ];
 
+/**
+ * The longest file-safe target name: a file system allows 255 bytes per name, and the longest file
+ * a run makes for a target, a lock takeover's draft (`<name>.shard-N-of-COUNT.lock.takeover.<uuid>-takeover`),
+ * adds some 60 characters and the shard's suffix to it.
+ */
+const MAX_FILE_NAME = 160;
+
 /** Parses `--shard 2/8` (1-based, as people count) into `{ index: 1, count: 8 }`. */
 export function parseShard(spec: string): ShardSpec {
   const m = /^(\d+)\/(\d+)$/.exec(spec.trim());
@@ -69,9 +77,11 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
     }
   } catch (error) {
     // A syntax error or a throw in the config's top-level code is bad input: say where, briefly.
-    throw new ConfigurationError(`${path}: could not load the config: ${errorMessage(error)}`, {
-      cause: error,
-    });
+    const where = syntaxErrorLocation(error, path);
+    throw new ConfigurationError(
+      `${path}: could not load the config: ${where === undefined ? "" : `${where}: `}${errorMessage(error)}`,
+      { cause: error },
+    );
   }
   let config = unwrapExport(mod.default ?? mod.config) as
     | BenchConfig
@@ -120,6 +130,66 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
   }
   return config;
 }
+
+/**
+ * Where a JavaScript syntax error is, as `file:line:column`. Node's message ("Unexpected token
+ * ';'") names neither the file, which may be a module the config imports, nor the line. For
+ * CommonJS the stack starts with them; for an ES module Node prints them only when the error is
+ * uncaught, so the import is made again in a child process, and read from what it prints. The
+ * child runs none of the config's code: a module graph that does not parse runs none, and every ES
+ * module it loads starts with `throw` (see {@link NO_RUN_HOOK}), for a config that parses and
+ * imports a broken module dynamically from its top-level code, which must not run twice (it may
+ * call paid APIs). (jiti's errors for TypeScript configs name the place themselves.) `undefined`
+ * when unknown.
+ */
+function syntaxErrorLocation(error: unknown, path: string): string | undefined {
+  if (!(error instanceof SyntaxError)) return undefined;
+  const stack = typeof error.stack === "string" ? error.stack : "";
+  let text = stack;
+  let shift = 0;
+  // Only when Node threw it while compiling: a SyntaxError thrown by the config's own code (a
+  // JSON.parse of a bad file) has a frame of that code, and its import must not run again.
+  if (!ARROW.test(stack) && !/\n\s+at (?!.*\bnode:internal\/)/.test(stack)) {
+    const child = spawnSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import { register } from "node:module";\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(NO_RUN_HOOK)}`)});\nawait import(process.argv[1]);`,
+        pathToFileURL(path).href,
+      ],
+      { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    text = child.stderr ?? "";
+    shift = NO_RUN_PREFIX.length;
+  }
+  const m = ARROW.exec(text);
+  // Node's own frames (the child's `throw` reported as uncaught) are no place in the user's code.
+  if (m === null || (m[1] as string).startsWith("node:")) return undefined;
+  const file = (m[1] as string).startsWith("file:") ? fileURLToPath(m[1] as string) : m[1];
+  const line = Number(m[2]);
+  const column = (m[4] as string).length + 1 - (line === 1 ? shift : 0);
+  return `${file}:${line}:${Math.max(1, column)}`;
+}
+
+/** Put before the first line of every ES module the child loads: none of their code can run. */
+const NO_RUN_PREFIX = "throw 0;";
+
+/**
+ * A module loader hook for the child of {@link syntaxErrorLocation}: each ES module's source starts
+ * with {@link NO_RUN_PREFIX} on its first line (a `#!` line made a comment), so line numbers stay
+ * and only first-line columns move, by the prefix's length.
+ */
+const NO_RUN_HOOK = `export async function load(url, context, next) {
+  const loaded = await next(url, context);
+  if (loaded.format !== "module" || loaded.source == null) return loaded;
+  let source = typeof loaded.source === "string" ? loaded.source : new TextDecoder().decode(loaded.source);
+  if (source.startsWith("#!")) source = "//" + source.slice(2);
+  return { ...loaded, source: ${JSON.stringify(NO_RUN_PREFIX)} + source };
+}`;
+
+/** Node's report of where code does not parse: `<file>:<line>`, the source line, a caret under the place. */
+const ARROW = /^(.+):(\d+)\n(.*)\n( *)\^/m;
 
 /**
  * The config inside a module-interop wrapper: jiti's `interopDefault` hands a TypeScript module
@@ -209,18 +279,28 @@ export async function runCommand(
       ? resolve(io.cwd, options.outDir)
       : resolve(base, config.outDir ?? "results");
   const names = Object.keys(config.targets);
-  // Two names that map to one file would silently overwrite each other's result.
+  // Two names that map to one file would silently overwrite each other's result: also two that
+  // differ only in case, on a case-insensitive file system (macOS's and Windows' by default).
   const byFile = new Map<string, string>();
   for (const name of names) {
     const file = fileSafe(name);
-    const other = byFile.get(file);
-    if (other !== undefined) {
+    if (file.length > MAX_FILE_NAME) {
+      const shown = name.length > 40 ? `${name.slice(0, 40)}…` : name;
       throw new ConfigurationError(
-        `${path}: targets "${other}" and "${name}" would both be saved as ${file}.json; rename one`,
+        `${path}: target ${JSON.stringify(shown)} has a name too long for its result file (${file.length} characters once file-safe; at most ${MAX_FILE_NAME}); shorten it`,
       );
     }
-    byFile.set(file, name);
+    const other = byFile.get(file.toLowerCase());
+    if (other !== undefined) {
+      const where =
+        fileSafe(other) === file ? "" : " on a case-insensitive file system (macOS, Windows)";
+      throw new ConfigurationError(
+        `${path}: targets "${other}" and "${name}" would both be saved as ${file}.json${where}; rename one`,
+      );
+    }
+    byFile.set(file.toLowerCase(), name);
   }
+  await checkOutDir(outDir, options.outDir !== undefined ? "--out-dir" : `${configPath}: outDir`);
   // Every target is checked before the first one runs: a bad last target must not cost the
   // minutes (and API calls) of the ones before it only to fail at the end.
   for (const name of names) checkTarget(path, name, config.targets[name], benchmark.metrics);
@@ -414,6 +494,23 @@ function problems(result: BenchmarkResult, file: string): string[] {
     );
   }
   return lines;
+}
+
+/**
+ * Refuses an output directory that is a file, or lies under one, before any lock or target: the
+ * first write into it would fail only then, with the file system's word for it.
+ */
+async function checkOutDir(outDir: string, given: string): Promise<void> {
+  const found = await stat(outDir).then(
+    (s) => (s.isDirectory() ? undefined : "is a file"),
+    (error: NodeJS.ErrnoException) =>
+      error.code === "ENOTDIR" ? "lies under a file (a part of its path is a file)" : undefined,
+  );
+  if (found !== undefined) {
+    throw new ConfigurationError(
+      `${given} ${outDir} ${found}; expected a directory (made when missing) to save the results in`,
+    );
+  }
 }
 
 interface TargetPaths {

@@ -13,18 +13,24 @@ export async function expandPaths(args: readonly string[], cwd: string): Promise
     // An existing file is that file, even when its name reads as a glob: "bm25 (k1=1.2).json",
     // "run[1].json" (which, as a glob, would match run1.json instead).
     const literal = resolve(cwd, arg);
-    if ((await stat(literal).catch(() => undefined))?.isFile()) {
+    const found = await stat(literal).catch(() => undefined);
+    if (found?.isFile()) {
       out.push(literal);
       continue;
     }
-    const found = await globby(arg, {
+    if (found?.isDirectory()) {
+      // `compare results`: the files are in it, not it.
+      const pattern = `${arg.replace(/[\\/]+$/, "")}/*.json`;
+      throw new UsageError(`"${arg}" is a directory; give its result files, e.g. '${pattern}'`);
+    }
+    const matched = await globby(arg, {
       cwd,
       absolute: true,
       expandDirectories: false,
       onlyFiles: true,
     });
-    if (found.length === 0) throw new UsageError(`no file matches "${arg}"`);
-    out.push(...found.sort());
+    if (matched.length === 0) throw new UsageError(`no file matches "${arg}"`);
+    out.push(...matched.sort());
   }
   return [...new Set(out)];
 }

@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from "node:path";
 import { ConfigurationError } from "@fastrag/bench-core";
 
 /**
@@ -53,6 +54,15 @@ export function colors(io: Io, stream: "stdout" | "stderr" = "stderr"): Colors {
     yellow: wrap(33, 39),
     cyan: wrap(36, 39),
   };
+}
+
+/**
+ * A path from the command line as the command's working directory (`io.cwd`) reads it: `main` may
+ * be run in-process with another directory than the process's. Where the two agree the path stays
+ * as typed, so messages show it as typed.
+ */
+export function cliPath(io: Io, path: string): string {
+  return isAbsolute(path) || resolve(io.cwd) === process.cwd() ? path : resolve(io.cwd, path);
 }
 
 export function writeLine(stream: OutputStream, line = ""): void {

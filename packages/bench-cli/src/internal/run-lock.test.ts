@@ -46,6 +46,17 @@ async function writeLock(
 const quick = { refreshMs: 200, staleMs: 1_000 };
 
 describe("TargetLocks", () => {
+  it("names the lock it cannot create under a file, never a raw file system error", async () => {
+    const file = join(dir, "a-file");
+    await writeFile(file, "");
+    const lock = join(file, ".journal", "a.lock");
+    const error = await TargetLocks.acquire([{ name: "a", lock }], () => {}).catch((e) => e);
+    expect(error.name).toBe("ConfigurationError");
+    expect(error.message).toMatch(
+      /a-file\/\.journal\/a\.lock: cannot create the lock of target "a": ENOTDIR.*is the output directory writable\?$/,
+    );
+  });
+
   it("keeps its lease fresh while held, and removes only its own locks", async () => {
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
     const a = join(dir, "lease", "a.lock");

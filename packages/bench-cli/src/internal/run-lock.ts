@@ -205,7 +205,9 @@ async function create(lock: string, holder: Holder, name: string): Promise<boole
         { cause: error },
       );
     } finally {
-      await rm(draft, { force: true });
+      // Where the draft could not be made (a path under a file, a name too long), removing it
+      // fails alike: that must not hide the error above.
+      await rm(draft, { force: true }).catch(() => {});
     }
   }
 }
