@@ -796,6 +796,20 @@ function validateChunks(
         `${where}[${i}].uri is ${describeValue(uri)}, expected a string`,
       );
     }
+    // Read by metrics (a judge quotes the text) and kept by targets: a score of "high" or a text
+    // that is no string is a target's bug, reported here rather than inside a metric.
+    const score = c.score;
+    if (score !== undefined && score !== null && typeof score !== "number") {
+      throw new MalformedOutputError(
+        `${where}[${i}].score is ${describeValue(score)}, expected a number`,
+      );
+    }
+    const text = c.text;
+    if (text !== undefined && text !== null && typeof text !== "string") {
+      throw new MalformedOutputError(
+        `${where}[${i}].text is ${describeValue(text)}, expected a string`,
+      );
+    }
     ids[i] = id;
     uris[i] = (uri as string | null | undefined) ?? null;
   }

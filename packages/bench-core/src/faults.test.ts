@@ -45,10 +45,16 @@ describe("fault injection", () => {
         if (query === "question 1") return Promise.resolve({ id: "not-an-array" } as never);
         if (query === "question 2") return Promise.resolve([null] as never);
         if (query === "question 3") return Promise.resolve([{ id: "ok", uri: 5 }] as never);
-        return Promise.resolve([]);
+        if (query === "question 4") return Promise.resolve([{ id: "ok", score: "high" }] as never);
+        if (query === "question 5") return Promise.resolve([{ id: "ok", text: ["a"] }] as never);
+        // Absent or null score and text, and any number as a score, are fine.
+        return Promise.resolve([
+          { id: "a", score: null, text: null },
+          { id: "b", score: Number.NaN, text: "t" },
+        ] as never);
       },
     };
-    const r = await new Benchmark({ dataset: samples(5), metrics: [constant("c", 1)] }).run(weird, {
+    const r = await new Benchmark({ dataset: samples(7), metrics: [constant("c", 1)] }).run(weird, {
       name: "w",
     });
     expect(r.samples[0]).toMatchObject({ status: "successful", retrievedIds: ["first"] });
@@ -64,7 +70,17 @@ describe("fault injection", () => {
       status: "errored",
       error: expect.stringMatching(/uri is the number 5/),
     });
-    expect(r.status).toEqual({ successful: 2, errored: 3, incomplete: 0 });
+    expect(r.samples[4]).toMatchObject({
+      status: "errored",
+      error:
+        'MalformedOutputError: retrieve() result[0].score is a string ("high"), expected a number',
+    });
+    expect(r.samples[5]).toMatchObject({
+      status: "errored",
+      error: "MalformedOutputError: retrieve() result[0].text is an array, expected a string",
+    });
+    expect(r.samples[6]).toMatchObject({ status: "successful", retrievedIds: ["a", "b"] });
+    expect(r.status).toEqual({ successful: 2, errored: 5, incomplete: 0 });
   });
 
   it("waits for a slow metric without blocking other samples", async () => {
