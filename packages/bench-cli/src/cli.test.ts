@@ -262,11 +262,24 @@ describe("fastrag-bench eval", () => {
     const none = cli(["eval", "--qrels", empty, "--run", join(trec, "results.test")]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^error: .*empty\.qrels: no judgments/);
-    const high = evalTrec("results.test", "-l", "99", "-m", "map", "-m", "P.10");
-    expect(high.code).toBe(2);
-    expect(high.stderr).toMatch(
-      /qrels\.test: no query has a document of grade 99 or more.*lower -l/,
-    );
+    // On threads too: the shards have nothing to score either, and the error reads the same.
+    for (const threads of ["1", "2"]) {
+      const high = evalTrec(
+        "results.test",
+        "-l",
+        "99",
+        "-m",
+        "map",
+        "-m",
+        "P.10",
+        "--threads",
+        threads,
+      );
+      expect(high.code).toBe(2);
+      expect(high.stderr).toMatch(
+        /qrels\.test: no query has a document of grade 99 or more.*lower -l/,
+      );
+    }
   });
 
   it("scores ndcg under -l above every grade, as trec_eval does", () => {
@@ -274,6 +287,19 @@ describe("fastrag-bench eval", () => {
     const high = evalTrec("results.test", "-l", "99", "-m", "ndcg_cut.10", "-m", "map");
     expect(high.code).toBe(0);
     expect(high.stdout).toBe("ndcg@10\tall\t0.3016\nmap\tall\t—\n");
+    const threads = evalTrec(
+      "results.test",
+      "-l",
+      "99",
+      "-m",
+      "ndcg_cut.10",
+      "-m",
+      "map",
+      "--threads",
+      "2",
+    );
+    expect(threads.stdout).toBe(high.stdout);
+    expect(threads.stderr).toBe(high.stderr);
     expect(high.stderr).toMatch(
       /warning: map scored no query: no query has a document of grade 99 or more \(lower -l\)/,
     );

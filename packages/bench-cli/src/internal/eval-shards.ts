@@ -112,7 +112,11 @@ export async function evalSharded(
   if (merged === undefined) return undefined;
   let missing = 0;
   for (const shard of shards) missing += shard.missing;
-  return { ...merged, summaries: merged.scores.map((column) => summarize(column)), missing };
+  const summaries = merged.scores.map((column) => summarize(column));
+  // Nothing scored at all (no relevant document, e.g. -l above every grade with binary measures
+  // only): the unsharded evaluation refuses that, naming the qrels, so it is left to say so.
+  if (summaries.every((summary) => summary.count === 0)) return undefined;
+  return { ...merged, summaries, missing };
 }
 
 /** The unsharded evaluation: the whole qrels and run on this thread (the run parsed beside it). */
