@@ -24,6 +24,32 @@ describe("detectColumns", () => {
     );
   });
 
+  it("refuses one field mapped twice (camelCase and snake_case), and a null question", () => {
+    // Before, the later key won and the other column went to metadata without a word.
+    expect(() =>
+      detectColumns(["q", "gold", "g2"], {
+        question: "q",
+        expected_answers: "gold",
+        expectedAnswers: "g2",
+      } as never),
+    ).toThrow(
+      'column mapping: "expected_answers" and "expectedAnswers" both map the expectedAnswers field (to "gold" and "g2"); keep one',
+    );
+    expect(() =>
+      detectColumns(["q", "ids"], {
+        question: "q",
+        relevantIds: "ids",
+        relevant_ids: null,
+      } as never),
+    ).toThrow(
+      'column mapping: "relevantIds" and "relevant_ids" both map the relevantIds field (to "ids" and null); keep one',
+    );
+    // Before: "no question column; tried the aliases "question", …; columns found: "question"".
+    expect(() => detectColumns(["question", "answer"], { question: null })).toThrow(
+      'column mapping: the question field cannot be null: every sample needs a question; name its column, e.g. { question: "prompt" }, or leave the field out to detect it',
+    );
+  });
+
   it("detects the names real eval sets use", () => {
     expect(Object.fromEntries(detectColumns(["_id", "query", "answers", "relevant_ids"]))).toEqual({
       id: "_id",
@@ -54,6 +80,23 @@ describe("detectColumns", () => {
   it("is case-sensitive: exact names only", () => {
     expect(() => detectColumns(["Question", "Answer"])).toThrow(/no question column/);
     expect(detectColumns(["question", "Answer"]).has("expectedAnswers")).toBe(false);
+  });
+
+  it("names the mapping for a question column in another case, and a file of another separator", () => {
+    const tried =
+      'no question column; tried the aliases "question", "query", "user_input", "input"';
+    expect(() =>
+      detectColumns(["ID", "Question", "Answer"], undefined, "eval.csv: header"),
+    ).toThrow(
+      `eval.csv: header: ${tried}; columns found: "ID", "Question", "Answer". Detection is exact and case-sensitive; to read "Question", map it: { question: "Question" }`,
+    );
+    // European Excel writes ";" in a .csv: the whole header is one column.
+    expect(() => detectColumns(["id;Query;answer"], undefined, "eval.csv: header")).toThrow(
+      `eval.csv: header: ${tried}; columns found: "id;Query;answer". The header is one column holding semicolons: the file seems separated by semicolons; a .csv is read with commas and a .tsv with tabs: name the file for its separator, or save it again with commas as .csv`,
+    );
+    expect(() => detectColumns(["id\tquestion"], undefined, "eval.csv: header")).toThrow(
+      /The header is one column holding tabs: the file seems separated by tabs;/,
+    );
   });
 
   it("refuses two aliases of one field, naming both (RAGAS v1: answer + ground_truth)", () => {
@@ -121,7 +164,7 @@ describe("detectColumns", () => {
       ["x", 'found the string "x"'],
       [null, "found null"],
       [undefined, "found nothing"],
-      [new Set(["question"]), "found an object"],
+      [new Set(["question"]), "found a Set of 1"],
       [["question", 3], "found number 3 at index 1"],
     ];
     for (const [columns, found] of cases) {

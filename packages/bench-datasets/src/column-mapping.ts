@@ -106,6 +106,8 @@ export function normalizeColumnMapping(
       `column mapping: expected an object of field → column, found ${typeof mapping}`,
     );
   }
+  // The key that set each field: `expected_answers` and `expectedAnswers` are one field.
+  const keyOf = new Map<SampleField, string>();
   for (const key of Object.keys(mapping)) {
     const field = (SAMPLE_FIELDS as readonly string[]).includes(key)
       ? (key as SampleField)
@@ -122,6 +124,19 @@ export function normalizeColumnMapping(
         `column mapping: field "${key}" must name a column (a non-empty string) or be null, found ${typeof column}`,
       );
     }
+    const earlier = keyOf.get(field);
+    if (earlier !== undefined) {
+      // One of the two would be ignored without a word.
+      throw new ConfigurationError(
+        `column mapping: "${earlier}" and "${key}" both map the ${field} field (to ${describeColumn(result.get(field))} and ${describeColumn(column)}); keep one`,
+      );
+    }
+    keyOf.set(field, key);
+    if (column === null && field === "question") {
+      throw new ConfigurationError(
+        `column mapping: the question field cannot be null: every sample needs a question; name its column, e.g. { question: "prompt" }, or leave the field out to detect it`,
+      );
+    }
     if (column !== null) {
       for (const [other, taken] of result) {
         if (taken === column && other !== field) {
@@ -134,6 +149,10 @@ export function normalizeColumnMapping(
     result.set(field, column);
   }
   return result;
+}
+
+function describeColumn(column: string | null | undefined): string {
+  return typeof column === "string" ? `"${column}"` : "null";
 }
 
 function snakeToField(key: string): SampleField | undefined {
@@ -283,8 +302,33 @@ function questionHint(columns: readonly string[]): string {
   if (columns.length === 2 && /^\d+$/.test(columns[0] as string)) {
     return `The first row looks like data, not a header: a headerless "qid<TAB>query" file (MS MARCO queries, TREC DL topics) is read as the topics of its qrels, QADataset.fromTrec({ qrels: "<qrels>", topics: "<this file>" }), or add a header line (id<TAB>question)`;
   }
+  // A question column spelled in another case or with spaces (`Question`, ` question`): detection
+  // is exact, so name the mapping that reads it.
+  const near = columns.find((c) => QUESTION_SPELLINGS.has(c.trim().toLowerCase()));
+  if (near !== undefined) {
+    return `Detection is exact and case-sensitive; to read ${JSON.stringify(near)}, map it: { question: ${JSON.stringify(near)} }`;
+  }
+  // One column naming them all: a file separated by another character than the one read
+  // (European Excel writes ";" in .csv files).
+  if (columns.length === 1) {
+    const only = columns[0] as string;
+    for (const [separator, name] of SEPARATORS) {
+      if (only.split(separator).some((part) => QUESTION_SPELLINGS.has(part.trim().toLowerCase()))) {
+        return `The header is one column holding ${name}s: the file seems separated by ${name}s; a .csv is read with commas and a .tsv with tabs: name the file for its separator, or save it again with commas as .csv`;
+      }
+    }
+  }
   return 'Map one with { question: "<column>" }';
 }
+
+const QUESTION_SPELLINGS = new Set(COLUMN_ALIASES.question.map((alias) => alias.toLowerCase()));
+
+const SEPARATORS: readonly (readonly [string, string])[] = [
+  [";", "semicolon"],
+  ["\t", "tab"],
+  [",", "comma"],
+  ["|", "pipe"],
+];
 
 function listColumns(columns: readonly string[]): string {
   if (columns.length === 0) return "(none)";

@@ -364,6 +364,31 @@ describe(".csv / .tsv", () => {
     expect(error.message).toMatch(/eval\.csv: row 1 \(line 2\): malformed CSV: /);
   });
 
+  it("reads a file that mixes \\n and \\r\\n line breaks without a stray \\r", async () => {
+    // A header written by hand with "\n", rows by Python's csv.writer ("\r\n"): papaparse split
+    // at "\n" only, and every last cell kept its "\r" (ids that matched nothing).
+    const lfHeader = await tempFile(
+      "eval.csv",
+      'id,question,relevant_ids\n1,"Who,\r\nreally?",doc-1\r\n2,What?,doc-2\r\n\r\n',
+    );
+    const expected = [
+      { id: "1", question: "Who,\nreally?", expectedAnswers: [], relevantIds: ["doc-1"] },
+      { id: "2", question: "What?", expectedAnswers: [], relevantIds: ["doc-2"] },
+    ];
+    expect((await QADataset.load(lfHeader)).samples).toEqual(expected);
+    // The other way round, "\n" rows after a "\r\n" header ran together into one ragged row.
+    const rows = "id\tquestion\trelevant_ids\r\n1\tWho?\tdoc-1\n2\tWhat?\tdoc-2\n";
+    const crlfHeader = await tempFile("eval.tsv", rows);
+    expect((await QADataset.load(crlfHeader)).samples.map((s) => s.relevantIds)).toEqual([
+      ["doc-1"],
+      ["doc-2"],
+    ]);
+    const bad = await tempFile("bad.tsv", `${rows}3\t\tdoc-3\n`);
+    expect((await rejection(QADataset.load(bad))).message).toBe(
+      `${bad}: row 3 (line 4), column "question": expected a question (a non-empty string), found the string ""`,
+    );
+  });
+
   it("refuses an empty file and a duplicated header column", async () => {
     expect((await rejection(QADataset.load(await tempFile("e.csv", "")))).message).toMatch(
       /empty CSV: expected a header row/,
@@ -503,6 +528,64 @@ describe(".yaml / .yml", () => {
     expect(dataset.warnings).toHaveLength(2);
     expect(dataset.warnings[1]).toMatch(/no column of expected answers or relevant ids was found/);
     expect((globalThis as Record<string, unknown>).pwned).toBeUndefined();
+  });
+
+  it("reads the aliases PyYAML writes for a dict or list that many records share", async () => {
+    // yaml.safe_dump(samples) anchors every object seen twice: 1500 records sharing one metadata
+    // dict and one answers list give 2998 aliases, which yaml's alias-count limit refused.
+    let text =
+      "- id: q0\n  question: Q0\n  expected_answers: &id001\n  - ''\n  metadata: &id002\n    split: test\n";
+    for (let i = 1; i < 1500; i++)
+      text += `- id: q${i}\n  question: Q${i}\n  expected_answers: *id001\n  metadata: *id002\n`;
+    const dataset = await QADataset.load(await tempFile("eval.yaml", text));
+    expect(dataset.length).toBe(1500);
+    expect(dataset.samples[1499]).toEqual({
+      id: "q1499",
+      question: "Q1499",
+      expectedAnswers: [""],
+      relevantIds: [],
+      metadata: { split: "test" },
+    });
+  });
+
+  it("refuses a long list aliased by every record (a quadratic alias bomb)", async () => {
+    // 230 KB of YAML that expands to 10^8 values: loading took seconds per MB of file and saving
+    // wrote GBs. Spelled out: 1 + (7 + 100000) + 999 × 7; expanded: 999 more copies of 100001.
+    let text = `- question: q0\n  metadata: {l: &a [${Array(100_000).fill("x").join(",")}]}\n`;
+    for (let i = 1; i < 1000; i++) text += `- question: q${i}\n  metadata: {l: *a}\n`;
+    const path = await tempFile("eval.yaml", text);
+    const error = await rejection(QADataset.load(path));
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect(error.message).toBe(
+      `${path}: line 4, column 17 (the first alias): invalid YAML: Excessive alias count: the aliases expand the 107001 values the file spells out to 100007001, more than 10 times as many plus 100000 (an alias bomb); write the data out`,
+    );
+  });
+
+  it("refuses an alias inside its own anchor (a cycle) instead of overflowing the stack", async () => {
+    const path = await tempFile("eval.yaml", "- question: q\n  metadata: &m {self: *m}\n");
+    const error = await rejection(QADataset.load(path));
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect(error.message).toBe(
+      `${path}: line 2, column 23: invalid YAML: the alias *m is inside the collection that &m names, so it would hold itself (a cycle), which a dataset cannot hold`,
+    );
+  });
+
+  it("merges << keys as PyYAML's safe_load does", async () => {
+    const path = await tempFile(
+      "eval.yaml",
+      lines(
+        "- &base {question: q1, answer: a, relevant_ids: [d1]}",
+        "- <<: *base",
+        "  question: q2",
+      ),
+    );
+    const dataset = await QADataset.load(path);
+    expect(dataset.samples).toEqual([
+      { question: "q1", expectedAnswers: ["a"], relevantIds: ["d1"] },
+      // Before, "<<" was a plain key: the answer and ids went to metadata["<<"].
+      { question: "q2", expectedAnswers: ["a"], relevantIds: ["d1"] },
+    ]);
+    expect(dataset.warnings).toEqual([]);
   });
 });
 

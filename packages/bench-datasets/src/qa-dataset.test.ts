@@ -119,6 +119,54 @@ describe("QADataset.fromRecords", () => {
     ).toThrow(/record 2.*duplicate sample id "1" \(also sample 1\)/);
   });
 
+  it("refuses Maps, Sets and Dates where an object of fields is expected, naming them", () => {
+    // A relevance Map was read as an object with no keys: {}, its grades lost without a word.
+    expect(() =>
+      QADataset.fromRecords([{ question: "q", relevance: new Map([["doc-1", 2]]) }]),
+    ).toThrow(
+      'records: record 1, column "relevance": expected an object of id → grade, found a Map of 1',
+    );
+    expect(() => QADataset.fromRecords([new Map([["question", "q"]])])).toThrow(
+      "records: record 1: expected a record (an object of columns), found a Map of 1",
+    );
+    expect(() => QADataset.fromRecords([{ question: "q", metadata: new Date(0) }])).toThrow(
+      'records: record 1, column "metadata": expected an object, found a Date',
+    );
+    // An empty object has no keys to list (was "found an object with keys ; a mapping names…").
+    expect(() => QADataset.fromRecords([{ question: "q", answer: {} }])).toThrow(
+      /^records: record 1, column "answer": expected a string or a list of strings, found an object$/,
+    );
+    expect(() => QADataset.fromRecords([{ question: "q", answer: new Set(["a"]) }])).toThrow(
+      /^records: record 1, column "answer": expected a string or a list of strings, found a Set of 1$/,
+    );
+  });
+
+  it("refuses metadata nested beyond 1000 levels, or holding itself, instead of a RangeError", async () => {
+    const deep = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
+    const message = (where: string) =>
+      `${where}: a value nested more than 1000 levels deep (arrays or objects inside each other), or holding itself; flatten it (saving the dataset would overflow the stack)`;
+    const jsonl = await tempFile(
+      "eval.jsonl",
+      `{"question": "q", "metadata": {"a": ${deep(999)}}}\n{"question": "r", "x": ${deep(100_000)}}\n`,
+    );
+    expect((await rejection(QADataset.load(jsonl))).message).toBe(
+      message(`${jsonl}: line 2, column "x"`),
+    );
+    const csv = await tempFile("eval.csv", `question,metadata\nq,"{""a"": ${deep(100_000)}}"\n`);
+    expect((await rejection(QADataset.load(csv))).message).toBe(
+      message(`${csv}: row 1 (line 2), column "metadata"`),
+    );
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(() => QADataset.fromRecords([{ question: "q", metadata: cycle }])).toThrow(
+      message('records: record 1, column "metadata"'),
+    );
+    // 1000 levels in all (metadata → a → 999 arrays) still load, and save.
+    const ok = await tempFile("ok.jsonl", `{"question": "q", "metadata": {"a": ${deep(998)}}}\n`);
+    const dataset = await QADataset.load(ok);
+    await dataset.save(join(await tempDir(), "saved.json"));
+  });
+
   it("refuses a record that switches alias columns, or has two", () => {
     expect(() => QADataset.fromRecords([{ question: "a" }, { query: "b" }])).toThrow(
       /record 2: column "query" holds the question here, but earlier records used "question"/,

@@ -53,6 +53,7 @@ export function forEachCsvRow(
   delimiter: string,
   onRow: (cells: string[], row: number) => void,
 ): void {
+  text = oneLineBreak(text);
   const parsed = Papa.parse<string[]>(text, {
     delimiter,
     header: false,
@@ -82,8 +83,24 @@ export function forEachCsvRow(
   }
 }
 
+/**
+ * The text with one kind of line break, when it mixes `\r\n` and `\n` (a header written with
+ * `"\n"` and rows by Python's csv module, whose default is `"\r\n"`; files joined from two
+ * sources). papaparse splits at the kind it meets first: with `\n`, every `\r\n` row kept its
+ * `\r` in its last cell (an id `"doc-1\r"` that matches nothing, without a word); with `\r\n`,
+ * the `\n` rows ran together. A quoted `\r\n` inside a cell of such a file becomes `\n`.
+ * Line numbers are unchanged.
+ */
+function oneLineBreak(text: string): string {
+  return text.includes("\r\n") && BARE_LF.test(text) ? text.replace(CRLF, "\n") : text;
+}
+
+const BARE_LF = /(?:^|[^\r])\n/;
+const CRLF = /\r\n/g;
+
 /** The line a row starts on (error path only: it parses up to that row again). */
 export function lineOfRow(text: string, delimiter: string, row: number): number {
+  text = oneLineBreak(text);
   let seen = 0;
   let start = 0;
   Papa.parse<string[]>(text, {

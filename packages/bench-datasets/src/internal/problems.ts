@@ -12,6 +12,9 @@ export function describeValue(value: unknown): string {
   if (typeof value === "bigint") return `integer ${value}`;
   if (Array.isArray(value)) return `an array of ${value.length}`;
   if (value instanceof Uint8Array) return `${value.length} bytes of binary data`;
+  if (value instanceof Map) return `a Map of ${value.size}`;
+  if (value instanceof Set) return `a Set of ${value.size}`;
+  if (value instanceof Date) return "a Date";
   if (typeof value === "object") return "an object";
   return typeof value;
 }
@@ -48,13 +51,20 @@ export function messageOf(error: unknown): string {
 // One implementation, in core: keys such as `__proto__` stay plain data.
 export { setOwn } from "@fastrag/bench-core";
 
-/** True for a non-null, non-array object. */
+/**
+ * True for a non-null object of named fields: not an array, bytes, a Map, a Set or a Date, whose
+ * entries are no own properties (a `relevance` Map read as an object would be `{}`, its grades
+ * lost without a word).
+ */
 export function isPlainRecord(value: unknown): value is Record<string, unknown> {
   return (
     typeof value === "object" &&
     value !== null &&
     !Array.isArray(value) &&
-    !(value instanceof Uint8Array)
+    !(value instanceof Uint8Array) &&
+    !(value instanceof Map) &&
+    !(value instanceof Set) &&
+    !(value instanceof Date)
   );
 }
 

@@ -178,7 +178,13 @@ export class SampleBuilder {
       metadata = copyRecord(metadata);
       for (let i = 0; i < extras.length; i++) {
         const key = extras[i]!;
-        this.keepExtra(metadata, key, plainValue(record[key]), position, label);
+        this.keepExtra(
+          metadata,
+          key,
+          this.plain(record[key], key, position, label),
+          position,
+          label,
+        );
       }
     }
     this.finish(
@@ -284,7 +290,12 @@ export class SampleBuilder {
         const at = extras[i]!;
         const key = header[at]!;
         const cell = cells[at];
-        this.keepExtra(metadata, key, this.cellsAreText ? cell : plainValue(cell), position);
+        this.keepExtra(
+          metadata,
+          key,
+          this.cellsAreText ? cell : this.plain(cell, key, position),
+          position,
+        );
       }
     }
     const idAt = index[0]!;
@@ -343,7 +354,24 @@ export class SampleBuilder {
         `expected an object, found ${describeValue(value)}`,
       );
     }
-    return this.cellsAreText ? parsed : (plainValue(parsed) as Record<string, unknown>);
+    // A CSV cell's JSON holds no BigInt, but may be nested as deeply as any other.
+    return this.plain(parsed, this.columnOf.get("metadata") as string, position, label) as Record<
+      string,
+      unknown
+    >;
+  }
+
+  /** {@link plainValue}, with a value nested too deeply refused, naming its column. */
+  private plain(value: unknown, column: string, position: number, label?: string): unknown {
+    try {
+      return plainValue(value, 0);
+    } catch (error) {
+      if (!(error instanceof TooDeep)) throw error;
+      throw inputError(
+        `${this.at(position, label)}, column "${column}"`,
+        `a value nested more than ${MAX_NESTING} levels deep (arrays or objects inside each other), or holding itself; flatten it (saving the dataset would overflow the stack)`,
+      );
+    }
   }
 
   private finish(
@@ -570,14 +598,15 @@ export class SampleBuilder {
     const column = this.columnOf.get(field);
     // A nested object such as TriviaQA's answer {aliases, value, …}: name its keys, and how to
     // reach the list inside, since a mapping names a column, not a path.
-    const nested = isPlainRecord(raw)
-      ? ` with keys ${Object.keys(raw)
-          .slice(0, 6)
-          .map((k) => JSON.stringify(k))
-          .join(
-            ", ",
-          )}${Object.keys(raw).length > 6 ? ", …" : ""}; a mapping names a column, not a field inside one, so flatten the records first (Hugging Face's Dataset.flatten() makes "${column}.<key>" columns) and map one: { ${field}: "${column}.<key>" }`
-      : "";
+    const nested =
+      isPlainRecord(raw) && Object.keys(raw).length > 0
+        ? ` with keys ${Object.keys(raw)
+            .slice(0, 6)
+            .map((k) => JSON.stringify(k))
+            .join(
+              ", ",
+            )}${Object.keys(raw).length > 6 ? ", …" : ""}; a mapping names a column, not a field inside one, so flatten the records first (Hugging Face's Dataset.flatten() makes "${column}.<key>" columns) and map one: { ${field}: "${column}.<key>" }`
+        : "";
     return inputError(
       `${this.at(position, label)}, column "${column}"`,
       `expected a string or a list of strings, found ${typeof raw === "number" ? describeInexact(raw) : describeValue(raw)}${nested}`,
@@ -879,11 +908,22 @@ function looksLikeText(ids: readonly string[]): boolean {
 }
 
 /**
+ * How deeply metadata may nest. Far beyond any real record, and well within what JSON.stringify
+ * (which `save` and result files use) and the recursive walks over metadata can take: a file
+ * nesting 10^5 arrays parses, but then overflowed the stack with a RangeError.
+ */
+const MAX_NESTING = 1000;
+
+/** Thrown by {@link plainValue} for a value nested more than {@link MAX_NESTING} levels deep. */
+class TooDeep extends Error {}
+
+/**
  * A value as the native (JSON) format can hold it: Parquet's INT64 cells arrive as BigInts, which
  * JSON cannot write; they become numbers when exact, else strings. Arrays and objects are
  * converted throughout; anything else is returned as is.
  */
-function plainValue(value: unknown): unknown {
+function plainValue(value: unknown, depth: number): unknown {
+  if (depth > MAX_NESTING && typeof value === "object" && value !== null) throw new TooDeep();
   if (typeof value === "bigint") {
     return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
       ? Number(value)
@@ -892,7 +932,7 @@ function plainValue(value: unknown): unknown {
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
-      const v = plainValue(value[i]);
+      const v = plainValue(value[i], depth + 1);
       if (v !== value[i]) {
         out ??= value.slice();
         out[i] = v;
@@ -903,7 +943,7 @@ function plainValue(value: unknown): unknown {
   if (isPlainRecord(value)) {
     let out: Record<string, unknown> | undefined;
     for (const key of Object.keys(value)) {
-      const v = plainValue(value[key]);
+      const v = plainValue(value[key], depth + 1);
       if (v !== value[key]) {
         out ??= copyRecord(value);
         setOwn(out, key, v);
