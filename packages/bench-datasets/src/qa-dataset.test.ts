@@ -377,3 +377,25 @@ describe("a misspelled gold column", () => {
     expect(warnings([{ question: "q", relevance: { d: 1 }, relevant_id: "d" }])).toEqual([]);
   });
 });
+
+describe("grades written as text", () => {
+  it("reads decimal numbers and refuses hexadecimal, binary and octal ones", async () => {
+    const dataset = QADataset.fromRecords([
+      {
+        question: "q",
+        relevance: { a: "2", b: " -1 ", c: "0.5", d: "1e1", e: "+3", f: ".5" },
+      },
+    ]);
+    expect(dataset.samples[0]?.relevance).toEqual({ a: 2, b: -1, c: 0.5, d: 10, e: 3, f: 0.5 });
+    for (const text of ["0x10", "0b1", "0o7", "1_000", "2 3"]) {
+      expect(() => QADataset.fromRecords([{ question: "q", relevance: { d1: text } }])).toThrow(
+        `grade of "d1" should be a number, found the string ${JSON.stringify(text)}`,
+      );
+    }
+    // A CSV cell holding grades as JSON text: the same rule.
+    const csv = await tempFile("hex.csv", 'question,relevance\nq,"{""d1"": ""0x10""}"\n');
+    expect((await rejection(QADataset.load(csv))).message).toMatch(
+      /row 1 \(line 2\), column "relevance": grade of "d1" should be a number, found the string "0x10"/,
+    );
+  });
+});

@@ -641,7 +641,7 @@ export class SampleBuilder {
       let number: number;
       if (typeof grade === "number") number = grade;
       else if (typeof grade === "bigint") number = Number(grade);
-      else if (typeof grade === "string" && grade.trim() !== "") number = Number(grade);
+      else if (typeof grade === "string" && DECIMAL.test(grade)) number = Number(grade);
       else number = Number.NaN;
       if (!Number.isFinite(number)) {
         throw inputError(
@@ -916,6 +916,13 @@ const MAX_NESTING = 1000;
 
 /** Thrown by {@link plainValue} for a value nested more than {@link MAX_NESTING} levels deep. */
 class TooDeep extends Error {}
+
+/**
+ * A grade written as text: a decimal number (`2`, `-1`, `0.5`, `1e2`), as CSV cells and Python
+ * reprs hold them. `Number` alone also reads `0x10` as 16 and `0b1` as 1, which no grade column
+ * means.
+ */
+const DECIMAL = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 
 /**
  * A value as the native (JSON) format can hold it: Parquet's INT64 cells arrive as BigInts, which
