@@ -935,11 +935,21 @@ describe("run, compare, diff, check, merge", () => {
     for (const [name, message] of [
       ["no-dataset.config.mjs", /dataset is missing \(or a promise of undefined\)/],
       ["outdir-number.config.mjs", /outDir must be a path \(a string\), found number/],
+      [
+        "bad-timeoutms.config.mjs",
+        /^error: \S+bad-timeoutms\.config\.mjs: timeoutMs must be a positive number of milliseconds \(at most 2147483647\), found -5$/m,
+      ],
+      [
+        "bad-maxconcurrent.config.mjs",
+        /^error: \S+bad-maxconcurrent\.config\.mjs: maxConcurrent must be a positive integer, found 2\.5$/m,
+      ],
     ] as const) {
       const r = cli(["run", join(fixtures, name), "--out-dir", join(dir, "never")]);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toMatch(/\n\s+at |unexpected error/);
+      // Refused before anything is made: no journal, no result folder.
+      expect(existsSync(join(dir, "never"))).toBe(false);
     }
   });
 

@@ -258,6 +258,26 @@ export async function runCommand(
       `${configPath}: outDir must be a path (a string), found ${typeof config.outDir}`,
     );
   }
+  // Checked here, naming the config, before anything is made: the runner would refuse them
+  // only once a target starts, in its own terms (`Benchmark.run: …`), after the journal exists.
+  const timeout: unknown = config.timeoutMs;
+  if (
+    timeout !== undefined &&
+    !(typeof timeout === "number" && timeout > 0 && timeout <= 2_147_483_647)
+  ) {
+    throw new UsageError(
+      `${configPath}: timeoutMs must be a positive number of milliseconds (at most 2147483647), found ${shown(timeout)}`,
+    );
+  }
+  const concurrent: unknown = config.maxConcurrent;
+  if (
+    concurrent !== undefined &&
+    !(Number.isSafeInteger(concurrent) && (concurrent as number) >= 1)
+  ) {
+    throw new UsageError(
+      `${configPath}: maxConcurrent must be a positive integer, found ${shown(concurrent)}`,
+    );
+  }
   const warnings = (dataset as { warnings?: readonly string[] }).warnings ?? [];
   const c = colors(io);
   for (const key of unknownConfigKeys(config)) {
@@ -494,6 +514,14 @@ function problems(result: BenchmarkResult, file: string): string[] {
     );
   }
   return lines;
+}
+
+/** A config value in a message: a number or string as written, anything else by its type. */
+function shown(value: unknown): string {
+  if (typeof value === "number") return String(value);
+  if (typeof value === "string")
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  return value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
 }
 
 /**
