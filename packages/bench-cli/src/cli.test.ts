@@ -843,6 +843,17 @@ describe("run, compare, diff, check, merge", () => {
     expect(existsSync(join(to, `${"y".repeat(160)}.json`))).toBe(true);
   });
 
+  it("prints target names with their control characters escaped", () => {
+    const to = join(dir, "control-names");
+    const r = cli(["run", join(fixtures, "named.config.mjs"), "--out-dir", to], {
+      FASTRAG_TEST_TARGETS: JSON.stringify(["bm25\u001b[2J", "dense\rfake ✓"]),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("bm25\\u001b[2J: ");
+    expect(r.stderr).toContain("dense\\rfake ✓: ");
+    expect(r.stderr.includes("\u001b") || r.stderr.includes("\r")).toBe(false);
+  });
+
   it("refuses an output directory that is a file, or under one, in one line", async () => {
     const file = join(dir, "not-a-dir");
     await writeFile(file, "");

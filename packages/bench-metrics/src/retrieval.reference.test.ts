@@ -53,7 +53,7 @@ const sampleArb: fc.Arbitrary<EvalSample> = fc
         configurable: true,
       });
     }
-    // An own grade Object.keys does not list: nDCG's gains see it, its ideal does not.
+    // An own grade Object.keys does not list: no grade, in the gains as in the ideal.
     if (hidden !== undefined && !Object.hasOwn(relevance, hidden[0])) {
       Object.defineProperty(relevance, hidden[0], { value: hidden[1], enumerable: false });
     }

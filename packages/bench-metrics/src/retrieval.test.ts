@@ -116,6 +116,18 @@ describe("retrieval metrics on a hand-computed ranking", () => {
     const score = new NDCG({ k: 2 }).score(input(graded, ["b", "a"]));
     expect(score).toBeCloseTo((1 + 3 / Math.log2(3)) / (3 + 1 / Math.log2(3)), 15);
   });
+
+  it("a non-enumerable grade is no grade, so ndcg never passes 1", () => {
+    // As Object.keys and JSON see the record: only a, graded 1; b relevant, so gain 1.
+    const relevance: Record<string, number> = { a: 1 };
+    Object.defineProperty(relevance, "b", { value: 3, enumerable: false });
+    const graded = sample(["a", "b"], relevance);
+    expect(new NDCG({ k: 2 }).score(input(graded, ["b", "a"]))).toBeCloseTo(1, 15);
+    expect(new NDCG({ k: 1 }).score(input(graded, ["b"]))).toBeCloseTo(1, 15);
+    // Not relevant either: gain 0.
+    const unjudged = sample(["a"], relevance);
+    expect(new NDCG({ k: 2 }).score(input(unjudged, ["b", "a"]))).toBeCloseTo(1 / Math.log2(3), 15);
+  });
 });
 
 describe("edge cases", () => {

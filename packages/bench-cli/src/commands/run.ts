@@ -18,6 +18,7 @@ import cliProgress from "cli-progress";
 import type { BenchConfig } from "../config.js";
 import { fileSafe } from "../internal/files.js";
 import { colors, type Io, UsageError, writeLine } from "../internal/io.js";
+import { printable } from "../internal/printable.js";
 import { LockWaitInterruptedError, TargetLocks } from "../internal/run-lock.js";
 
 export interface RunCommandOptions {
@@ -394,7 +395,7 @@ async function runTargets(
       if (kept) {
         writeLine(
           io.stderr,
-          `${kept.status.errored > 0 ? c.yellow("!") : c.green("✓")} ${name}: finished before the interruption; kept ${file} (--fresh runs it again)`,
+          `${kept.status.errored > 0 ? c.yellow("!") : c.green("✓")} ${printable(name)}: finished before the interruption; kept ${file} (--fresh runs it again)`,
         );
         for (const line of problems(kept, file)) writeLine(io.stderr, c.yellow(`  ${line}`));
         results.push(kept);
@@ -402,7 +403,8 @@ async function runTargets(
       }
     }
     await rm(marker, { force: true });
-    if (existsSync(journal)) writeLine(io.stderr, c.dim(`${name}: resuming from ${journal}`));
+    if (existsSync(journal))
+      writeLine(io.stderr, c.dim(`${printable(name)}: resuming from ${journal}`));
     const total = shard
       ? Math.max(0, Math.ceil((benchmark.samples.length - shard.index) / shard.count))
       : benchmark.samples.length;
@@ -424,7 +426,7 @@ async function runTargets(
         writeLine(
           io.stderr,
           c.yellow(
-            `${name}: stopped; finished samples are kept in ${journal}. Run the same command again to resume.`,
+            `${printable(name)}: stopped; finished samples are kept in ${journal}. Run the same command again to resume.`,
           ),
         );
         return 130;
@@ -452,7 +454,7 @@ async function runTargets(
     const status = `successful ${s.successful}, incomplete ${s.incomplete}, errored ${s.errored}`;
     writeLine(
       io.stderr,
-      `${s.errored > 0 ? c.yellow("!") : c.green("✓")} ${name}: ${plural(result.samples.length, "sample")} in ${result.durationS.toFixed(1)} s (${status}) → ${file}`,
+      `${s.errored > 0 ? c.yellow("!") : c.green("✓")} ${printable(name)}: ${plural(result.samples.length, "sample")} in ${result.durationS.toFixed(1)} s (${status}) → ${file}`,
     );
     for (const line of problems(result, file)) writeLine(io.stderr, c.yellow(`  ${line}`));
     results.push(result);
@@ -600,7 +602,8 @@ function startProgress(io: Io, name: string, total: number): ProgressHandle {
   if (!io.stderr.isTTY) return { update: () => {}, stop: () => {} };
   const bar = new cliProgress.SingleBar(
     {
-      format: `${name} [{bar}] {value}/{total} | errored {errored} | ETA {eta_formatted}`,
+      // The name goes in as a value: in the format string, a name such as "{eta}" would be replaced.
+      format: `{target} [{bar}] {value}/{total} | errored {errored} | ETA {eta_formatted}`,
       stream: io.stderr as NodeJS.WritableStream,
       hideCursor: true,
       clearOnComplete: true,
@@ -609,9 +612,10 @@ function startProgress(io: Io, name: string, total: number): ProgressHandle {
     },
     cliProgress.Presets.shades_classic,
   );
-  bar.start(total, 0, { errored: 0 });
+  const target = printable(name);
+  bar.start(total, 0, { errored: 0, target });
   return {
-    update: (p) => bar.update(p.done, { errored: p.errored }),
+    update: (p) => bar.update(p.done, { errored: p.errored, target }),
     stop: () => bar.stop(),
   };
 }

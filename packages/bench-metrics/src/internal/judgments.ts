@@ -1,6 +1,6 @@
 import { type MetricInput, MetricUnavailableError, type RetrievedChunk } from "@fastrag/bench-core";
 import { chunkAt, malformed } from "./input.js";
-import type { Judgments } from "./kernels.js";
+import { isGraded, type Judgments } from "./kernels.js";
 import { describe } from "./options.js";
 
 /** What retrieval metrics match: chunk ids, or the chunks' document ids. */
@@ -68,8 +68,6 @@ export interface Gains {
 // nearly always told apart without reading either (cheaper than a Set per sample). Past it, a
 // hash table or a Set.
 const SCAN_LIMIT = 16;
-
-const hasOwn = Object.hasOwn;
 
 // ---- Relevant ids --------------------------------------------------------------------------
 
@@ -302,18 +300,18 @@ function prepareGains(input: MetricInput, slot: RankSlot, end: number): void {
     const ids = slot.ids;
     for (let i = start; i < end; i++) {
       const id = ids[i] as string;
-      // One look-up for most ids, and `hasOwn` only where the gain depends on it: a positive
+      // One look-up for most ids, and `isGraded` only where the gain depends on it: a positive
       // number may be inherited, a relevant id's missing grade gains 1, and a value that is no
       // number (`relevance.toString`, `relevance.__proto__`) is never compared unless it is own.
       const grade: unknown = relevance[id];
       let gain = 0;
       if (typeof grade === "number") {
-        if (grade > 0) gain = hasOwn(relevance, id) ? grade : (flags[i] as number);
-        else if (flags[i] === 1 && !hasOwn(relevance, id)) gain = 1;
+        if (grade > 0) gain = isGraded(relevance, id) ? grade : (flags[i] as number);
+        else if (flags[i] === 1 && !isGraded(relevance, id)) gain = 1;
       } else if (grade === undefined) {
-        if (flags[i] === 1 && !hasOwn(relevance, id)) gain = 1;
+        if (flags[i] === 1 && !isGraded(relevance, id)) gain = 1;
       } else {
-        gain = hasOwn(relevance, id) ? (grade as number) : (flags[i] as number);
+        gain = isGraded(relevance, id) ? (grade as number) : (flags[i] as number);
       }
       gains[i] = gain;
     }
@@ -393,7 +391,7 @@ function prepareIdeal(input: MetricInput, metric: string): void {
       if (grade > 0) out[m++] = grade;
     }
     const distinct = relevantDistinct;
-    for (let j = 0; j < r; j++) if (!hasOwn(relevance, distinct[j] as string)) out[m++] = 1;
+    for (let j = 0; j < r; j++) if (!isGraded(relevance, distinct[j] as string)) out[m++] = 1;
     sortDescending(out, m);
   }
   ideal.length = m;
@@ -439,7 +437,7 @@ export function buildIdealGains(
       const grade = relevance[ids[i] as string] as number;
       if (grade > 0) ideal.push(grade);
     }
-    for (const id of relevant) if (!Object.hasOwn(relevance, id)) ideal.push(1);
+    for (const id of relevant) if (!isGraded(relevance, id)) ideal.push(1);
   } else {
     for (let i = 0; i < relevant.size; i++) ideal.push(1);
   }
@@ -470,7 +468,7 @@ export function buildGains(
     }
     for (let i = 0; i < relevantIds.length; i++) {
       const id = relevantIds[i] as string;
-      if (!Object.hasOwn(relevance, id) && !gains.has(id)) {
+      if (!isGraded(relevance, id) && !gains.has(id)) {
         gains.set(id, 1);
         ideal.push(1);
       }

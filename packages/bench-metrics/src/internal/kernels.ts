@@ -1,3 +1,13 @@
+const ownEnumerable = Object.prototype.propertyIsEnumerable;
+
+/**
+ * Whether `relevance` grades `id`: an own enumerable property, as `Object.keys` (which the ideal
+ * ranking reads) and JSON see it. A non-enumerable or inherited value is no grade, on both sides
+ * of nDCG's ratio, so it cannot push a score above 1.
+ */
+export const isGraded = (relevance: object, id: string): boolean =>
+  ownEnumerable.call(relevance, id);
+
 /**
  * Pure retrieval kernels: numbers from a ranking and its judgments, nothing else.
  *
@@ -264,7 +274,7 @@ export function ndcgGraded(
   for (let i = 0; i < n; i++) {
     const id = ranked[i] as string;
     let gain = 0;
-    if (relevance !== undefined && Object.hasOwn(relevance, id)) gain = relevance[id] as number;
+    if (relevance !== undefined && isGraded(relevance, id)) gain = relevance[id] as number;
     else if (relevant.has(id)) gain = 1;
     if (gain > 0) dcg += gain / discount(i);
   }

@@ -10,7 +10,7 @@ import {
 } from "./judgments.js";
 
 // The per-sample preparation shared by the metric classes, checked against a plain reference
-// written here: a Set for de-duplication and membership, Object.hasOwn for grades.
+// written here: a Set for de-duplication and membership, own enumerable properties for grades.
 
 // Short ids that share a length and a last character ("a1", "b1", "ab1"), so that hashes collide
 // and strings must be compared; the empty id; names of Object.prototype members; and enough ids
@@ -96,7 +96,10 @@ function expected(c: Case, level: MatchLevel = "chunk"): Expected {
   const relevantSet = new Set(c.relevantIds.map(name));
   const ids = [...new Set(c.ranking.map(name))];
   const relevance = c.relevance;
-  const graded = (i: string) => relevance !== undefined && Object.hasOwn(relevance, i);
+  // A grade is an own enumerable property, as Object.keys lists them: a hidden (non-enumerable)
+  // one counts on neither side of nDCG's ratio.
+  const graded = (i: string) =>
+    relevance !== undefined && Object.prototype.propertyIsEnumerable.call(relevance, i);
   const gainOf = (i: string) => {
     const gain = graded(i) ? (relevance as Record<string, number>)[i] : relevantSet.has(i) ? 1 : 0;
     return Math.max(gain as number, 0);
@@ -131,7 +134,7 @@ function actual(input: MetricInput, level: MatchLevel = "chunk"): Expected {
 }
 
 describe("per-sample preparation (rankedOf, rankedGainsOf, idealGainsOf)", () => {
-  it("matches a Set-and-hasOwn reference on random judgments and rankings", () => {
+  it("matches a Set-and-own-enumerable reference on random judgments and rankings", () => {
     fc.assert(
       fc.property(caseArb, (c) => {
         expect(actual(inputOf(c))).toEqual(expected(c));
