@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { Benchmark } from "./benchmark.js";
 import { ConfigurationError, RunAbortedError } from "./errors.js";
@@ -747,5 +748,211 @@ describe("review fixes", () => {
       expect(Object.keys(withId ?? {})).toEqual([...fields, "sampleId", ...attempts]);
       expect(Object.keys(without ?? {})).toEqual([...fields, ...attempts]);
     }
+  });
+});
+
+describe("a metric still pending when the run is aborted", () => {
+  /** Resolves with `promise`'s outcome, or with "still pending" after `ms` (instead of a test timeout). */
+  const within = (promise: Promise<unknown>, ms: number) =>
+    Promise.race([promise.catch((e: unknown) => e), sleep(ms).then(() => "still pending")]);
+
+  const judge = (
+    score: (input: MetricInput) => number | null | Promise<number | null>,
+  ): Metric => ({
+    name: "judge",
+    higherIsBetter: true,
+    needsRelevantIds: false,
+    needsAnswer: true,
+    score,
+  });
+
+  it("does not hang the run, and leaves that sample for a resume", async () => {
+    const controller = new AbortController();
+    // q1's judge hangs and ignores its signal: only the run's abort can end the wait.
+    const hanging = judge(({ sample }) => {
+      if (sample.id === "q0") return Promise.resolve(1);
+      setTimeout(() => controller.abort(new Error("user pressed ^C")), 5);
+      return new Promise<number>(() => {});
+    });
+    const error = await within(
+      new Benchmark({ dataset: dataset(3), metrics: [exact, hanging], maxConcurrent: 1 }).run(
+        perfectEngine,
+        { name: "hang", signal: controller.signal },
+      ),
+      2_000,
+    );
+    expect(RunAbortedError.isInstance(error)).toBe(true);
+    const partial = (error as RunAbortedError<{ samples: { sampleId?: string }[] }>).partial;
+    expect(partial.samples.map((s) => s.sampleId)).toEqual(["q0"]);
+  });
+
+  it("does not hang when the abort came during the target call, with or without timeout and retries", async () => {
+    const hanging = judge(({ sample }) =>
+      sample.id === "q0" ? Promise.resolve(1) : new Promise<number>(() => {}),
+    );
+    const options = [{}, { timeoutMs: 60_000 }, { retries: { attempts: 2, retryOn: () => true } }];
+    for (const extra of options) {
+      const controller = new AbortController();
+      const engine: QueryEngine = {
+        async query(q, o) {
+          if (o.sample.id === "q1") controller.abort();
+          return perfectEngine.query(q, o);
+        },
+      };
+      const error = await within(
+        new Benchmark({ dataset: dataset(3), metrics: [hanging], maxConcurrent: 1 }).run(engine, {
+          name: "hang",
+          signal: controller.signal,
+          ...extra,
+        }),
+        2_000,
+      );
+      expect(RunAbortedError.isInstance(error), JSON.stringify(extra)).toBe(true);
+      const partial = (error as RunAbortedError<{ samples: { sampleId?: string }[] }>).partial;
+      expect(partial.samples.map((s) => s.sampleId)).toEqual(["q0"]);
+    }
+  });
+
+  it("keeps a sample whose async metrics settle without waiting on anything", async () => {
+    // The abort arrives during q1's target call, which succeeds; its metric is async but already
+    // settled, so q1 finished as before: only a metric still pending is cut short.
+    const controller = new AbortController();
+    const engine: QueryEngine = {
+      async query(q, o) {
+        if (o.sample.id === "q1") controller.abort();
+        return perfectEngine.query(q, o);
+      },
+    };
+    const asyncExact = judge(async ({ sample, answer }) => {
+      await null;
+      return answer === sample.expectedAnswers[0] ? 1 : 0;
+    });
+    const error = await within(
+      new Benchmark({ dataset: dataset(4), metrics: [asyncExact], maxConcurrent: 1 }).run(engine, {
+        name: "quick",
+        signal: controller.signal,
+      }),
+      2_000,
+    );
+    expect(RunAbortedError.isInstance(error)).toBe(true);
+    const partial = (
+      error as RunAbortedError<{
+        samples: { sampleId?: string; scores: Record<string, unknown> }[];
+      }>
+    ).partial;
+    expect(partial.samples.map((s) => [s.sampleId, s.scores.judge])).toEqual([
+      ["q0", 1],
+      ["q1", 1],
+    ]);
+  });
+
+  it("leaves no abort listener behind and no unhandled rejection from a metric cut short", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      // A run that is never aborted: every listener added for a pending metric is removed.
+      const idle = new AbortController();
+      const slow = judge(async () => {
+        await sleep(1);
+        return 1;
+      });
+      const result = await new Benchmark({
+        dataset: dataset(30),
+        metrics: [slow, exact, { ...slow, name: "judge2" }],
+        maxConcurrent: 4,
+      }).run(perfectEngine, { name: "idle", signal: idle.signal });
+      expect(result.status.successful).toBe(30);
+      expect(getEventListeners(idle.signal, "abort")).toHaveLength(0);
+
+      // A judge that rejects after the abort cut it short (it ignores its signal).
+      const controller = new AbortController();
+      const late = judge(({ sample }) =>
+        sample.id === "q0"
+          ? 1
+          : new Promise<number>((_, reject) => {
+              setTimeout(() => controller.abort(), 5);
+              setTimeout(() => reject(new Error("judge failed late")), 30);
+            }),
+      );
+      const error = await within(
+        new Benchmark({ dataset: dataset(3), metrics: [late], maxConcurrent: 1 }).run(
+          perfectEngine,
+          {
+            name: "late",
+            signal: controller.signal,
+          },
+        ),
+        2_000,
+      );
+      expect(RunAbortedError.isInstance(error)).toBe(true);
+      await sleep(60);
+      expect(unhandled).toEqual([]);
+      expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+});
+
+describe("the record keeps what the dataset held", () => {
+  /** A target that overwrites the sample's question and id during its call. */
+  const vandal = (seen: unknown[]): QueryEngine => ({
+    async query(question, o) {
+      seen.push(question);
+      const sample = o.sample as { question: unknown; id: unknown };
+      const answer = o.sample.expectedAnswers[0] as string;
+      const chunks = [{ id: o.sample.relevantIds[0] ?? "x" }];
+      sample.question = 42;
+      sample.id = 7;
+      return { answer, chunks };
+    },
+  });
+
+  it("records the question and id read before the call, on every path", async () => {
+    const options = [
+      {},
+      { timeoutMs: 60_000 },
+      { signal: new AbortController().signal },
+      { retries: { attempts: 2, retryOn: () => true } },
+    ];
+    for (const extra of options) {
+      for (const metrics of [[exact], [{ ...exact, score: async () => 1 }]]) {
+        const seen: unknown[] = [];
+        const result = await new Benchmark({ dataset: dataset(2), metrics }).run(vandal(seen), {
+          name: "v",
+          ...extra,
+        });
+        const label = JSON.stringify(extra);
+        expect(
+          result.samples.map((s) => [s.question, s.sampleId]),
+          label,
+        ).toEqual([
+          ["question 0", "q0"],
+          ["question 1", "q1"],
+        ]);
+        expect(seen, label).toEqual(["question 0", "question 1"]);
+      }
+    }
+  });
+
+  it("records them for an errored sample, and a retry asks the question the dataset held", async () => {
+    const seen: unknown[] = [];
+    const failing: QueryEngine = {
+      async query(question, o) {
+        seen.push(question);
+        (o.sample as { question: unknown }).question = 42;
+        (o.sample as { id: unknown }).id = 7;
+        throw new Error("transient");
+      },
+    };
+    const result = await new Benchmark({ dataset: dataset(1), metrics: [exact] }).run(failing, {
+      name: "v",
+      retries: { attempts: 2, backoffMs: 1, retryOn: () => true },
+    });
+    expect(result.samples.map((s) => [s.status, s.question, s.sampleId, s.attempts])).toEqual([
+      ["errored", "question 0", "q0", 2],
+    ]);
+    expect(seen).toEqual(["question 0", "question 0"]);
   });
 });

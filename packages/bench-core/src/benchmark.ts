@@ -56,9 +56,16 @@ export interface RetryOptions {
 export interface RunOptions {
   /** The run's name: the row label in comparisons and the result file's `name`. */
   readonly name: string;
-  /** Aborting stops scheduling samples; in-flight ones settle and `run` rejects with a `RunAbortedError`. */
+  /**
+   * Aborting stops scheduling samples; in-flight ones settle and `run` rejects with a
+   * `RunAbortedError`. A sample whose metric is still pending after the abort (a hung judge) is
+   * not waited for: it is left for a resume.
+   */
   readonly signal?: AbortSignal;
-  /** Per-sample limit on the pipeline call. On expiry the target's signal aborts and the sample is errored. */
+  /**
+   * Per-sample limit on the pipeline call, not on metrics. On expiry the target's signal aborts
+   * and the sample is errored.
+   */
   readonly timeoutMs?: number;
   readonly retries?: RetryOptions;
   /** Called after every finished sample. An error it throws is ignored (a progress bar must not kill a run). */
@@ -301,6 +308,10 @@ export class Benchmark<M extends Metadata = Metadata> {
         if (signal?.aborted) return;
         const i = todo[cursor++] as number;
         const sample = all[i] as EvalSample<M>;
+        // Read once, before the call: the record keeps what the dataset held even if the target
+        // edits the sample it is handed (sets its question to a number, say).
+        const question = sample.question;
+        const sampleId = sample.id;
         let outcome: Outcome | Promise<Outcome>;
         if (direct) {
           // Nothing can abort or repeat the call: await it here, in the worker's one frame. With
@@ -310,15 +321,16 @@ export class Benchmark<M extends Metadata = Metadata> {
           let raw: unknown;
           let failed = false;
           try {
-            raw = await callTarget(ctx, sample, NEVER_ABORTED);
+            raw = await callTarget(ctx, sample, question, NEVER_ABORTED);
           } catch (error) {
             raw = error;
             failed = true;
           }
-          outcome = settleDirect(ctx, sample, raw, failed, performance.now() - start);
+          const latencyMs = performance.now() - start;
+          outcome = settleDirect(ctx, sample, question, sampleId, raw, failed, latencyMs);
           if (outcome instanceof Promise) outcome = await outcome;
         } else {
-          outcome = await runSample(ctx, sample);
+          outcome = await runSample(ctx, sample, question, sampleId);
         }
         if (outcome === CANCELLED) continue;
         slots[i] = outcome;
@@ -385,10 +397,16 @@ interface SampleContext<M extends Metadata> {
 
 type Outcome = SampleResult | typeof CANCELLED;
 
-/** One sample through the pipeline (with timeout, signal and retries) and the metrics. */
+/**
+ * One sample through the pipeline (with timeout, signal and retries) and the metrics. `question`
+ * and `sampleId` are the sample's, read before its first call: every attempt asks that question,
+ * and the record keeps both whatever the target does to the sample.
+ */
 async function runSample<M extends Metadata>(
   ctx: SampleContext<M>,
   sample: EvalSample<M>,
+  question: string,
+  sampleId: string | undefined,
 ): Promise<Outcome> {
   const maxAttempts = ctx.retries?.attempts ?? 1;
   let attempts = 0;
@@ -397,7 +415,7 @@ async function runSample<M extends Metadata>(
   let latencyMs = 0;
   while (attempts < maxAttempts) {
     attempts++;
-    const attempt = await callPipeline(ctx, sample);
+    const attempt = await callPipeline(ctx, sample, question);
     latencyMs = attempt.latencyMs;
     if (attempt.ok) {
       output = attempt.output;
@@ -414,8 +432,8 @@ async function runSample<M extends Metadata>(
     if (!waited) return CANCELLED;
   }
   const tried = maxAttempts > 1 ? attempts : undefined;
-  if (output === undefined) return erroredRecord(ctx, sample, lastError, tried);
-  return scoreSample(ctx, sample, output, latencyMs, tried);
+  if (output === undefined) return erroredRecord(ctx, question, sampleId, lastError, tried);
+  return scoreSample(ctx, sample, question, sampleId, output, latencyMs, tried);
 }
 
 /**
@@ -425,30 +443,34 @@ async function runSample<M extends Metadata>(
 function settleDirect<M extends Metadata>(
   ctx: SampleContext<M>,
   sample: EvalSample<M>,
+  question: string,
+  sampleId: string | undefined,
   raw: unknown,
   failed: boolean,
   latencyMs: number,
 ): Outcome | Promise<Outcome> {
-  if (failed) return erroredRecord(ctx, sample, raw, undefined);
+  if (failed) return erroredRecord(ctx, question, sampleId, raw, undefined);
   let output: PipelineOutput;
   try {
     output = validateOutput(ctx.kind, raw);
   } catch (error) {
-    return erroredRecord(ctx, sample, error, undefined);
+    return erroredRecord(ctx, question, sampleId, error, undefined);
   }
-  return scoreSample(ctx, sample, output, latencyMs, undefined);
+  return scoreSample(ctx, sample, question, sampleId, output, latencyMs, undefined);
 }
 
 function erroredRecord<M extends Metadata>(
   ctx: SampleContext<M>,
-  sample: EvalSample<M>,
+  question: string,
+  sampleId: string | undefined,
   error: unknown,
   attempts: number | undefined,
 ): SampleResult {
   const metrics = ctx.metrics;
   const scores: Record<string, number | null> = {};
   for (let m = 0; m < metrics.length; m++) setOwn(scores, (metrics[m] as Metric<M>).name, null);
-  return sampleRecord(sample, "errored", scores, null, [], [], null, errorMessage(error), attempts);
+  const message = errorMessage(error);
+  return sampleRecord(question, sampleId, "errored", scores, null, [], [], null, message, attempts);
 }
 
 /**
@@ -458,6 +480,8 @@ function erroredRecord<M extends Metadata>(
 function scoreSample<M extends Metadata>(
   ctx: SampleContext<M>,
   sample: EvalSample<M>,
+  question: string,
+  sampleId: string | undefined,
   output: PipelineOutput,
   rawLatencyMs: number,
   attempts: number | undefined,
@@ -482,7 +506,16 @@ function scoreSample<M extends Metadata>(
     try {
       const value = startScore(metric, output, input);
       if (typeof (value as PromiseLike<unknown> | null)?.then === "function") {
-        const state: Scoring<M> = { sample, output, input, scores, errors, incomplete, attempts };
+        const state: Scoring<M> = {
+          question,
+          sampleId,
+          output,
+          input,
+          scores,
+          errors,
+          incomplete,
+          attempts,
+        };
         return scoreAsync(ctx, state, m, value as PromiseLike<unknown>);
       }
       v = recordable(value);
@@ -494,12 +527,23 @@ function scoreSample<M extends Metadata>(
     if (typeof v === "string")
       errors = `${errors === null ? "" : `${errors}; `}${metric.name}: ${v}`;
   }
-  return scoredRecord(ctx, sample, output, scores, errors, incomplete, latencyMs, attempts);
+  return scoredRecord(
+    ctx,
+    question,
+    sampleId,
+    output,
+    scores,
+    errors,
+    incomplete,
+    latencyMs,
+    attempts,
+  );
 }
 
 /** Where {@link scoreSample} stood when a metric returned a promise. */
 interface Scoring<M extends Metadata> {
-  readonly sample: EvalSample<M>;
+  readonly question: string;
+  readonly sampleId: string | undefined;
   readonly output: PipelineOutput;
   readonly input: MetricInput<M>;
   readonly scores: Record<string, number | null>;
@@ -508,7 +552,11 @@ interface Scoring<M extends Metadata> {
   readonly attempts: number | undefined;
 }
 
-/** {@link scoreSample} from metric `from` on, whose score is `pending`. */
+/**
+ * {@link scoreSample} from metric `from` on, whose score is `pending`. With a run signal, a metric
+ * still pending when the run is aborted (a judge that hangs and ignores its signal) does not hold
+ * the run: the sample is not finished and is left for a resume.
+ */
 async function scoreAsync<M extends Metadata>(
   ctx: SampleContext<M>,
   state: Scoring<M>,
@@ -516,18 +564,20 @@ async function scoreAsync<M extends Metadata>(
   pending: PromiseLike<unknown>,
 ): Promise<Outcome> {
   const metrics = ctx.metrics;
+  const signal = ctx.signal;
   const { output, input, scores } = state;
   for (let m = from; m < metrics.length; m++) {
     const metric = metrics[m] as Metric<M>;
     let v: number | null | string;
     try {
-      let value: unknown;
-      if (m === from) value = await pending;
-      else {
-        value = startScore(metric, output, input);
-        if (typeof (value as PromiseLike<unknown> | null)?.then === "function") value = await value;
+      const value: unknown = m === from ? pending : startScore(metric, output, input);
+      let settled: unknown = value;
+      if (m === from || typeof (value as PromiseLike<unknown> | null)?.then === "function") {
+        const promise = value as PromiseLike<unknown>;
+        settled = await (signal === undefined ? promise : settleOrAbort(promise, signal));
+        if (settled === CUT_SHORT) return CANCELLED;
       }
-      v = recordable(value);
+      v = recordable(settled);
     } catch (error) {
       v = errorMessage(error);
     }
@@ -537,8 +587,59 @@ async function scoreAsync<M extends Metadata>(
       state.errors = `${state.errors === null ? "" : `${state.errors}; `}${metric.name}: ${v}`;
     }
   }
-  const { sample, errors, incomplete, attempts } = state;
-  return scoredRecord(ctx, sample, output, scores, errors, incomplete, input.latencyMs, attempts);
+  const { question, sampleId, errors, incomplete, attempts } = state;
+  return scoredRecord(
+    ctx,
+    question,
+    sampleId,
+    output,
+    scores,
+    errors,
+    incomplete,
+    input.latencyMs,
+    attempts,
+  );
+}
+
+/** What {@link settleOrAbort} gives when the run's abort came first. */
+const CUT_SHORT: unique symbol = Symbol("cut short");
+
+/**
+ * A metric's pending score, raced against the run's abort: the score's value (or rejection) if it
+ * settles first, else {@link CUT_SHORT}. A score that settles without waiting on I/O or a timer
+ * still wins when the abort comes: the cut is made one event-loop turn (`setImmediate`) after it.
+ * The abort listener is removed as soon as the score settles; a rejection after the cut is
+ * handled here (never unhandled), and ignored.
+ */
+function settleOrAbort(pending: PromiseLike<unknown>, signal: AbortSignal): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    let cut: ReturnType<typeof setImmediate> | undefined;
+    const onAbort = () => {
+      cut = setImmediate(resolve, CUT_SHORT);
+    };
+    const settle = () => {
+      signal.removeEventListener("abort", onAbort);
+      if (cut !== undefined) clearImmediate(cut);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      pending.then(
+        (value) => {
+          settle();
+          resolve(value);
+        },
+        (error: unknown) => {
+          settle();
+          reject(error);
+        },
+      );
+    } catch (error) {
+      // A thenable whose then() throws: that is the metric's error, as `await` would report it.
+      settle();
+      reject(error);
+    }
+  });
 }
 
 /** Calls one metric (it may throw, or return a promise). */
@@ -570,7 +671,8 @@ function recordable(value: unknown): number | null | string {
 
 function scoredRecord<M extends Metadata>(
   ctx: SampleContext<M>,
-  sample: EvalSample<M>,
+  question: string,
+  sampleId: string | undefined,
   output: PipelineOutput,
   scores: Record<string, number | null>,
   errors: string | null,
@@ -582,7 +684,8 @@ function scoredRecord<M extends Metadata>(
   if (incomplete && ctx.signal?.aborted) return CANCELLED;
   const status: SampleStatus = incomplete ? "incomplete" : "successful";
   return sampleRecord(
-    sample,
+    question,
+    sampleId,
     status,
     scores,
     output.answer,
@@ -597,10 +700,12 @@ function scoredRecord<M extends Metadata>(
 /**
  * A sample's record, `sampleId` and `attempts` last where present. Built as one literal with its
  * `sampleId`: adding the id to a built record cost a map transition and a property store per
- * sample.
+ * sample. `question` and `sampleId` are as read when the sample started, never re-read from a
+ * sample the target may have edited.
  */
 function sampleRecord(
-  sample: EvalSample<Metadata>,
+  question: string,
+  sampleId: string | undefined,
   status: SampleStatus,
   scores: Record<string, number | null>,
   answer: string | null,
@@ -610,8 +715,6 @@ function sampleRecord(
   error: string | null,
   attempts: number | undefined,
 ): SampleResult {
-  const question = sample.question;
-  const sampleId = sample.id;
   const record: { -readonly [K in keyof SampleResult]: SampleResult[K] } =
     sampleId === undefined
       ? { question, status, scores, answer, retrievedIds, retrievedUris, latencyMs, error }
@@ -640,6 +743,7 @@ const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 async function callPipeline<M extends Metadata>(
   ctx: SampleContext<M>,
   sample: EvalSample<M>,
+  question: string,
 ): Promise<Attempt> {
   const external = ctx.signal;
   // A per-sample controller only when a timeout needs one: creating AbortControllers dominates
@@ -648,7 +752,7 @@ async function callPipeline<M extends Metadata>(
   // an in-flight sample settles, and one that still succeeds is kept (a paid call is not thrown
   // away). Only a timeout cuts a call short, since a target may ignore its signal and hang.
   if (ctx.timeoutMs === undefined)
-    return attemptCall(ctx, sample, external ?? NEVER_ABORTED, undefined);
+    return attemptCall(ctx, sample, question, external ?? NEVER_ABORTED, undefined);
   const controller = new AbortController();
   const onExternal = () => controller.abort(external?.reason);
   if (external) {
@@ -663,7 +767,8 @@ async function callPipeline<M extends Metadata>(
     controller.abort(error);
   }, ms);
   try {
-    return await attemptCall(ctx, sample, controller.signal, abortPromise(timeout.signal));
+    const aborted = abortPromise(timeout.signal);
+    return await attemptCall(ctx, sample, question, controller.signal, aborted);
   } finally {
     clearTimeout(timer);
     external?.removeEventListener("abort", onExternal);
@@ -692,12 +797,13 @@ function abortPromise(signal: AbortSignal): { promise: Promise<never>; dispose: 
 async function attemptCall<M extends Metadata>(
   ctx: SampleContext<M>,
   sample: EvalSample<M>,
+  question: string,
   signal: AbortSignal,
   aborted: { promise: Promise<never>; dispose: () => void } | undefined,
 ): Promise<Attempt> {
   const start = performance.now();
   try {
-    const call = callTarget(ctx, sample, signal);
+    const call = callTarget(ctx, sample, question, signal);
     const raw: unknown = await (aborted ? Promise.race([call, aborted.promise]) : call);
     const latencyMs = performance.now() - start;
     return { ok: true, output: validateOutput(ctx.kind, raw), latencyMs };
@@ -708,16 +814,17 @@ async function attemptCall<M extends Metadata>(
   }
 }
 
-/** Calls the target (it may throw synchronously). */
+/** Calls the target with the sample's `question` as read when it started (it may throw synchronously). */
 function callTarget<M extends Metadata>(
   ctx: SampleContext<M>,
   sample: EvalSample<M>,
+  question: string,
   signal: AbortSignal,
 ): Promise<unknown> {
   const options = { signal, sample };
   return ctx.kind === "engine"
-    ? (ctx.target as QueryEngine<M>).query(sample.question, options)
-    : (ctx.target as Retriever<M>).retrieve(sample.question, options);
+    ? (ctx.target as QueryEngine<M>).query(question, options)
+    : (ctx.target as Retriever<M>).retrieve(question, options);
 }
 
 /**

@@ -186,8 +186,8 @@ describe("checkpoint journal", () => {
   });
 
   it("resumes a journal whose target edited a sample's question in place", async () => {
-    // The runner records the question as the sample holds it after the call; a resume compares
-    // samples by id, so a target that trims questions can still resume its own journal.
+    // The runner records the question as the dataset held it before the call (untrimmed), and a
+    // resume compares samples by id: a target that trims questions resumes its own journal.
     const journal = join(dir, "edited.jsonl");
     const fresh = () => samples.map((s) => ({ ...s, question: ` ${s.question} ` }));
     const trimming = (calls: Map<string, number>): QueryEngine => ({
@@ -338,6 +338,113 @@ describe("checkpoint journal", () => {
     ).rejects.toThrow(
       'belongs to another run: metrics differ (journal ["a, b"], this run ["a", "b"])',
     );
+  });
+
+  it("does not journal a sample whose judge still hung at the abort; a resume scores it", async () => {
+    const journal = join(dir, "hung-judge.jsonl");
+    const controller = new AbortController();
+    let hang = true;
+    const judge: Metric = {
+      name: "judge",
+      higherIsBetter: true,
+      needsRelevantIds: false,
+      needsAnswer: true,
+      score: ({ sample }) => {
+        if (!hang || sample.id !== "q3") return Promise.resolve(1);
+        setTimeout(() => controller.abort(), 5);
+        return new Promise<number>(() => {}); // a judge that hangs and ignores its signal
+      },
+    };
+    const b = new Benchmark({ dataset: samples, metrics: [exact, judge], maxConcurrent: 1 });
+    const aborted = await Promise.race([
+      b
+        .run(countingEngine(new Map()), {
+          name: "j",
+          checkpoint: journal,
+          signal: controller.signal,
+        })
+        .catch((e: unknown) => e),
+      new Promise((r) => setTimeout(() => r("still pending"), 2_000)),
+    ]);
+    expect(RunAbortedError.isInstance(aborted)).toBe(true);
+    const partial = (aborted as RunAbortedError<BenchmarkResult>).partial;
+    expect(partial.samples.map((s) => s.sampleId)).toEqual(["q0", "q1", "q2"]);
+    const lines = (await readFile(journal, "utf8")).trim().split("\n");
+    expect(lines.slice(1).map((l) => JSON.parse(l).index)).toEqual([0, 1, 2]);
+
+    hang = false;
+    const calls = new Map<string, number>();
+    const resumed = await b.run(countingEngine(calls), { name: "j", checkpoint: journal });
+    expect([...calls.keys()][0]).toBe("q3");
+    expect(calls.size).toBe(17);
+    expect(resumed.status).toEqual({ successful: 20, errored: 0, incomplete: 0 });
+  });
+
+  it("names, with a ConfigurationError, a dataset sample a target edited in place before a resume", async () => {
+    // Same Benchmark, same sample objects: the first run's target set a question to a number.
+    const journal = join(dir, "edited-in-memory.jsonl");
+    const data = samples.map(({ id: _id, ...rest }) => ({ ...rest }));
+    const b = new Benchmark({ dataset: data, metrics: [exact], maxConcurrent: 1 });
+    const controller = new AbortController();
+    await b
+      .run(
+        {
+          async query(question, o) {
+            if (question === "question 2") controller.abort();
+            (o.sample as { question: unknown }).question = 42;
+            return { answer: o.sample.expectedAnswers[0] as string };
+          },
+        },
+        { name: "m", checkpoint: journal, signal: controller.signal },
+      )
+      .catch(() => {});
+    const error = await b
+      .run(countingEngine(new Map()), { name: "m", checkpoint: journal })
+      .catch((e: unknown) => e);
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toBe(
+      `${journal}:2: sample index 0 is the question "question 0" in the journal but a question that is a number, not a string in the dataset; the journal is damaged`,
+    );
+  });
+
+  it("journals the question and id the dataset held, so a fresh process resumes", async () => {
+    // A target that overwrites the sample's question and id: the journal must not take them.
+    const noIds = samples.map(({ id: _id, ...rest }) => rest);
+    for (const [label, data] of [
+      ["ids", samples],
+      ["no ids", noIds],
+    ] as const) {
+      const journal = join(dir, `vandal-${label.replace(" ", "-")}.jsonl`);
+      const controller = new AbortController();
+      const vandal: QueryEngine = {
+        async query(question, o) {
+          if (question === "question 6") controller.abort();
+          (o.sample as { question: unknown }).question = 42;
+          if (o.sample.id !== undefined) (o.sample as { id: unknown }).id = 7;
+          return { answer: o.sample.expectedAnswers[0] as string };
+        },
+      };
+      // Each run gets its own copy of the dataset, as a new process loading the file would.
+      const copy = () => data.map((s) => ({ ...s }));
+      const first = await new Benchmark({ dataset: copy(), metrics: [exact], maxConcurrent: 1 })
+        .run(vandal, { name: "v", checkpoint: journal, signal: controller.signal })
+        .catch((e: unknown) => e);
+      expect(RunAbortedError.isInstance(first), label).toBe(true);
+      const lines = (await readFile(journal, "utf8")).trim().split("\n");
+      const entry = JSON.parse(lines[1] as string);
+      expect(entry.sample.question, label).toBe("question 0");
+      expect(entry.sample.sample_id, label).toBe(label === "ids" ? "q0" : undefined);
+
+      const resumed = await new Benchmark({ dataset: copy(), metrics: [exact] }).run(
+        countingEngine(new Map()),
+        { name: "v", checkpoint: journal },
+      );
+      expect(
+        resumed.samples.map((s) => s.question),
+        label,
+      ).toEqual(samples.map((s) => s.question));
+      expect(resumed.status, label).toEqual({ successful: 20, errored: 0, incomplete: 0 });
+    }
   });
 });
 

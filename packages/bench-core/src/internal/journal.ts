@@ -184,8 +184,9 @@ function parseEntry(
   const sample = parseSampleJson(e.sample, path, `line ${lineNo}: sample`);
   // The header matched this dataset, so a line whose sample is not the dataset's sample at its
   // index was damaged (or edited): resuming from it would file one sample's scores under another.
-  // Samples are told apart by id; by question only when they have none (a target may have
-  // edited a question in place, and the runner recorded it so).
+  // Samples are told apart by id; by question only when they have none. (The runner records the
+  // question and id read before the target's call, so a target that edits the sample in place
+  // does not change them; the dataset in memory, though, is then no longer what was loaded.)
   const want = datasetSample?.(index);
   if (
     want !== undefined &&
@@ -206,9 +207,15 @@ function parseEntry(
   return [index, sample];
 }
 
-function describeSample(id: string | undefined, question: string): string {
-  const q = JSON.stringify(shortText(question, 40));
-  return id === undefined ? `the question ${q}` : `id ${JSON.stringify(id)} (${q})`;
+function describeSample(id: unknown, question: unknown): string {
+  // A dataset sample a target edited in place may hold anything: describe it, never throw.
+  const q =
+    typeof question === "string"
+      ? JSON.stringify(shortText(question, 40))
+      : `a question that is a ${question === null ? "null" : typeof question}, not a string`;
+  if (id === undefined) return typeof question === "string" ? `the question ${q}` : q;
+  const i = typeof id === "string" ? JSON.stringify(id) : `a ${id === null ? "null" : typeof id}`;
+  return `id ${i} (${q})`;
 }
 
 /**
