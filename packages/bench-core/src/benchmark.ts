@@ -1,3 +1,4 @@
+import { resolve as resolvePath } from "node:path";
 import {
   ConfigurationError,
   FastragBenchError,
@@ -112,6 +113,25 @@ class MalformedOutputError extends Error {
 }
 
 const CANCELLED: unique symbol = Symbol("cancelled");
+
+/** The checkpoint journals runs of this process are using, by absolute path. */
+const ACTIVE_JOURNALS = new Set<string>();
+
+/**
+ * Marks `options.checkpoint` as in use by a run of this process, or throws when another run of
+ * this process is using it. Returns the key to release.
+ */
+function claimJournal(options: RunOptions): string {
+  const path = options.checkpoint as string;
+  const key = resolvePath(path);
+  if (ACTIVE_JOURNALS.has(key)) {
+    throw new ConfigurationError(
+      `${path}: another run of this process is using this checkpoint journal; two runs on one journal would both run the samples it lacks (give each run its own checkpoint path, or resume once the other has finished)`,
+    );
+  }
+  ACTIVE_JOURNALS.add(key);
+  return key;
+}
 
 /**
  * Runs every sample of a dataset through a pipeline and scores it.
@@ -238,6 +258,22 @@ export class Benchmark<M extends Metadata = Metadata> {
         );
       }
     }
+    // Two runs of this process on one journal would both run the samples it lacks, each
+    // appending its own lines: the second is refused before it reads the journal. (Across
+    // processes, the CLI's lock does this; see the README.)
+    const claimed = options.checkpoint === undefined ? undefined : claimJournal(options);
+    try {
+      return await this.runClaimed(target, kind, options);
+    } finally {
+      if (claimed !== undefined) ACTIVE_JOURNALS.delete(claimed);
+    }
+  }
+
+  private async runClaimed(
+    target: Target<M>,
+    kind: TargetKind,
+    options: RunOptions,
+  ): Promise<BenchmarkResult> {
     const { name, signal, timeoutMs, retries, onProgress, checkpoint, shard } = options;
     const started = Date.now();
     const t0 = performance.now();

@@ -257,39 +257,6 @@ describe("checkpoint journal", () => {
     }
   });
 
-  it("keeps a journal readable when a second run appends to it while the first is writing", async () => {
-    // The first run used to write at its own file offset (not in append mode): the second run's
-    // lines were overwritten mid-line and the journal could no longer be resumed.
-    const journal = join(dir, "shared.jsonl");
-    const b = new Benchmark({ dataset: samples, metrics: [exact], maxConcurrent: 2 });
-    const slow = (ms: number): QueryEngine => ({
-      async query(_q, { sample }) {
-        await new Promise((r) => setTimeout(r, ms));
-        return { answer: sample.expectedAnswers[0] as string };
-      },
-    });
-    let startSecond = () => {};
-    const firstDone = new Promise<void>((r) => {
-      startSecond = r;
-    });
-    const first = b.run(slow(3), {
-      name: "s",
-      checkpoint: journal,
-      onProgress: ({ done }) => {
-        if (done === 1) startSecond();
-      },
-    });
-    await firstDone;
-    const second = b.run(slow(2), { name: "s", checkpoint: journal });
-    await Promise.all([first, second]);
-    const lines = (await readFile(journal, "utf8")).trim().split("\n");
-    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
-    const calls = new Map<string, number>();
-    const resumed = await b.run(countingEngine(calls), { name: "s", checkpoint: journal });
-    expect(calls.size).toBe(0);
-    expect(resumed.status).toEqual({ successful: 20, errored: 0, incomplete: 0 });
-  });
-
   it("refuses a second run that starts the same new journal at the same moment", async () => {
     const journal = join(dir, "race.jsonl");
     const b = new Benchmark({ dataset: samples, metrics: [exact] });
@@ -302,11 +269,54 @@ describe("checkpoint journal", () => {
     const reason = (two as PromiseRejectedResult).reason;
     expect(ConfigurationError.isInstance(reason)).toBe(true);
     expect(reason.message).toBe(
-      `${journal}: another run created this checkpoint journal while this one was starting; two runs must not start one journal at once (give each its own checkpoint path, or resume once the other has begun)`,
+      `${journal}: another run of this process is using this checkpoint journal; two runs on one journal would both run the samples it lacks (give each run its own checkpoint path, or resume once the other has finished)`,
     );
     const lines = (await readFile(journal, "utf8")).trim().split("\n");
     expect(lines).toHaveLength(21);
     expect(lines.filter((l) => l.startsWith('{"journal"'))).toHaveLength(1);
+  });
+
+  it("refuses a second run resuming a journal another run of this process is still using", async () => {
+    const journal = join(dir, "busy.jsonl");
+    const b = new Benchmark({ dataset: samples, metrics: [exact], maxConcurrent: 1 });
+    // A first run leaves 5 of 20 samples in the journal.
+    const controller = new AbortController();
+    const first = countingEngine(new Map());
+    await b
+      .run(
+        {
+          async query(q, o) {
+            if (o.sample.id === "q4") controller.abort();
+            return first.query(q, o);
+          },
+        },
+        { name: "r", checkpoint: journal, signal: controller.signal },
+      )
+      .catch(() => {});
+    // Two resumes at once, the second by another spelling of the path: each would run the same
+    // 15 missing samples.
+    const calls = new Map<string, number>();
+    const [one, two] = await Promise.allSettled([
+      b.run(countingEngine(calls), { name: "r", checkpoint: journal }),
+      b.run(countingEngine(calls), { name: "r", checkpoint: join(dir, ".", "busy.jsonl") }),
+    ]);
+    expect(one.status).toBe("fulfilled");
+    expect(two.status).toBe("rejected");
+    expect(ConfigurationError.isInstance((two as PromiseRejectedResult).reason)).toBe(true);
+    expect([...calls.values()].reduce((a, n) => a + n, 0)).toBe(15);
+    expect(Math.max(...calls.values())).toBe(1);
+    // Released once the run ends, however it ends: a run after it resumes (nothing left to run).
+    const again = new Map<string, number>();
+    const done = await b.run(countingEngine(again), { name: "r", checkpoint: journal });
+    expect(done.samples).toHaveLength(20);
+    expect(again.size).toBe(0);
+    const other = new Benchmark({ dataset: samples.slice(0, 3), metrics: [exact] });
+    await expect(
+      other.run(countingEngine(new Map()), { name: "r", checkpoint: journal }),
+    ).rejects.toThrow(/fingerprint|dataset/);
+    await expect(
+      b.run(countingEngine(new Map()), { name: "r", checkpoint: journal }),
+    ).resolves.toBeDefined();
   });
 
   it("refuses a journal whose folder cannot be made with a ConfigurationError", async () => {
@@ -501,4 +511,34 @@ describe.runIf(existsSync(built))("SIGKILL acceptance (needs the built package)"
     expect(resumed.status).toEqual(reference.status);
     expect(resumed.summary.exact).toEqual(reference.summary.exact);
   }, 120_000);
+
+  it("keeps a journal readable when another process appends to it while the first is writing", async () => {
+    // The first run used to write at its own file offset (not in append mode): the second run's
+    // lines were overwritten mid-line and the journal could no longer be resumed. (Within one
+    // process a second run on the journal is refused; across processes nothing stops it.)
+    const n = 4000;
+    const journal = join(dir, "shared.jsonl");
+    const calls = join(dir, "shared-calls.txt");
+    await writeFile(calls, "");
+    const first = startChild([journal, calls, join(dir, "shared-1.json"), String(n)]);
+    const firstDone = exited(first);
+    for (;;) {
+      const lines = (await readFile(journal, "utf8").catch(() => "")).split("\n").length;
+      if (lines > 50) break;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    const second = startChild([journal, calls, join(dir, "shared-2.json"), String(n)]);
+    expect(await Promise.all([firstDone, exited(second)])).toEqual([0, 0]);
+    // The two overlapped: the second ran samples the first was still running.
+    expect((await readFile(calls, "utf8")).split("\n").length - 1).toBeGreaterThan(n);
+    const lines = (await readFile(journal, "utf8")).trim().split("\n");
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+    // A third run finds every sample finished: it calls the target for none.
+    const resumeCalls = join(dir, "shared-resume-calls.txt");
+    await writeFile(resumeCalls, "");
+    const third = startChild([journal, resumeCalls, join(dir, "shared-3.json"), String(n)]);
+    expect(await exited(third)).toBe(0);
+    expect(await readFile(resumeCalls, "utf8")).toBe("");
+    expect((await BenchmarkResult.load(join(dir, "shared-3.json"))).samples).toHaveLength(n);
+  }, 60_000);
 });
