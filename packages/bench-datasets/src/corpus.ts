@@ -13,6 +13,7 @@ import {
   isPlainRecord,
 } from "./internal/problems.js";
 import { isSquad, squadParagraphs } from "./internal/squad.js";
+import { WRITE_AS_JSONL } from "./internal/text-limit.js";
 
 /** One passage of a corpus, for retrievers to index. */
 export interface Passage {
@@ -35,7 +36,12 @@ export const CORPUS_ALIASES: Readonly<Record<keyof Passage, readonly string[]>> 
 /**
  * Reads passages into `{ id, title, text }`, for the retrievers that users and the demo build:
  * - a BEIR `corpus.jsonl` (or a BEIR directory holding one);
- * - any `.jsonl`, `.csv` or `.tsv` of passages, columns per {@link CORPUS_ALIASES};
+ * - any `.jsonl`, `.csv` or `.tsv` of passages, columns per {@link CORPUS_ALIASES}. JSONL, CSV
+ *   and TSV are streamed: a file of any size loads as long as its passages fit in memory;
+ * - a `.tsv` without a header row, as MS MARCO's `collection.tsv`: when its first line has
+ *   exactly two tab-separated fields, a whole number and a text that names no column, each line
+ *   is read as `id<TAB>text`, verbatim (quotes are text, not CSV quoting), and a line without
+ *   exactly one tab is an error naming it;
  * - a `.json` array of passages, or a SQuAD file, whose paragraphs become passages with the
  *   same `<title>#<index>` ids its questions' `relevant_ids` name.
  *
@@ -43,7 +49,9 @@ export const CORPUS_ALIASES: Readonly<Record<keyof Passage, readonly string[]>> 
  * (`corpus.jsonl.gz` reads as `.jsonl`).
  *
  * @throws ConfigurationError for an unsupported path, a passage without an id or text, a
- *   duplicate id, or malformed content (naming the file, line/row and column).
+ *   duplicate id, or malformed content (naming the file, line/row and column); for a `.json`
+ *   file longer than a string can hold (about 537 million characters), naming its size and
+ *   saying to write it as JSONL.
  * @example
  * ```ts
  * const passages = await loadCorpus("scifact/corpus.jsonl");
@@ -61,27 +69,43 @@ export async function loadCorpus(path: string): Promise<Passage[]> {
       if (!isBlank(line)) reader.addRecord(parseJson(line, path, n), `line ${n}`);
     });
   } else if (lower.endsWith(".csv") || lower.endsWith(".tsv")) {
-    const { forEachCsvRow, lineOfRow } = await import("./internal/load-csv.js");
-    const text = await readTextFile(path);
-    let header: string[] = [];
+    const { streamCsv } = await import("./internal/csv-stream.js");
     const delimiter = lower.endsWith(".tsv") ? "\t" : ",";
-    forEachCsvRow(text, path, delimiter, (cells, row) => {
-      if (row === 0) {
-        header = cells;
-        return;
-      }
-      if (cells.length !== header.length) {
-        throw inputError(
-          `${path}: row ${row} (line ${lineOfRow(text, delimiter, row)})`,
-          `expected ${header.length} cells (one per header column), found ${cells.length}`,
-        );
-      }
-      const record: Record<string, unknown> = Object.create(null);
-      for (let i = 0; i < header.length; i++) record[header[i]!] = cells[i];
-      reader.addRecord(record, `row ${row}`);
+    let header: string[] = [];
+    await streamCsv(path, delimiter, {
+      mode: (first) => (delimiter === "\t" && isHeaderlessPassage(first) ? "lines" : "csv"),
+      row(cells, row, at) {
+        if (row === 0) {
+          header = cells;
+          return;
+        }
+        if (cells.length !== header.length) {
+          throw inputError(
+            `${path}: row ${row} (line ${at.line()})`,
+            `expected ${header.length} cells (one per header column), found ${cells.length}`,
+          );
+        }
+        const record: Record<string, unknown> = Object.create(null);
+        for (let i = 0; i < header.length; i++) record[header[i]!] = cells[i];
+        reader.addRecord(record, `row ${row}`);
+      },
+      line(line, n) {
+        const tab = line.indexOf("\t");
+        if (tab === -1 || line.indexOf("\t", tab + 1) !== -1) {
+          throw inputError(
+            `${path}: line ${n}`,
+            `expected "pid<TAB>passage text" (the file has no header row: its first line is one, as in MS MARCO's collection.tsv), found ${line.split("\t").length} tab-separated field${tab === -1 ? "" : "s"}`,
+          );
+        }
+        const record: Record<string, unknown> = Object.create(null);
+        record.id = line.slice(0, tab);
+        record.text = line.slice(tab + 1);
+        reader.addRecord(record, `line ${n}`);
+      },
+      joinLineBreaks: () => reader.joinLineBreaks(),
     });
   } else if (lower.endsWith(".json")) {
-    const document = parseJson(await readTextFile(path), path);
+    const document = parseJson(await readTextFile(path, WRITE_AS_JSONL), path);
     if (isSquad(document)) {
       for (const paragraph of squadParagraphs(document, path)) {
         reader.add(paragraph.id, paragraph.title, paragraph.context, paragraph.where);
@@ -102,6 +126,18 @@ export async function loadCorpus(path: string): Promise<Passage[]> {
     );
   }
   return reader.passages;
+}
+
+const CORPUS_COLUMNS = new Set(Object.values(CORPUS_ALIASES).flat());
+
+/**
+ * True for the first line of a TSV without a header, as MS MARCO's `collection.tsv`
+ * (`pid<TAB>passage`): exactly two fields, a whole number and a text that names no column.
+ */
+function isHeaderlessPassage(line: string): boolean {
+  const tab = line.indexOf("\t");
+  if (tab === -1 || line.indexOf("\t", tab + 1) !== -1) return false;
+  return /^\d+$/.test(line.slice(0, tab)) && !CORPUS_COLUMNS.has(line.slice(tab + 1));
 }
 
 class PassageReader {
@@ -147,6 +183,18 @@ class PassageReader {
     this.add(id, typeof rawTitle === "string" ? rawTitle : "", text, where);
   }
 
+  /** Turns each `\r\n` in the passages read so far into `\n` (see `CsvSink.joinLineBreaks`). */
+  joinLineBreaks(): void {
+    const join = (s: string) => (s.includes("\r\n") ? s.replace(/\r\n/g, "\n") : s);
+    this.ids.clear();
+    for (let i = 0; i < this.passages.length; i++) {
+      const { id, title, text } = this.passages[i]!;
+      const joined = { id: join(id), title: join(title), text: join(text) };
+      this.ids.add(joined.id);
+      this.passages[i] = joined;
+    }
+  }
+
   add(id: string, title: string, text: string, where: string): void {
     if (this.ids.has(id))
       throw inputError(`${this.source}: ${where}`, `duplicate passage id ${JSON.stringify(id)}`);
@@ -174,11 +222,11 @@ class PassageReader {
     if (id === undefined || text === undefined) {
       const field = id === undefined ? "id" : "text";
       const columns = Object.keys(record);
-      // MS MARCO's collection.tsv ("pid<TAB>passage") has no header: its first passage was read
-      // as the column names.
+      // A file without a header: its first passage was read as the column names. (A TSV whose
+      // first line is "pid<TAB>passage", as MS MARCO's collection.tsv, is read without one.)
       const headerless =
         where === "row 1" && columns.length >= 2 && /^\d+$/.test(columns[0] as string)
-          ? `; the first row looks like data, not a header (MS MARCO's collection.tsv has none): add a header line naming the columns, such as "id<TAB>text"`
+          ? `; the first row looks like data, not a header: add a header line naming the columns, such as "id<TAB>text"`
           : "";
       throw inputError(
         `${this.source}: ${where}`,

@@ -14,6 +14,7 @@ import {
   isExactNumber,
   isPlainRecord,
 } from "./internal/problems.js";
+import { WRITE_AS_JSONL } from "./internal/text-limit.js";
 
 interface Prediction {
   readonly answer: string;
@@ -80,7 +81,7 @@ export class Predictions implements QueryEngine {
       for (const { record, line } of records) builder.add(record, `${path}: line ${line}`);
       return new Predictions(path, builder);
     }
-    return Predictions.fromJSON(parseJson(await readTextFile(path), path), path);
+    return Predictions.fromJSON(parseJson(await readTextFile(path, WRITE_AS_JSONL), path), path);
   }
 
   /**

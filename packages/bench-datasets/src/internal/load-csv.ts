@@ -1,9 +1,11 @@
 import Papa from "papaparse";
 import type { ColumnMapping } from "../column-mapping.js";
+import { TSV_QUOTES } from "./csv-stream.js";
 import { readTextFile } from "./files.js";
 import { lineColumnAt } from "./json-text.js";
 import { inputError } from "./problems.js";
 import { type LoadedSamples, SampleBuilder } from "./sample-builder.js";
+import { WRITE_AS_JSONL } from "./text-limit.js";
 
 /**
  * Reads a `.csv` (or `.tsv`) dataset with papaparse. The first row is the header. Cells stay
@@ -18,7 +20,7 @@ export async function loadCsvDataset(
   mapping: ColumnMapping | undefined,
   delimiter = ",",
 ): Promise<LoadedSamples> {
-  const text = await readTextFile(path);
+  const text = await readTextFile(path, WRITE_AS_JSONL);
   const builder = new SampleBuilder(mapping, {
     source: path,
     unit: "row",
@@ -32,15 +34,6 @@ export async function loadCsvDataset(
   });
   return builder.result();
 }
-
-/**
- * TSV is read with CSV's quoting, as pandas, Hugging Face `datasets` and Excel write it: they quote
- * a field holding a tab, a newline or a `"` (`"""Hi"" she said"`), and reading those fields
- * verbatim would mangle them. A TSV that never quotes differs only in a field starting with `"`:
- * wholly in quotes, it loses them; otherwise it is an error, which this hint explains.
- */
-const TSV_QUOTES =
-  '; a field starting with " is read as quoted, as pandas and Excel write TSV: quote such a field whole and double its quotes (`"""Hi"" she said"` for `"Hi" she said`)';
 
 /**
  * Parses CSV text and calls `onRow` for each row (row 0 is the header). The text is parsed in

@@ -4,13 +4,14 @@ import { parseJson } from "./json-text.js";
 import { describeValue, inputError, isPlainRecord } from "./problems.js";
 import { type LoadedSamples, SampleBuilder } from "./sample-builder.js";
 import { isSquad, samplesFromSquad } from "./squad.js";
+import { WRITE_AS_JSONL } from "./text-limit.js";
 
 /** Reads a `.json` dataset: native `{samples}`, a bare array of records, or SQuAD. */
 export async function loadJsonDataset(
   path: string,
   mapping: ColumnMapping | undefined,
 ): Promise<LoadedSamples> {
-  const document = parseJson(await readTextFile(path), path);
+  const document = parseJson(await readTextFile(path, WRITE_AS_JSONL), path);
   return samplesFromDocument(document, mapping, path);
 }
 

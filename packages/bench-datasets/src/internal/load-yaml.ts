@@ -16,6 +16,7 @@ import { lineColumnAt } from "./json-text.js";
 import { samplesFromDocument } from "./load-json.js";
 import { inputError, messageOf } from "./problems.js";
 import type { LoadedSamples } from "./sample-builder.js";
+import { WRITE_AS_JSONL } from "./text-limit.js";
 
 /**
  * Reads a `.yaml`/`.yml` dataset: a list of records, or `{samples: [...]}`. Parsed with the
@@ -28,7 +29,7 @@ export async function loadYamlDataset(
   path: string,
   mapping: ColumnMapping | undefined,
 ): Promise<LoadedSamples> {
-  const text = await readTextFile(path);
+  const text = await readTextFile(path, WRITE_AS_JSONL);
   let document: unknown;
   const warnings: string[] = [];
   let parsed: Document | undefined;
