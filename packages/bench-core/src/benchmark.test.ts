@@ -1,6 +1,6 @@
 import { getEventListeners } from "node:events";
-import { describe, expect, it } from "vitest";
-import { Benchmark } from "./benchmark.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ABORT_GRACE, Benchmark } from "./benchmark.js";
 import { ConfigurationError, RunAbortedError } from "./errors.js";
 import type { EvalSample, Metric, MetricInput, QueryEngine, Retriever } from "./types.js";
 
@@ -752,6 +752,15 @@ describe("review fixes", () => {
 });
 
 describe("a metric still pending when the run is aborted", () => {
+  // A hung judge is given up ABORT_GRACE after the abort: lowered here so the tests stay quick.
+  const grace = ABORT_GRACE.ms;
+  beforeEach(() => {
+    ABORT_GRACE.ms = 20;
+  });
+  afterEach(() => {
+    ABORT_GRACE.ms = grace;
+  });
+
   /** Resolves with `promise`'s outcome, or with "still pending" after `ms` (instead of a test timeout). */
   const within = (promise: Promise<unknown>, ms: number) =>
     Promise.race([promise.catch((e: unknown) => e), sleep(ms).then(() => "still pending")]);
@@ -810,6 +819,60 @@ describe("a metric still pending when the run is aborted", () => {
       expect(RunAbortedError.isInstance(error), JSON.stringify(extra)).toBe(true);
       const partial = (error as RunAbortedError<{ samples: { sampleId?: string }[] }>).partial;
       expect(partial.samples.map((s) => s.sampleId)).toEqual(["q0"]);
+    }
+  });
+
+  it("keeps the samples whose judge finishes within the grace after the abort", async () => {
+    // Ctrl-C while 4 samples are in their 50 ms pipeline call: each call succeeds, then a 20 ms
+    // judge scores it. Both were paid for: all 4 are kept, none left to run again.
+    ABORT_GRACE.ms = 1_000;
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 10);
+    const engine: QueryEngine = {
+      async query(q, o) {
+        await sleep(50);
+        return perfectEngine.query(q, o);
+      },
+    };
+    const slowJudge = judge(async ({ sample, answer }) => {
+      await sleep(20);
+      return answer === sample.expectedAnswers[0] ? 1 : 0;
+    });
+    const error = await within(
+      new Benchmark({ dataset: dataset(8), metrics: [slowJudge], maxConcurrent: 4 }).run(engine, {
+        name: "ctrl-c",
+        signal: controller.signal,
+      }),
+      2_000,
+    );
+    expect(RunAbortedError.isInstance(error)).toBe(true);
+    const partial = (error as RunAbortedError<{ samples: { sampleId?: string }[] }>).partial;
+    expect(partial.samples.map((s) => s.sampleId)).toEqual(["q0", "q1", "q2", "q3"]);
+  });
+
+  it("adds one abort listener per run, however many metrics are pending (no leak warning)", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on("warning", onWarning);
+    try {
+      const controller = new AbortController();
+      let most = 0;
+      const counting = judge(async () => {
+        most = Math.max(most, getEventListeners(controller.signal, "abort").length);
+        await sleep(2);
+        return 1;
+      });
+      const result = await new Benchmark({
+        dataset: dataset(60),
+        metrics: [counting],
+        maxConcurrent: 20,
+      }).run(perfectEngine, { name: "many", signal: controller.signal });
+      expect(result.status.successful).toBe(60);
+      expect(most).toBe(1);
+      await sleep(10);
+      expect(warnings).not.toContain("MaxListenersExceededWarning");
+    } finally {
+      process.off("warning", onWarning);
     }
   });
 

@@ -59,8 +59,8 @@ export interface RunOptions {
   readonly name: string;
   /**
    * Aborting stops scheduling samples; in-flight ones settle and `run` rejects with a
-   * `RunAbortedError`. A sample whose metric is still pending after the abort (a hung judge) is
-   * not waited for: it is left for a resume.
+   * `RunAbortedError`. A metric still pending is waited for up to 10 s after the abort; a sample
+   * whose metric is pending after that (a hung judge) is left for a resume.
    */
   readonly signal?: AbortSignal;
   /**
@@ -152,6 +152,10 @@ export class Benchmark<M extends Metadata = Metadata> {
   readonly metrics: readonly Metric<M>[];
   readonly maxConcurrent: number;
   private fingerprintCache: string | undefined;
+  // Each sample's question and id as validated here: what records and journals keep, and what a
+  // resume checks a journal against, even after a target edited the sample objects in place.
+  private readonly questions: readonly string[];
+  private readonly ids: readonly (string | undefined)[];
 
   /**
    * @throws {ConfigurationError} for an empty or malformed dataset, an empty metric list, two
@@ -175,9 +179,13 @@ export class Benchmark<M extends Metadata = Metadata> {
     }
     if (samples.length === 0) throw new ConfigurationError("Benchmark: the dataset has no samples");
     const ids = new Map<string, number>();
+    const questions: string[] = new Array(samples.length);
+    const sampleIds: (string | undefined)[] = new Array(samples.length);
     for (let i = 0; i < samples.length; i++) {
       validateSample(samples[i], i);
       const id = (samples[i] as EvalSample<M>).id;
+      questions[i] = (samples[i] as EvalSample<M>).question;
+      sampleIds[i] = id;
       if (id === undefined) continue;
       const first = ids.get(id);
       if (first !== undefined) {
@@ -226,6 +234,8 @@ export class Benchmark<M extends Metadata = Metadata> {
       );
     }
     this.samples = samples;
+    this.questions = questions;
+    this.ids = sampleIds;
     this.metrics = metrics;
     this.maxConcurrent = maxConcurrent;
   }
@@ -293,8 +303,13 @@ export class Benchmark<M extends Metadata = Metadata> {
         metrics: this.metrics.map((m) => m.name),
         shard: shard ? { index: shard.index, count: shard.count } : null,
       };
-      const samples = this.samples;
-      const recovered = await readJournal(checkpoint, header, (i) => samples[i] as EvalSample);
+      const { questions, ids } = this;
+      const recovered = await readJournal(checkpoint, header, (i) => {
+        const id = ids[i];
+        return id === undefined
+          ? { question: questions[i] as string }
+          : { id, question: questions[i] as string };
+      });
       for (const [index, sample] of recovered.finished) {
         if (options.retryErrored && sample.status === "errored") continue;
         slots[index] = sample;
@@ -331,9 +346,11 @@ export class Benchmark<M extends Metadata = Metadata> {
       timeoutMs,
       retries,
       signal,
+      cutter: signal === undefined ? undefined : new MetricCutter(signal),
       direct: timeoutMs === undefined && signal === undefined && (retries?.attempts ?? 1) === 1,
     };
     const all = this.samples;
+    const { questions, ids } = this;
     // A fixed pool of `maxConcurrent` workers pulling the next position from a shared cursor.
     // Scheduling 10^5 samples into p-limit's queue at once kept 10^5 closures and promises alive
     // and made the runner GC-bound (about 10× a bare loop); the pool holds only its workers.
@@ -344,10 +361,10 @@ export class Benchmark<M extends Metadata = Metadata> {
         if (signal?.aborted) return;
         const i = todo[cursor++] as number;
         const sample = all[i] as EvalSample<M>;
-        // Read once, before the call: the record keeps what the dataset held even if the target
-        // edits the sample it is handed (sets its question to a number, say).
-        const question = sample.question;
-        const sampleId = sample.id;
+        // As validated when the Benchmark was built: the record keeps what the dataset held even
+        // if a target edits the sample it is handed (sets its question to a number, say).
+        const question = questions[i] as string;
+        const sampleId = ids[i];
         let outcome: Outcome | Promise<Outcome>;
         if (direct) {
           // Nothing can abort or repeat the call: await it here, in the worker's one frame. With
@@ -383,6 +400,7 @@ export class Benchmark<M extends Metadata = Metadata> {
       for (let w = 0; w < n; w++) workers.push(worker());
       await Promise.all(workers);
     } finally {
+      ctx.cutter?.dispose();
       // A journal that could not be written must not cost the finished result held in memory:
       // warn, and return (or abort with) the result as usual.
       await journal?.close().catch((error: unknown) => {
@@ -427,6 +445,8 @@ interface SampleContext<M extends Metadata> {
   readonly timeoutMs: number | undefined;
   readonly retries: RetryOptions | undefined;
   readonly signal: AbortSignal | undefined;
+  /** With a signal: what cuts a metric still pending long after the abort. */
+  readonly cutter: MetricCutter | undefined;
   /** No timeout, no signal, one attempt: nothing can abort or repeat a call. */
   readonly direct: boolean;
 }
@@ -590,8 +610,8 @@ interface Scoring<M extends Metadata> {
 
 /**
  * {@link scoreSample} from metric `from` on, whose score is `pending`. With a run signal, a metric
- * still pending when the run is aborted (a judge that hangs and ignores its signal) does not hold
- * the run: the sample is not finished and is left for a resume.
+ * still pending {@link ABORT_GRACE} after the run's abort (a judge that hangs and ignores its
+ * signal) does not hold the run: the sample is not finished and is left for a resume.
  */
 async function scoreAsync<M extends Metadata>(
   ctx: SampleContext<M>,
@@ -600,7 +620,7 @@ async function scoreAsync<M extends Metadata>(
   pending: PromiseLike<unknown>,
 ): Promise<Outcome> {
   const metrics = ctx.metrics;
-  const signal = ctx.signal;
+  const cutter = ctx.cutter;
   const { output, input, scores } = state;
   for (let m = from; m < metrics.length; m++) {
     const metric = metrics[m] as Metric<M>;
@@ -610,7 +630,7 @@ async function scoreAsync<M extends Metadata>(
       let settled: unknown = value;
       if (m === from || typeof (value as PromiseLike<unknown> | null)?.then === "function") {
         const promise = value as PromiseLike<unknown>;
-        settled = await (signal === undefined ? promise : settleOrAbort(promise, signal));
+        settled = await (cutter === undefined ? promise : cutter.wait(promise));
         if (settled === CUT_SHORT) return CANCELLED;
       }
       v = recordable(settled);
@@ -637,45 +657,88 @@ async function scoreAsync<M extends Metadata>(
   );
 }
 
-/** What {@link settleOrAbort} gives when the run's abort came first. */
+/** What {@link MetricCutter.wait} gives for a metric it cut. */
 const CUT_SHORT: unique symbol = Symbol("cut short");
 
 /**
- * A metric's pending score, raced against the run's abort: the score's value (or rejection) if it
- * settles first, else {@link CUT_SHORT}. A score that settles without waiting on I/O or a timer
- * still wins when the abort comes: the cut is made one event-loop turn (`setImmediate`) after it.
- * The abort listener is removed as soon as the score settles; a rejection after the cut is
- * handled here (never unhandled), and ignored.
+ * How long a metric may still be pending after the run's abort before its sample is given up
+ * (left for a resume). Long enough for a judge call in flight to finish, so that its sample and
+ * the pipeline call it cost are kept; a judge that hangs and ignores its signal cannot hold the
+ * run for longer. Tests lower it.
  */
-function settleOrAbort(pending: PromiseLike<unknown>, signal: AbortSignal): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    let cut: ReturnType<typeof setImmediate> | undefined;
-    const onAbort = () => {
-      cut = setImmediate(resolve, CUT_SHORT);
-    };
-    const settle = () => {
-      signal.removeEventListener("abort", onAbort);
-      if (cut !== undefined) clearImmediate(cut);
-    };
-    if (signal.aborted) onAbort();
-    else signal.addEventListener("abort", onAbort, { once: true });
-    try {
-      pending.then(
-        (value) => {
-          settle();
-          resolve(value);
+export const ABORT_GRACE: { ms: number } = { ms: 10_000 };
+
+interface Waiting {
+  readonly cut: () => void;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/**
+ * One per run with a signal: races each pending metric score against the abort plus
+ * {@link ABORT_GRACE}. A single abort listener serves every pending score (one per score would
+ * trip Node's MaxListenersExceededWarning past 10 in flight, and cost a listener per sample).
+ */
+class MetricCutter {
+  private readonly pending = new Set<Waiting>();
+  private aborted: boolean;
+  private readonly onAbort = () => {
+    this.aborted = true;
+    for (const waiting of this.pending) this.arm(waiting);
+  };
+
+  constructor(private readonly signal: AbortSignal) {
+    this.aborted = signal.aborted;
+    if (!this.aborted) signal.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  /**
+   * The score's value (or rejection) once it settles, or {@link CUT_SHORT} when it is still
+   * pending {@link ABORT_GRACE} after the abort. A rejection after the cut is handled and ignored.
+   */
+  wait(pending: PromiseLike<unknown>): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const waiting: Waiting = {
+        cut: () => {
+          this.pending.delete(waiting);
+          resolve(CUT_SHORT);
         },
-        (error: unknown) => {
-          settle();
-          reject(error);
-        },
-      );
-    } catch (error) {
-      // A thenable whose then() throws: that is the metric's error, as `await` would report it.
-      settle();
-      reject(error);
-    }
-  });
+        timer: undefined,
+      };
+      const settle = () => {
+        this.pending.delete(waiting);
+        if (waiting.timer !== undefined) clearTimeout(waiting.timer);
+      };
+      this.pending.add(waiting);
+      if (this.aborted) this.arm(waiting);
+      try {
+        pending.then(
+          (value) => {
+            settle();
+            resolve(value);
+          },
+          (error: unknown) => {
+            settle();
+            reject(error);
+          },
+        );
+      } catch (error) {
+        // A thenable whose then() throws: that is the metric's error, as `await` would report it.
+        settle();
+        reject(error);
+      }
+    });
+  }
+
+  /** Ends the run's use of the signal: no listener or timer is left behind. */
+  dispose(): void {
+    this.signal.removeEventListener("abort", this.onAbort);
+    for (const waiting of this.pending)
+      if (waiting.timer !== undefined) clearTimeout(waiting.timer);
+  }
+
+  private arm(waiting: Waiting): void {
+    waiting.timer ??= setTimeout(waiting.cut, ABORT_GRACE.ms);
+  }
 }
 
 /** Calls one metric (it may throw, or return a promise). */
