@@ -211,6 +211,17 @@ describe("toMarkdown", () => {
       /significance marks need stat "mean"/,
     );
     expect(() => c.toMarkdown({ baseline: "base", alpha: 2 })).toThrow(/alpha/);
+    // permutations is bounded on every path that resolves test options, the t-test included.
+    const tooMany = "expected an integer in [1, 100000000], found 1e+21";
+    expect(() => c.table({ baseline: "base", permutations: 1e21 })).toThrow(
+      `table: permutations: ${tooMany}`,
+    );
+    expect(() => c.significance({ permutations: 1e21 })).toThrow(
+      `significance: permutations: ${tooMany}`,
+    );
+    expect(() =>
+      c.pairedTest("good", "base", { metric: "recall@5", test: "t-test", permutations: 1e21 }),
+    ).toThrow(`pairedTest: permutations: ${tooMany}`);
   });
 
   it("property: with identical runs every p is 1 and nothing is marked", () => {

@@ -201,12 +201,46 @@ describe("randomizationTest", () => {
     );
   });
 
+  it("keeps its exact results on inputs large enough for the blocked table walk", () => {
+    // 3,000 pairs of 4-decimal scores: mostly distinct |differences|, so the byte tables exceed
+    // one cache chunk and 1,500 draws take two full blocks and a partial one. The expected values
+    // were produced by the build BEFORE the blocked walk (the simple per-draw loop): the rewrite
+    // must not change a single count.
+    let state = 2024;
+    const next = (): number => {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let i = 0; i < 3000; i++) {
+      a.push(Math.round(next() * 1e4) / 1e4);
+      b.push(Math.round((next() * 0.99 + 0.004) * 1e4) / 1e4);
+    }
+    expect(randomizationTest(a, b, { permutations: 1500, seed: 9 })).toEqual({
+      p: 0.5283144570286475,
+      meanDiff: -0.0046141666666666675,
+      extreme: 792,
+      permutations: 1500,
+      n: 3000,
+    });
+  });
+
   it("refuses bad input with a ConfigurationError", () => {
     expect(() => randomizationTest([1], [1, 2])).toThrow(/equal length, found 1 and 2/);
     expect(() => randomizationTest([], [])).toThrow(/at least 1 pair/);
     expect(() => randomizationTest([1, Infinity], [1, 2])).toThrow(/a\[1\]/);
     expect(() => randomizationTest([1], [2], { permutations: 0 })).toThrow(ConfigurationError);
     expect(() => randomizationTest([1], [2], { permutations: 1.5 })).toThrow(/permutations/);
+    // A runaway count (a typo of 1e10 for 1e4) is refused up front instead of running for days.
+    expect(() => randomizationTest([1], [2], { permutations: 1e10 })).toThrow(
+      "randomizationTest: permutations: expected an integer in [1, 100000000], found 10000000000",
+    );
+    expect(() => randomizationTest([1], [2], { permutations: 100_000_001 })).toThrow(
+      ConfigurationError,
+    );
     expect(() => randomizationTest([1], [2], { seed: 0.5 })).toThrow(/seed/);
   });
 

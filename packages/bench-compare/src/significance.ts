@@ -5,7 +5,7 @@ import { equalUpToRounding } from "./internal/rounding.js";
 import { describe, expectInteger, expectOpenUnit, expectSeed } from "./internal/validate.js";
 import { pairedTTest } from "./paired-t-test.js";
 import { type PairingKey, pairedScores, type SamplePairing } from "./pairing.js";
-import { DEFAULT_PERMUTATIONS, randomizationTest } from "./randomization-test.js";
+import { DEFAULT_PERMUTATIONS, MAX_PERMUTATIONS, randomizationTest } from "./randomization-test.js";
 
 /** The paired tests a comparison can run. */
 export type SignificanceTest = "randomization" | "t-test";
@@ -16,7 +16,7 @@ export interface TestOptions {
   readonly test?: SignificanceTest;
   /** Significance level: a difference counts when p < alpha. Default 0.05. */
   readonly alpha?: number;
-  /** Randomization test only. Default 10,000. */
+  /** Randomization test only: an integer in [1, 10⁸]. Default 10,000. */
   readonly permutations?: number;
   /** Randomization test only; every test reuses it, so each p is reproducible alone. Default 0. */
   readonly seed?: number;
@@ -84,6 +84,7 @@ export function resolveTestOptions(options: TestOptions, where: string): Resolve
       options.permutations ?? DEFAULT_PERMUTATIONS,
       `${where}: permutations`,
       1,
+      MAX_PERMUTATIONS,
     ),
     seed: expectSeed(options.seed ?? 0, `${where}: seed`),
   };

@@ -38,7 +38,7 @@ export interface TableOptions {
   readonly maxPairwiseRuns?: number;
   /** p < alpha counts as significant. Default 0.05. No multiple-comparison correction. */
   readonly alpha?: number;
-  /** Randomization test draws. Default 10,000. */
+  /** Randomization test draws: an integer in [1, 10⁸]. Default 10,000. */
   readonly permutations?: number;
   /** Randomization test seed. Default 0. */
   readonly seed?: number;

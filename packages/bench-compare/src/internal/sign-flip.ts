@@ -9,6 +9,14 @@ const HEAVY = 16;
 const GROUP = 8;
 const TABLE = 1 << GROUP;
 const TWO32 = 4294967296;
+/**
+ * Large tables are walked in chunks of this many random words (4 groups, 8 KB of table, each), so
+ * a chunk (64 KB) stays in cache while a block of permutations reads it (at BLOCK = 512 the random
+ * words take a quarter of the table's memory).
+ */
+const CHUNK_WORDS = 8;
+/** Permutations whose random words are drawn before the table chunks are walked. */
+const BLOCK = 512;
 
 /**
  * The engine of the approximate randomization (sign-flip) test.
@@ -131,6 +139,92 @@ export function countExtremeSignFlips(
   let s2 = rng.s2;
   let s3 = rng.s3;
   let count = 0;
+  if (fullWords > CHUNK_WORDS) {
+    // Tables larger than a cache-sized chunk: a draw's lookups would each miss the cache (the
+    // time grew faster than n). Draw a block of permutations' random words first, in exactly the
+    // order of the simple loop below, then walk the table chunk by chunk, adding into each
+    // permutation's sum in the same order as that loop: every sum sees the same additions in the
+    // same order, so the counts are bit-identical, while each chunk is read from cache BLOCK times.
+    const words = new Int32Array(BLOCK * fullWords);
+    const rests = new Int32Array(BLOCK);
+    const sums = new Float64Array(BLOCK);
+    for (let p0 = 0; p0 < permutations; p0 += BLOCK) {
+      const nb = Math.min(BLOCK, permutations - p0);
+      for (let q = 0; q < nb; q++) {
+        let sum = 0;
+        for (let h = 0; h < nHeavy; h++) {
+          const r = Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0;
+          const t = s1 << 9;
+          s2 ^= s0;
+          s3 ^= s1;
+          s1 ^= s2;
+          s0 ^= s3;
+          s2 ^= t;
+          s3 = rotl(s3, 11);
+          const x = r * (heavySize[h] as number);
+          const col = (x / TWO32) | 0;
+          const j = 3 * ((heavyOffset[h] as number) + col);
+          sum += alias[
+            j + 2 - ((x - col * TWO32 < (alias[j] as number)) as unknown as number)
+          ] as number;
+        }
+        sums[q] = sum;
+        const at = q * fullWords;
+        for (let w = 0; w < fullWords; w++) {
+          words[at + w] = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
+          const t = s1 << 9;
+          s2 ^= s0;
+          s3 ^= s1;
+          s1 ^= s2;
+          s0 ^= s3;
+          s2 ^= t;
+          s3 = rotl(s3, 11);
+        }
+        if (restGroups > 0) {
+          rests[q] = Math.imul(rotl(Math.imul(s1, 5), 7), 9);
+          const t = s1 << 9;
+          s2 ^= s0;
+          s3 ^= s1;
+          s1 ^= s2;
+          s0 ^= s3;
+          s2 ^= t;
+          s3 = rotl(s3, 11);
+        }
+      }
+      for (let w0 = 0; w0 < fullWords; w0 += CHUNK_WORDS) {
+        const w1 = Math.min(fullWords, w0 + CHUNK_WORDS);
+        for (let q = 0; q < nb; q++) {
+          let sum = sums[q] as number;
+          let base = w0 * 1024;
+          const at = q * fullWords;
+          for (let w = w0; w < w1; w++) {
+            const r = words[at + w] as number;
+            sum +=
+              (table[base + (r & 0xff)] as number) +
+              (table[base + 256 + ((r >>> 8) & 0xff)] as number) +
+              (table[base + 512 + ((r >>> 16) & 0xff)] as number) +
+              (table[base + 768 + (r >>> 24)] as number);
+            base += 1024;
+          }
+          sums[q] = sum;
+        }
+      }
+      for (let q = 0; q < nb; q++) {
+        let sum = sums[q] as number;
+        if (restGroups > 0) {
+          let r = rests[q] as number;
+          let base = fullWords * 1024;
+          for (let g = 0; g < restGroups; g++) {
+            sum += table[base + (r & 0xff)] as number;
+            r >>>= 8;
+            base += 256;
+          }
+        }
+        if (Math.abs(sum) >= threshold) count++;
+      }
+    }
+    return count;
+  }
   for (let p = 0; p < permutations; p++) {
     let sum = 0;
     for (let h = 0; h < nHeavy; h++) {
