@@ -5,7 +5,7 @@ import { maybeGunzip } from "./gzip.js";
 import { isBlank } from "./lines.js";
 import { inputError } from "./problems.js";
 import { count, textLimit } from "./text-limit.js";
-import { completePrefixLength, firstInvalidUtf8, invalidUtf8, strictUtf8 } from "./utf8.js";
+import { invalidUtf8, utf8Pieces } from "./utf8.js";
 
 /**
  * How many characters are handed to papaparse at a time, how many are read before the first parse
@@ -264,9 +264,6 @@ function newlinesIn(text: string, start: number, end: number): number {
  */
 async function* textChunks(path: string): AsyncGenerator<string> {
   const stream = createReadStream(path, { highWaterMark: csvStreamOptions.readBytes });
-  let carry: Buffer | undefined;
-  let offset = 0;
-  let started = false;
   // Line and column (in characters) where the next chunk begins, for messages.
   let line = 1;
   let column = 1;
@@ -279,29 +276,12 @@ async function* textChunks(path: string): AsyncGenerator<string> {
     }
   };
   try {
-    for await (const chunk of maybeGunzip(stream as AsyncIterable<Buffer>, path)) {
-      const bytes = carry === undefined ? chunk : Buffer.concat([carry, chunk]);
-      const end = completePrefixLength(bytes);
-      carry = end === bytes.length ? undefined : Buffer.from(bytes.subarray(end));
-      const body = end === bytes.length ? bytes : bytes.subarray(0, end);
-      let bad = -1;
-      let text: string;
-      try {
-        text = strictUtf8.decode(body);
-      } catch {
-        bad = firstInvalidUtf8(body);
-        text = body.toString("utf8", 0, bad);
+    for await (const piece of utf8Pieces(maybeGunzip(stream as AsyncIterable<Buffer>, path))) {
+      advance(piece.text);
+      if (piece.text.length > 0) yield piece.text;
+      if (piece.invalid !== undefined) {
+        throw invalidUtf8(path, piece.invalid, 0, { byte: piece.byte, line, column });
       }
-      if (!started && text.length > 0) {
-        started = true;
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      }
-      advance(text);
-      if (text.length > 0) yield text;
-      if (bad !== -1) {
-        throw invalidUtf8(path, body.subarray(bad), 0, { byte: offset + bad, line, column });
-      }
-      offset += end;
     }
   } catch (error) {
     if ((error as { code?: unknown } | null)?.code !== undefined) throw fileError(path, error);
@@ -310,5 +290,4 @@ async function* textChunks(path: string): AsyncGenerator<string> {
     // Also when the reader stops early (a bad row).
     stream.destroy();
   }
-  if (carry !== undefined) throw invalidUtf8(path, carry, 0, { byte: offset, line, column });
 }

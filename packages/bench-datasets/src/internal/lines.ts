@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { fileError } from "./files.js";
 import { maybeGunzip } from "./gzip.js";
-import { completePrefixLength, firstInvalidUtf8, invalidUtf8, strictUtf8 } from "./utf8.js";
+import { invalidUtf8, utf8Pieces } from "./utf8.js";
 
 /**
  * Streams a UTF-8 text file line by line, without holding it as one string (decompressed as it
@@ -18,32 +18,9 @@ export async function forEachLine(
   const stream = createReadStream(path, { highWaterMark: 1 << 20 });
   let pending = "";
   let lineNumber = 0;
-  // Whether the text's first character was looked at (for a BOM, to drop).
-  let started = false;
-  // Bytes of a multi-byte sequence cut by the chunk boundary, and the file offset of `bytes`.
-  let carry: Buffer | undefined;
-  let offset = 0;
   try {
-    for await (const chunk of maybeGunzip(stream as AsyncIterable<Buffer>, path)) {
-      const bytes = carry === undefined ? chunk : Buffer.concat([carry, chunk]);
-      const end = completePrefixLength(bytes);
-      carry = end === bytes.length ? undefined : Buffer.from(bytes.subarray(end));
-      const body = end === bytes.length ? bytes : bytes.subarray(0, end);
-      let bad = -1;
-      let decoded: string;
-      try {
-        decoded = strictUtf8.decode(body);
-      } catch {
-        // Up to the bad byte, lines go out as usual: an earlier problem is reported first.
-        bad = firstInvalidUtf8(body);
-        decoded = body.toString("utf8", 0, bad);
-      }
-      let text = pending.length === 0 ? decoded : pending + decoded;
-      // The BOM is dropped once decoded: its three bytes may come in chunks of their own (a pipe).
-      if (!started && text.length > 0) {
-        started = true;
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      }
+    for await (const piece of utf8Pieces(maybeGunzip(stream as AsyncIterable<Buffer>, path))) {
+      const text = pending.length === 0 ? piece.text : pending + piece.text;
       let start = 0;
       let newline = text.indexOf("\n", start);
       while (newline !== -1) {
@@ -53,28 +30,20 @@ export async function forEachLine(
         newline = text.indexOf("\n", start);
       }
       pending = start === 0 ? text : text.slice(start);
-      if (bad !== -1) {
+      if (piece.invalid !== undefined) {
+        // Up to the bad byte, lines went out as usual: an earlier problem is reported first.
         // `pending` now holds the bad line up to the bad byte.
-        throw invalidUtf8(path, body.subarray(bad), 0, {
-          byte: offset + bad,
+        throw invalidUtf8(path, piece.invalid, 0, {
+          byte: piece.byte,
           line: lineNumber + 1,
           column: pending.length + 1,
         });
       }
-      offset += end;
     }
   } catch (error) {
     stream.destroy();
     if ((error as { code?: unknown } | null)?.code !== undefined) throw fileError(path, error);
     throw error;
-  }
-  if (carry !== undefined) {
-    // The file ends inside a multi-byte sequence.
-    throw invalidUtf8(path, carry, 0, {
-      byte: offset,
-      line: lineNumber + 1,
-      column: pending.length + 1,
-    });
   }
   if (pending.length > 0) {
     onLine(
