@@ -70,6 +70,28 @@ describe("QADataset.fromTrec", () => {
     ).toEqual(["a"]);
   });
 
+  it("joins the judgments of a query whose lines resume after another query's", async () => {
+    const qrels = await tempFile(
+      "interleaved.txt",
+      "10 0 d1 1\n2 0 d1 2\n10 0 d2 0\n10 0 d3 3\n2 0 d9 1\n1 0 d1 1\n",
+    );
+    const dataset = await QADataset.fromTrec({ qrels });
+    expect(dataset.samples).toEqual([
+      expect.objectContaining({
+        id: "10",
+        relevantIds: ["d1", "d3"],
+        relevance: { d1: 1, d2: 0, d3: 3 },
+      }),
+      expect.objectContaining({ id: "2", relevantIds: ["d1", "d9"], relevance: { d1: 2, d9: 1 } }),
+      expect.objectContaining({ id: "1", relevantIds: ["d1"], relevance: { d1: 1 } }),
+    ]);
+    // A docno judged again when its query resumes is still a duplicate.
+    const twice = await tempFile("twice.txt", "10 0 d1 1\n2 0 d1 2\n10 0 d1 0\n");
+    await expect(QADataset.fromTrec({ qrels: twice })).rejects.toThrow(
+      /twice\.txt: line 3, column 3 \(docno\): document "d1" is judged twice for query "10"/,
+    );
+  });
+
   it("keeps a query with no relevant document as a sample", async () => {
     const qrels = await tempFile("qrels", "1 0 a 1\n2 0 b 0\n2 0 c -1\n");
     const dataset = await QADataset.fromTrec({ qrels });

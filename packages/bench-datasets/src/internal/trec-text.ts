@@ -27,7 +27,9 @@ export class QrelsParser implements ByteLineParser {
   readonly relevantIds: string[][] = [];
   /** Per query: the line it is first judged on, for messages about that query. */
   readonly firstLines: number[] = [];
-  private readonly index = new Map<string, number>();
+  // Query ids by their bytes: a query's position in `qids` is its id here, found without
+  // decoding the id or hashing a string (a Map of 10^5 fresh strings cost ~1 µs per query).
+  private readonly queries = new ByteInterner();
   private readonly names = new ByteInterner();
   private readonly fields = new FieldSplitter(4);
   private readonly qid = new QidMatcher();
@@ -126,14 +128,13 @@ export class QrelsParser implements ByteLineParser {
 
   private switchQuery(bytes: Buffer): void {
     const f = this.fields;
-    const qid = f.text(bytes, 0);
-    this.qid.remember(bytes, f.starts[0] as number, f.ends[0] as number);
-    let q = this.index.get(qid);
-    this.reappeared = q !== undefined;
-    if (q === undefined) {
-      q = this.qids.length;
-      this.index.set(qid, q);
-      this.qids.push(qid);
+    const start = f.starts[0] as number;
+    const end = f.ends[0] as number;
+    this.qid.remember(bytes, start, end);
+    const q = this.queries.intern(bytes, start, end);
+    this.reappeared = q < this.qids.length;
+    if (!this.reappeared) {
+      this.qids.push(this.queries.strings[q] as string);
       this.relevance.push(newRecord());
       this.relevantIds.push([]);
       this.firstLines.push(this.line);
