@@ -1,11 +1,11 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
 import { checkGenerationInput, expectedAnswerAt, questionOf } from "../internal/input.js";
-import { functionOption, metricName, optionsObject } from "../internal/options.js";
+import { functionOption, metricName, optionsObject, timeoutOption } from "../internal/options.js";
 import {
-  callSignal,
   JUDGE_OPTIONS,
   type JudgeFunction,
   type JudgeMetricOptions,
+  modelCall,
   numbered,
   parseJudgeScore,
 } from "./judge.js";
@@ -69,8 +69,12 @@ export class AnswerCorrectness implements Metric {
   readonly needsAnswer: boolean = true;
   private readonly judge: JudgeFunction;
   private readonly prompt: (parts: AnswerCorrectnessPromptParts) => string;
+  private readonly timeoutMs: number | undefined;
 
-  /** @throws {ConfigurationError} when `judge` (or a given `prompt`) is not a function. */
+  /**
+   * @throws {ConfigurationError} when `judge` (or a given `prompt`) is not a function, or a given
+   * `timeoutMs` is not a positive number of milliseconds.
+   */
   constructor(options: JudgeMetricOptions<AnswerCorrectnessPromptParts>) {
     const o = optionsObject("AnswerCorrectness", options, true, JUDGE_OPTIONS) as Partial<
       JudgeMetricOptions<AnswerCorrectnessPromptParts>
@@ -81,10 +85,12 @@ export class AnswerCorrectness implements Metric {
         ? answerCorrectnessPrompt
         : functionOption("AnswerCorrectness", "prompt", o.prompt);
     this.name = metricName("AnswerCorrectness", o.name, "answer_correctness");
+    this.timeoutMs = timeoutOption("AnswerCorrectness", o.timeoutMs);
   }
 
   /**
-   * @throws {MetricUnavailableError} for an unparsable judge reply.
+   * @throws {MetricUnavailableError} for an unparsable judge reply, or a judge call that outlasts
+   * `timeoutMs`.
    * @throws whatever the judge throws (the runner records it as the reason).
    * @throws {ConfigurationError} for a malformed input (see the package README).
    */
@@ -103,6 +109,8 @@ export class AnswerCorrectness implements Metric {
       answer: input.answer,
       expectedAnswers,
     });
-    return parseJudgeScore(await this.judge(prompt, { signal: callSignal(input.signal) }));
+    return parseJudgeScore(
+      await modelCall("judge", this.timeoutMs, input.signal, (o) => this.judge(prompt, o)),
+    );
   }
 }

@@ -1,11 +1,11 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
 import { answerOf, questionOf, sampleOf } from "../internal/input.js";
-import { functionOption, metricName, optionsObject } from "../internal/options.js";
+import { functionOption, metricName, optionsObject, timeoutOption } from "../internal/options.js";
 import {
-  callSignal,
   JUDGE_OPTIONS,
   type JudgeFunction,
   type JudgeMetricOptions,
+  modelCall,
   parseJudgeScore,
 } from "./judge.js";
 
@@ -56,8 +56,12 @@ export class AnswerRelevance implements Metric {
   readonly needsAnswer: boolean = true;
   private readonly judge: JudgeFunction;
   private readonly prompt: (parts: AnswerRelevancePromptParts) => string;
+  private readonly timeoutMs: number | undefined;
 
-  /** @throws {ConfigurationError} when `judge` (or a given `prompt`) is not a function. */
+  /**
+   * @throws {ConfigurationError} when `judge` (or a given `prompt`) is not a function, or a given
+   * `timeoutMs` is not a positive number of milliseconds.
+   */
   constructor(options: JudgeMetricOptions<AnswerRelevancePromptParts>) {
     const o = optionsObject("AnswerRelevance", options, true, JUDGE_OPTIONS) as Partial<
       JudgeMetricOptions<AnswerRelevancePromptParts>
@@ -68,10 +72,12 @@ export class AnswerRelevance implements Metric {
         ? answerRelevancePrompt
         : functionOption("AnswerRelevance", "prompt", o.prompt);
     this.name = metricName("AnswerRelevance", o.name, "answer_relevance");
+    this.timeoutMs = timeoutOption("AnswerRelevance", o.timeoutMs);
   }
 
   /**
-   * @throws {MetricUnavailableError} for an unparsable judge reply.
+   * @throws {MetricUnavailableError} for an unparsable judge reply, or a judge call that outlasts
+   * `timeoutMs`.
    * @throws whatever the judge throws (the runner records it as the reason).
    * @throws {ConfigurationError} for a malformed input (see the package README).
    */
@@ -81,6 +87,8 @@ export class AnswerRelevance implements Metric {
     if (answer === null) return null;
     const question = questionOf("AnswerRelevance", sample);
     const prompt = this.prompt({ question, answer });
-    return parseJudgeScore(await this.judge(prompt, { signal: callSignal(input.signal) }));
+    return parseJudgeScore(
+      await modelCall("judge", this.timeoutMs, input.signal, (o) => this.judge(prompt, o)),
+    );
   }
 }

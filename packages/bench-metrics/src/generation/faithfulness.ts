@@ -1,11 +1,17 @@
 import { type Metric, type MetricInput, MetricUnavailableError } from "@fastrag/bench-core";
 import { answerOf, checkRetrieved, chunkAt, questionOf, sampleOf } from "../internal/input.js";
-import { describe, functionOption, metricName, optionsObject } from "../internal/options.js";
 import {
-  callSignal,
+  describe,
+  functionOption,
+  metricName,
+  optionsObject,
+  timeoutOption,
+} from "../internal/options.js";
+import {
   JUDGE_OPTIONS,
   type JudgeFunction,
   type JudgeMetricOptions,
+  modelCall,
   numbered,
   parseJudgeObject,
 } from "./judge.js";
@@ -57,6 +63,9 @@ Reply with exactly one JSON object and nothing else:
  * boolean}` (optionally inside a ```json fence). The score is supported / total claims.
  * Throws a `MetricUnavailableError` (the sample records `null` and the reason, never 0) when the
  * reply is unparsable, when it lists no claim, or when no retrieved chunk carries `text`.
+ *
+ * With `timeoutMs`, the limit applies to each judge call, not to the sample: should the metric
+ * make more than one call for a sample, each may take up to `timeoutMs`.
  */
 export class Faithfulness implements Metric {
   readonly name: string;
@@ -65,8 +74,12 @@ export class Faithfulness implements Metric {
   readonly needsAnswer: boolean = true;
   private readonly judge: JudgeFunction;
   private readonly prompt: (parts: FaithfulnessPromptParts) => string;
+  private readonly timeoutMs: number | undefined;
 
-  /** @throws {ConfigurationError} when `judge` (or a given `prompt`) is not a function. */
+  /**
+   * @throws {ConfigurationError} when `judge` (or a given `prompt`) is not a function, or a given
+   * `timeoutMs` is not a positive number of milliseconds.
+   */
   constructor(options: JudgeMetricOptions<FaithfulnessPromptParts>) {
     const o = optionsObject("Faithfulness", options, true, JUDGE_OPTIONS) as Partial<
       JudgeMetricOptions<FaithfulnessPromptParts>
@@ -77,10 +90,12 @@ export class Faithfulness implements Metric {
         ? faithfulnessPrompt
         : functionOption("Faithfulness", "prompt", o.prompt);
     this.name = metricName("Faithfulness", o.name, "faithfulness");
+    this.timeoutMs = timeoutOption("Faithfulness", o.timeoutMs);
   }
 
   /**
-   * @throws {MetricUnavailableError} for an unparsable reply, no claims, or no retrieved text.
+   * @throws {MetricUnavailableError} for an unparsable reply, no claims, no retrieved text, or a
+   * judge call that outlasts `timeoutMs` (the limit applies to each judge call).
    * @throws whatever the judge throws (the runner records it as the reason).
    * @throws {ConfigurationError} for a malformed input (see the package README).
    */
@@ -102,7 +117,9 @@ export class Faithfulness implements Metric {
       );
     }
     const prompt = this.prompt({ question, answer, contexts });
-    const reply = parseJudgeObject(await this.judge(prompt, { signal: callSignal(input.signal) }));
+    const reply = parseJudgeObject(
+      await modelCall("judge", this.timeoutMs, input.signal, (o) => this.judge(prompt, o)),
+    );
     const claims = reply.claims;
     if (!Array.isArray(claims)) {
       throw new MetricUnavailableError(

@@ -1,7 +1,13 @@
 import { type Metric, type MetricInput, MetricUnavailableError } from "@fastrag/bench-core";
 import { checkGenerationInput, expectedAnswerAt } from "../internal/input.js";
-import { describe, functionOption, metricName, optionsObject } from "../internal/options.js";
-import { callSignal, type ModelCallOptions } from "./judge.js";
+import {
+  describe,
+  functionOption,
+  metricName,
+  optionsObject,
+  timeoutOption,
+} from "../internal/options.js";
+import { type ModelCallOptions, modelCall } from "./judge.js";
 
 /**
  * A caller-supplied embedding model: texts in, one vector per text out, in the same order. No
@@ -25,6 +31,19 @@ export interface SemanticSimilarityOptions {
   readonly embed: EmbedFunction;
   /** Overrides the metric's name (the key in results). */
   readonly name?: string;
+  /**
+   * Time limit on each `embed` call, in milliseconds (a positive number, at most 2147483647).
+   * When it passes, the `signal` handed to `embed` aborts, and the metric stops waiting even if
+   * `embed` ignores that signal: it throws a `MetricUnavailableError` ("embed call timed out
+   * after … ms"), so the sample records `null` and the reason — never a 0. A call that settles
+   * later is ignored. Without it an `embed` call is not bounded.
+   *
+   * @example
+   * ```ts
+   * new SemanticSimilarity({ embed, timeoutMs: 30_000 }); // give up on an embed call after 30 s
+   * ```
+   */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -42,20 +61,27 @@ export class SemanticSimilarity implements Metric {
   readonly needsRelevantIds: boolean = false;
   readonly needsAnswer: boolean = true;
   private readonly embed: EmbedFunction;
+  private readonly timeoutMs: number | undefined;
 
-  /** @throws {ConfigurationError} when `embed` is not a function. */
+  /**
+   * @throws {ConfigurationError} when `embed` is not a function, or a given `timeoutMs` is not a
+   * positive number of milliseconds.
+   */
   constructor(options: SemanticSimilarityOptions) {
     const o = optionsObject("SemanticSimilarity", options, true, [
       "embed",
       "name",
+      "timeoutMs",
     ]) as Partial<SemanticSimilarityOptions>;
     this.embed = functionOption("SemanticSimilarity", "embed", o.embed);
     this.name = metricName("SemanticSimilarity", o.name, "semantic_similarity");
+    this.timeoutMs = timeoutOption("SemanticSimilarity", o.timeoutMs);
   }
 
   /**
    * @throws {MetricUnavailableError} when `embed` returns the wrong number of vectors, vectors of
-   * different lengths, non-finite numbers or a zero vector.
+   * different lengths, non-finite numbers or a zero vector, or when an `embed` call outlasts
+   * `timeoutMs`.
    * @throws whatever `embed` throws (the runner records it as the reason).
    * @throws {ConfigurationError} for a malformed input (see the package README).
    */
@@ -68,7 +94,9 @@ export class SemanticSimilarity implements Metric {
       if (e.trim() !== "") texts.push(e);
     }
     if (texts.length === 1) return null;
-    const vectors: unknown = await this.embed(texts, { signal: callSignal(input.signal) });
+    const vectors: unknown = await modelCall("embed", this.timeoutMs, input.signal, (o) =>
+      this.embed(texts, o),
+    );
     if (!Array.isArray(vectors) || vectors.length !== texts.length) {
       throw new MetricUnavailableError(
         `embed returned ${Array.isArray(vectors) ? `${vectors.length} vectors` : describe(vectors)} for ${texts.length} texts, expected one vector per text`,
