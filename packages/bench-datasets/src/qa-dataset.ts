@@ -180,9 +180,9 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
    * - `.json`: the native `{"samples": [...]}`, a bare array of records, or SQuAD's nested
    *   `data[].paragraphs[].qas[]` (each question a sample; `expected_answers` its answer texts or
    *   `[""]` when impossible; `relevant_ids` its paragraph as `<title>#<index>`);
-   * - `.jsonl` (streamed line by line), `.csv`/`.tsv` (papaparse; cells holding a JSON array or a
-   *   Python list are lists, and an answers cell may hold a `{"text": [...]}` object, in JSON or
-   *   as the Python repr Hugging Face `datasets` writes),
+   * - `.jsonl` (streamed line by line), `.csv`/`.tsv` (papaparse, streamed; cells holding a JSON
+   *   array or a Python list are lists, and an answers cell may hold a `{"text": [...]}` object,
+   *   in JSON or as the Python repr Hugging Face `datasets` writes),
    *   `.yaml`/`.yml`, `.parquet` (hyparquet);
    * - a BEIR directory: `queries.jsonl` and `qrels/<split>.tsv` (`options.split`, default `test`);
    * - TREC qrels: a file named as qrels are (`qrels.test`, `robust04.qrels`, also

@@ -45,20 +45,28 @@ export interface CsvSink {
 /**
  * Reads a CSV/TSV file chunk by chunk (decompressed when it is gzip) through papaparse's own
  * parser, so a file of any size is read without becoming one string, with the same rows and
- * messages as {@link forEachCsvRow} reading it whole: papaparse parses each chunk up to its last
+ * messages as one papaparse call on the whole text: papaparse parses each chunk up to its last
  * complete row and starts again there with the next chunk, the line break is guessed from the
  * first 1 MiB as papaparse does, and a file mixing `\r\n` and `\n` reads as if it used `\n`.
+ *
+ * `options.mixed` says the file is known to mix them (a second read, after `joinLineBreaks`):
+ * every `\r\n` becomes `\n` from the start, and `joinLineBreaks` is never called.
  *
  * @throws ConfigurationError for an unreadable, empty or malformed file (naming the row and the
  *   line it starts on), invalid UTF-8 (line, column and byte), or what `sink` throws.
  */
-export async function streamCsv(path: string, delimiter: string, sink: CsvSink): Promise<void> {
+export async function streamCsv(
+  path: string,
+  delimiter: string,
+  sink: CsvSink,
+  options: { readonly mixed?: boolean } = {},
+): Promise<void> {
   const kind = delimiter === "\t" ? "TSV" : "CSV";
   let mode: "csv" | "lines" | undefined;
   // Line breaks seen so far in the text as written, and whether it mixes them.
   let crlf = false;
   let bareLf = false;
-  let mixed = false;
+  let mixed = options.mixed === true;
   // The first `guessChars` of the text as written, to guess the line break again once mixed.
   let firstText = "";
   let parser: Papa.Parser | undefined;
@@ -72,6 +80,16 @@ export async function streamCsv(path: string, delimiter: string, sink: CsvSink):
   let row = 0;
   let aggregate = "";
   let rowStart = 0;
+  // Newlines counted in the aggregate up to `counted`: asking for the line of each row of a chunk
+  // costs one scan of the chunk, not one per row.
+  let counted = 0;
+  let countedLines = 0;
+  const setAggregate = (text: string) => {
+    aggregate = text;
+    rowStart = 0;
+    counted = 0;
+    countedLines = 0;
+  };
   const at: RowPosition = {
     line() {
       let start = rowStart;
@@ -80,7 +98,13 @@ export async function streamCsv(path: string, delimiter: string, sink: CsvSink):
         if (c !== 10 && c !== 13) break;
         start++;
       }
-      return linesBefore + newlinesIn(aggregate, 0, start) + 1;
+      if (start < counted) {
+        counted = 0;
+        countedLines = 0;
+      }
+      countedLines += newlinesIn(aggregate, counted, start);
+      counted = start;
+      return linesBefore + countedLines + 1;
     },
   };
   const where = () => `${path}: ${row === 0 ? "header" : `row ${row}`} (line ${at.line()})`;
@@ -133,8 +157,7 @@ export async function streamCsv(path: string, delimiter: string, sink: CsvSink):
   const flush = (last: boolean) => {
     // Only a row that never ends grows `partial`: the chunks read are small.
     if (partial.length > 0 && partial.length + freshLength > textLimit.maxChars) {
-      aggregate = partial;
-      rowStart = 0;
+      setAggregate(partial);
       throw inputError(
         where(),
         `the row does not end within ${count(textLimit.maxChars)} characters, more than a string can hold (is a quoted field missing its closing quote?)${delimiter === "\t" ? TSV_QUOTES : ""}`,
@@ -148,14 +171,13 @@ export async function streamCsv(path: string, delimiter: string, sink: CsvSink):
       return;
     }
     if (mixed) text = text.replace(CRLF, "\n");
-    aggregate = text;
-    rowStart = 0;
+    setAggregate(text);
     const cursor = (parser as Papa.Parser).parse(text, 0, !last).meta.cursor as number;
     if (!last) {
       linesBefore += newlinesIn(text, 0, cursor);
       partial = text.slice(cursor);
     }
-    aggregate = "";
+    setAggregate("");
   };
 
   /** Decides how to read the file, from its first `guessChars` of text. */

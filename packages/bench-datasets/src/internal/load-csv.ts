@@ -1,115 +1,162 @@
-import Papa from "papaparse";
+import { stat } from "node:fs/promises";
 import type { ColumnMapping } from "../column-mapping.js";
-import { TSV_QUOTES } from "./csv-stream.js";
-import { readTextFile } from "./files.js";
-import { lineColumnAt } from "./json-text.js";
-import { inputError } from "./problems.js";
+import { streamCsv } from "./csv-stream.js";
 import { type LoadedSamples, SampleBuilder } from "./sample-builder.js";
-import { WRITE_AS_JSONL } from "./text-limit.js";
 
 /**
- * Reads a `.csv` (or `.tsv`) dataset with papaparse. The first row is the header. Cells stay
- * strings, except that a cell holding a JSON array (`["a","b"]`) or a Python list where a list is
- * expected (its integers keep their digits), an answers object (`{"text": [...]}`, in JSON or
- * Python) or a Python list of answer dicts (`[{'text': 'a', 'answer_start': 0}]`) where answers
- * are expected, or a JSON object where `relevance`/`metadata` is expected, is parsed. Rows are
- * numbered from 1 after the header; messages also give the line where the row starts.
+ * Reads a `.csv` (or `.tsv`) dataset, streamed chunk by chunk through papaparse's parser
+ * ({@link streamCsv}): a file of any size loads as long as its samples fit in memory. The first
+ * row is the header. Cells stay strings, except that a cell holding a JSON array (`["a","b"]`) or
+ * a Python list where a list is expected (its integers keep their digits), an answers object
+ * (`{"text": [...]}`, in JSON or Python) or a Python list of answer dicts
+ * (`[{'text': 'a', 'answer_start': 0}]`) where answers are expected, or a JSON object where
+ * `relevance`/`metadata` is expected, is parsed. Rows are numbered from 1 after the header;
+ * messages also give the line where the row starts.
+ *
+ * A file mixing `\r\n` and `\n` line breaks reads as if it used `\n`, a quoted `\r\n` in a cell
+ * included. The mix may show only after rows were read (a file joined from two sources): when
+ * one of those rows has a `\r\n` inside a cell, a file is read again, knowing; a pipe cannot be,
+ * so its rows from the first such one wait (as cells) until the mix shows or the input ends.
  */
 export async function loadCsvDataset(
   path: string,
   mapping: ColumnMapping | undefined,
   delimiter = ",",
 ): Promise<LoadedSamples> {
-  const text = await readTextFile(path, WRITE_AS_JSONL);
+  if (!(await isRegularFile(path))) return readWaiting(path, mapping, delimiter);
+  try {
+    return await readOnce(path, mapping, delimiter, false);
+  } catch (error) {
+    if (error !== READ_AGAIN) throw error;
+  }
+  return readOnce(path, mapping, delimiter, true);
+}
+
+/** Thrown when rows already read hold a `\r\n` that the file's mixed line breaks make `\n`. */
+const READ_AGAIN = new Error("read the file again, its line breaks joined");
+
+/** One read of a file; throws {@link READ_AGAIN} when the mix shows too late. */
+async function readOnce(
+  path: string,
+  mapping: ColumnMapping | undefined,
+  delimiter: string,
+  mixed: boolean,
+): Promise<LoadedSamples> {
+  const { builder, add } = samplesOf(path, mapping);
+  // A row read so far has a `\r\n` inside a cell; the first row that was an error after one.
+  let crlfRead = false;
+  let failed: unknown;
+  const read = streamCsv(
+    path,
+    delimiter,
+    {
+      mode: () => "csv",
+      row(cells, row, at) {
+        if (failed !== undefined) return;
+        if (!crlfRead && !mixed && cells.some(hasCrlf)) crlfRead = true;
+        try {
+          add(cells, row, () => at.line());
+        } catch (error) {
+          // Joined, such a row might read otherwise: read on to learn whether the file mixes.
+          if (!crlfRead) throw error;
+          failed = error;
+        }
+      },
+      line: readAsLines,
+      joinLineBreaks() {
+        if (crlfRead) throw READ_AGAIN;
+      },
+    },
+    { mixed },
+  );
+  try {
+    await read;
+  } catch (error) {
+    // A row that was an error comes before what went wrong later.
+    throw error === READ_AGAIN ? error : (failed ?? error);
+  }
+  if (failed !== undefined) throw failed;
+  return builder.result();
+}
+
+/** Reads a pipe, which cannot be read again: rows that the mix would change wait for it. */
+async function readWaiting(
+  path: string,
+  mapping: ColumnMapping | undefined,
+  delimiter: string,
+): Promise<LoadedSamples> {
+  const { builder, add } = samplesOf(path, mapping);
+  // Rows from the first one with a `\r\n` inside a cell, while the line breaks may still mix.
+  let waiting: { cells: string[]; row: number; line: number }[] | undefined;
+  let mixed = false;
+  const addWaiting = (join: boolean) => {
+    const rows = waiting ?? [];
+    waiting = undefined;
+    for (let i = 0; i < rows.length; i++) {
+      const { cells, row, line } = rows[i]!;
+      rows[i] = undefined as never;
+      add(join ? cells.map(joinLineBreaks) : cells, row, () => line);
+    }
+  };
+  try {
+    await streamCsv(path, delimiter, {
+      mode: () => "csv",
+      row(cells, row, at) {
+        if (waiting === undefined && !mixed && cells.some(hasCrlf)) waiting = [];
+        if (waiting !== undefined) waiting.push({ cells, row, line: at.line() });
+        else add(cells, row, () => at.line());
+      },
+      line: readAsLines,
+      joinLineBreaks() {
+        mixed = true;
+        addWaiting(true);
+      },
+    });
+  } catch (error) {
+    // The waiting rows come before what went wrong: their own errors are reported first.
+    addWaiting(false);
+    throw error;
+  }
+  addWaiting(false);
+  return builder.result();
+}
+
+/** A builder of the file's samples, and how to add a row (row 0 is the header) at a line. */
+function samplesOf(path: string, mapping: ColumnMapping | undefined) {
+  // The line of the row being added, for messages (asked for only on an error or a warning).
+  let lineOfRow: () => number = () => 1;
   const builder = new SampleBuilder(mapping, {
     source: path,
     unit: "row",
     cellsAreText: true,
     ownsRecords: true,
-    describe: (row) => `row ${row} (line ${lineOfRow(text, delimiter, row)})`,
+    describe: (row) => `row ${row} (line ${lineOfRow()})`,
   });
-  forEachCsvRow(text, path, delimiter, (cells, row) => {
+  const add = (cells: string[], row: number, line: () => number) => {
+    lineOfRow = line;
     if (row === 0) builder.setHeader(cells);
     else builder.addRow(cells, row);
-  });
-  return builder.result();
+  };
+  return { builder, add };
 }
 
-/**
- * Parses CSV text and calls `onRow` for each row (row 0 is the header). The text is parsed in
- * one papaparse call (its fastest mode); a quoting error is a ConfigurationError naming the row
- * and the line it starts on.
- */
-export function forEachCsvRow(
-  text: string,
-  source: string,
-  delimiter: string,
-  onRow: (cells: string[], row: number) => void,
-): void {
-  text = oneLineBreak(text);
-  const parsed = Papa.parse<string[]>(text, {
-    delimiter,
-    header: false,
-    dynamicTyping: false,
-    skipEmptyLines: true,
-  });
-  const rows = parsed.data;
-  const error = parsed.errors[0];
-  // Rows before the first error are good; report the error when its row comes.
-  const errorRow = error?.row ?? Number.POSITIVE_INFINITY;
-  if (rows.length === 0 && error === undefined) {
-    throw inputError(`${source}: line 1`, "empty CSV: expected a header row naming the columns");
-  }
-  for (let row = 0; row < rows.length; row++) {
-    if (row === errorRow) break;
-    onRow(rows[row]!, row);
-    // Let each row's cell array go once it is a sample: lowers the peak memory of big files.
-    (rows as unknown[])[row] = undefined;
-  }
-  if (error !== undefined) {
-    const row = Math.min(errorRow, rows.length);
-    throw inputError(
-      `${source}: ${row === 0 ? "header" : `row ${row}`} (line ${lineOfRow(text, delimiter, row)})`,
-      `malformed ${delimiter === "\t" ? "TSV" : "CSV"}: ${error.message}` +
-        (delimiter === "\t" && error.type === "Quotes" ? TSV_QUOTES : ""),
-    );
+function readAsLines(): never {
+  throw new Error("a dataset is read as CSV rows, never as lines");
+}
+
+/** True for a regular file (not a pipe); false when it cannot be told (the reader says why). */
+async function isRegularFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
   }
 }
 
-/**
- * The text with one kind of line break, when it mixes `\r\n` and `\n` (a header written with
- * `"\n"` and rows by Python's csv module, whose default is `"\r\n"`; files joined from two
- * sources). papaparse splits at the kind it meets first: with `\n`, every `\r\n` row kept its
- * `\r` in its last cell (an id `"doc-1\r"` that matches nothing, without a word); with `\r\n`,
- * the `\n` rows ran together. A quoted `\r\n` inside a cell of such a file becomes `\n`.
- * Line numbers are unchanged.
- */
-function oneLineBreak(text: string): string {
-  return text.includes("\r\n") && BARE_LF.test(text) ? text.replace(CRLF, "\n") : text;
+function hasCrlf(cell: string): boolean {
+  return cell.includes("\r\n");
 }
 
-const BARE_LF = /(?:^|[^\r])\n/;
-const CRLF = /\r\n/g;
-
-/** The line a row starts on (error path only: it parses up to that row again). */
-export function lineOfRow(text: string, delimiter: string, row: number): number {
-  text = oneLineBreak(text);
-  let seen = 0;
-  let start = 0;
-  Papa.parse<string[]>(text, {
-    delimiter,
-    header: false,
-    skipEmptyLines: true,
-    step(results, parser) {
-      if (seen === row) {
-        parser.abort();
-        return;
-      }
-      seen++;
-      start = results.meta.cursor;
-    },
-  });
-  while (start < text.length && (text.charCodeAt(start) === 10 || text.charCodeAt(start) === 13))
-    start++;
-  return lineColumnAt(text, start).line;
+function joinLineBreaks(cell: string): string {
+  return cell.includes("\r\n") ? cell.replace(/\r\n/g, "\n") : cell;
 }
