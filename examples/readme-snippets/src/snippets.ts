@@ -1,5 +1,5 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import ts from "typescript";
 
 /** The fence info word that leaves a block out of the check: ```` ```ts skip-check ````. */
@@ -76,7 +76,7 @@ export interface CheckResult {
 export interface CheckPaths {
   /** The repository root: `tsconfig.base.json` is read from it and messages name paths from it. */
   readonly repoRoot: string;
-  /** The prelude: `globals.d.ts`, `context.ts` and any module a snippet imports by a relative path. */
+  /** The prelude: `globals.ts`, `context.ts` and any module a snippet imports by a relative path. */
   readonly preludeDir: string;
   /**
    * Where the snippets are written, one module each, beside a copy of the prelude: a directory
@@ -164,7 +164,13 @@ export function checkSnippets(snippets: readonly Snippet[], paths: CheckPaths): 
       otherErrors.push(message);
     } else if (entry === undefined) {
       const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
-      otherErrors.push(`${relative(repoRoot, fileName)}:${line + 1}:${character + 1} ${message}`);
+      // A prelude file is named by its source in `preludeDir`, not by the copy that was compiled.
+      const source =
+        dirname(fileName) === ts.sys.resolvePath(outDir) &&
+        preludeFiles.includes(basename(fileName))
+          ? join(preludeDir, basename(fileName))
+          : fileName;
+      otherErrors.push(`${relative(repoRoot, source)}:${line + 1}:${character + 1} ${message}`);
     } else {
       const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
       const codeLine = line - entry.headerLines;
