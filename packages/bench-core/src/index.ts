@@ -7,6 +7,19 @@ export {
   type RunOptions,
 } from "./benchmark.js";
 export {
+  type CachableEmbed,
+  type CachableJudge,
+  type CachedCallOptions,
+  type CachedOptions,
+  cached,
+  cacheValueText,
+  MemoryCache,
+  modelCacheKey,
+  type ResponseCache,
+  type TargetCacheKeyInput,
+  targetCacheKey,
+} from "./cache.js";
+export {
   ConfigurationError,
   FastragBenchError,
   MetricUnavailableError,
