@@ -7,6 +7,7 @@ const pkg = (p: string) => fileURLToPath(new URL(`./packages/${p}`, import.meta.
 export default defineConfig({
   resolve: {
     alias: [
+      { find: /^@fastrag\/bench-cache$/, replacement: pkg("bench-cache/src/index.ts") },
       { find: /^@fastrag\/bench-core$/, replacement: pkg("bench-core/src/index.ts") },
       { find: /^@fastrag\/bench-datasets$/, replacement: pkg("bench-datasets/src/index.ts") },
       { find: /^@fastrag\/bench-compare$/, replacement: pkg("bench-compare/src/index.ts") },

@@ -2,8 +2,10 @@ import { describe, expectTypeOf, it } from "vitest";
 import {
   Benchmark,
   type BenchmarkResult,
+  cached,
   type DistributionSummary,
   type EvalSample,
+  MemoryCache,
   type Metric,
   type QueryEngine,
   type RetrievedChunk,
@@ -54,5 +56,32 @@ describe("public types", () => {
       needsAnswer: false,
       score: () => 1,
     };
+  });
+});
+
+describe("cached()", () => {
+  // The shapes of @fastrag/bench-metrics' JudgeFunction and EmbedFunction (core cannot import them).
+  interface ModelCallOptions {
+    readonly signal: AbortSignal;
+    readonly reportUsage?: (usage: { inputTokens?: number }) => void;
+  }
+  type JudgeFunction = (prompt: string, options: ModelCallOptions) => Promise<string> | string;
+  type EmbedFunction = (
+    texts: readonly string[],
+    options: ModelCallOptions,
+  ) => Promise<readonly ArrayLike<number>[]> | readonly ArrayLike<number>[];
+
+  it("gives back a function of the judge's or the embedder's own type", () => {
+    const cache = new MemoryCache();
+    const judge: JudgeFunction = async (prompt) => prompt;
+    const embed: EmbedFunction = (texts) => texts.map(() => new Float32Array(3));
+    const cachedJudge = cached(judge, { cache, key: "m" });
+    const cachedEmbed = cached(embed, { cache, key: "e" });
+    expectTypeOf(cachedJudge).toExtend<JudgeFunction>();
+    expectTypeOf(cachedEmbed).toExtend<EmbedFunction>();
+    expectTypeOf(cachedJudge).returns.toEqualTypeOf<Promise<string>>();
+    expectTypeOf(cachedEmbed).returns.toEqualTypeOf<Promise<readonly number[][]>>();
+    // @ts-expect-error: a function of another shape is not a model function.
+    cached((n: number) => n, { cache, key: "x" });
   });
 });
