@@ -4,8 +4,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
+import { bundlePackage } from "./__fixtures__/bundle.js";
 import { openCache } from "./sqlite-cache.js";
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -14,19 +14,20 @@ const worker = here("./__fixtures__/shard-worker.mjs");
 // The bundle sits under this package's node_modules so that it resolves better-sqlite3 from here.
 const bundle = here("../node_modules/.fastrag-test/bench-cache.mjs");
 
-beforeAll(async () => {
-  await build({
-    entryPoints: [here("./index.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    outfile: bundle,
-    external: ["better-sqlite3"],
-    alias: { "@fastrag/bench-core": here("../../bench-core/src/index.ts") },
-    logLevel: "silent",
-  });
-});
+beforeAll(() => bundlePackage(bundle));
+
+/** SQLite's own check of the store's file. */
+function integrity(store: string): unknown {
+  const Database = createRequire(import.meta.url)("better-sqlite3") as new (
+    path: string,
+  ) => { pragma(s: string, o: { simple: true }): unknown; close(): void };
+  const db = new Database(join(store, "cache.sqlite"));
+  try {
+    return db.pragma("integrity_check", { simple: true });
+  } finally {
+    db.close();
+  }
+}
 
 interface Report {
   shard: number;
@@ -100,15 +101,61 @@ describe("two processes sharing one store (two shards on one machine)", () => {
     } finally {
       cache.close();
     }
-    const Database = createRequire(import.meta.url)("better-sqlite3") as new (
-      path: string,
-    ) => { pragma(s: string, o: { simple: true }): unknown; close(): void };
-    const db = new Database(join(store, "cache.sqlite"));
-    expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
-    db.close();
+    expect(integrity(store)).toBe("ok");
     // Not asserted (it depends on scheduling), but printed: how much the writes overlapped.
     console.log(
       `reads of the other shard's keys while both wrote: ${reports.map((r) => r.seenDuringWrites).join(", ")} of ${n}`,
     );
+  }, 60_000);
+});
+
+describe("a process killed while writing", () => {
+  it("leaves the store whole, every stored value exact, and usable by the next process", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bench-cache-kill-"));
+    const store = join(dir, ".cache");
+    const go = join(dir, "go");
+    writeFileSync(go, "");
+    const doneDir = join(dir, "done");
+    mkdirSync(doneDir);
+    const n = 1_000_000; // more than it can write before the kill
+    const w = runWorker([store, "0", String(n), go, doneDir]);
+    await w.ready;
+    // Let it write for a while, then kill it mid-stream.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    w.child.kill("SIGKILL");
+    await expect(w.done).rejects.toThrow(/exited with null/);
+
+    const cache = openCache(store);
+    try {
+      const stored = cache.size;
+      expect(stored).toBeGreaterThan(10);
+      // Writes are in order: the own keys stored are a prefix 0..own-1, each value exact.
+      let own = 0;
+      while (cache.get(`shard0:${own}`) !== undefined) {
+        expect(cache.get(`shard0:${own}`)).toEqual({
+          shard: 0,
+          i: own,
+          answer: `answer 0/${own} `.repeat(8),
+        });
+        own++;
+      }
+      // The shared key after each tenth own key: all there, but the last may not have been
+      // written before the kill.
+      let shared = 0;
+      for (let i = 0; i < own; i += 10) {
+        const value = cache.get(`shared:${i}`);
+        if (value === undefined) expect(i).toBe(own - 1);
+        else {
+          expect(value).toEqual({ i, text: "same from both" });
+          shared++;
+        }
+      }
+      expect(stored).toBe(own + shared); // nothing else, nothing torn
+      cache.set("after-kill", "ok");
+      expect(cache.get("after-kill")).toBe("ok");
+    } finally {
+      cache.close();
+    }
+    expect(integrity(store)).toBe("ok");
   }, 60_000);
 });
