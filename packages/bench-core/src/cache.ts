@@ -310,7 +310,7 @@ export type CachableEmbed<O extends CachedCallOptions> = (
  *
  * @example
  * ```ts
- * const cache = await openCache(".cache");
+ * const cache = openCache(".cache"); // @fastrag/bench-cache
  * const judge = cached(myJudge, { cache, key: "openai:gpt-4o-mini@t0" });
  * const metric = new AnswerCorrectness({ judge });
  * ```
