@@ -34,7 +34,11 @@ export interface RunOptions {
   readonly shard?: ShardSpec;
 }
 
-/** @throws {ConfigurationError} naming the first option that is not as documented. */
+/**
+ * Checks the options of `Benchmark.run` before any sample runs.
+ *
+ * @throws {ConfigurationError} naming the first option that is not as documented.
+ */
 export function validateRunOptions(options: RunOptions): void {
   if (typeof options !== "object" || options === null) {
     throw new ConfigurationError(

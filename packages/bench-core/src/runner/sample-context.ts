@@ -5,8 +5,10 @@ import type { TargetKind } from "./check-output.js";
 import type { MetricCutter } from "./metric-cutter.js";
 import type { RetryOptions } from "./retry.js";
 
+/** A sample left unfinished by the run's abort: not recorded, so a resume runs it again. */
 export const CANCELLED: unique symbol = Symbol("cancelled");
 
+/** The run's settings every stage of a sample reads, built once per run. */
 export interface SampleContext<M extends Metadata> {
   readonly target: Target<M>;
   readonly kind: TargetKind;
@@ -20,4 +22,5 @@ export interface SampleContext<M extends Metadata> {
   readonly direct: boolean;
 }
 
+/** How a sample ends: its record, or {@link CANCELLED}. */
 export type Outcome = SampleResult | typeof CANCELLED;
