@@ -23,6 +23,9 @@ dir="$(mktemp -d "${TMPDIR:-/tmp}/fastrag-fresh-XXXXXX")"
 cleanup() { if [ "${KEEP:-}" = "1" ]; then echo "kept: $dir"; else rm -rf "$dir"; fi; }
 trap cleanup EXIT
 git clone -q --branch main "$repo" "$dir/main"
+# The tests read the shared acceptance data in place, from ../shared beside the repository, as
+# CI lays it out (a copy of shared/ beside the clone).
+if [ -d "$repo/../shared" ]; then ln -s "$(cd "$repo/../shared" && pwd)" "$dir/shared"; fi
 cd "$dir/main"
 echo "== fresh clone of main at $(git rev-parse --short HEAD) in $dir/main"
 
