@@ -225,6 +225,16 @@ export class Benchmark<M extends Metadata = Metadata> {
     const todo = positions.filter((i) => slots[i] === undefined);
     const progress = new ProgressCounter(onProgress, positions, slots);
 
+    const cacheKey = target.cacheKey;
+    if (
+      options.cache !== undefined &&
+      cacheKey !== undefined &&
+      (typeof cacheKey !== "string" || cacheKey === "")
+    ) {
+      throw new ConfigurationError(
+        `Benchmark.run: the target's cacheKey must be a non-empty string, found ${describeValue(cacheKey)}`,
+      );
+    }
     const ctx: SampleContext<M> = {
       target,
       kind,
@@ -233,7 +243,20 @@ export class Benchmark<M extends Metadata = Metadata> {
       retries,
       signal,
       cutter: signal === undefined ? undefined : new MetricCutter(signal),
-      direct: timeoutMs === undefined && signal === undefined && (retries?.attempts ?? 1) === 1,
+      direct:
+        timeoutMs === undefined &&
+        signal === undefined &&
+        (retries?.attempts ?? 1) === 1 &&
+        options.cache === undefined,
+      targetCache:
+        options.cache === undefined
+          ? undefined
+          : {
+              cache: options.cache,
+              refresh: options.refresh === true,
+              cacheKey,
+              runName: name,
+            },
     };
     const work = { samples: this.samples, questions: this.questions, ids: this.ids, todo };
     try {

@@ -53,6 +53,12 @@ export interface TargetCallOptions<M extends Metadata = Metadata> {
 
 /** A bare retriever: question in, ranked chunks out. */
 export interface Retriever<M extends Metadata = Metadata> {
+  /**
+   * With a run's `cache`: names this pipeline's version in the cache key (else the run name is
+   * used). Change it when the pipeline changes (a new prompt, model or index), so that outputs
+   * stored for the old one are not reused.
+   */
+  readonly cacheKey?: string;
   retrieve(query: string, options: TargetCallOptions<M>): Promise<readonly RetrievedChunk[]>;
 }
 
@@ -65,6 +71,12 @@ export interface QueryResponse {
 
 /** A full pipeline that retrieves and answers. */
 export interface QueryEngine<M extends Metadata = Metadata> {
+  /**
+   * With a run's `cache`: names this pipeline's version in the cache key (else the run name is
+   * used). Change it when the pipeline changes (a new prompt, model or index), so that outputs
+   * stored for the old one are not reused.
+   */
+  readonly cacheKey?: string;
   query(question: string, options: TargetCallOptions<M>): Promise<QueryResponse>;
 }
 
@@ -132,6 +144,8 @@ export interface SampleResult {
   readonly error: string | null;
   /** Pipeline attempts made (more than 1 only with retries). */
   readonly attempts?: number;
+  /** True when the pipeline's output came from the run's `cache` (the target was not called). */
+  readonly cached?: boolean;
 }
 
 /** How many samples ended in each status. Never collapsed. */

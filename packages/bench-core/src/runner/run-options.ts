@@ -1,4 +1,5 @@
 // The options of `Benchmark.run`, and their check before any sample runs.
+import type { ResponseCache } from "../cache.js";
 import { ConfigurationError } from "../errors.js";
 import type { ShardSpec } from "../result/model.js";
 import type { Progress } from "../types.js";
@@ -32,6 +33,16 @@ export interface RunOptions {
   readonly retryErrored?: boolean;
   /** Run only a deterministic slice: the samples at positions `i` with `i % count === index`. */
   readonly shard?: ShardSpec;
+  /**
+   * A response cache (off by default): a sample whose output is stored under its key
+   * (`targetCacheKey`: the target's `cacheKey`, else the run name, and the sample's id,
+   * question and metadata) is scored from the store without calling the target, and its record
+   * says `cached: true`. Only successful outputs are stored, with their latency and usage, so a
+   * cached re-run writes the same scores. A store that cannot be read errors the sample (no call).
+   */
+  readonly cache?: ResponseCache;
+  /** With `cache`: call the target for every sample anyway, and overwrite what is stored. */
+  readonly refresh?: boolean;
 }
 
 /**
@@ -108,6 +119,23 @@ export function validateRunOptions(options: RunOptions): void {
   }
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new ConfigurationError("Benchmark.run: signal must be an AbortSignal");
+  }
+  const { cache, refresh } = options;
+  if (
+    cache !== undefined &&
+    (typeof cache !== "object" ||
+      cache === null ||
+      typeof cache.get !== "function" ||
+      typeof cache.set !== "function")
+  ) {
+    throw new ConfigurationError(
+      `Benchmark.run: cache must be a ResponseCache (an object with get and set), found ${describeValue(cache)}`,
+    );
+  }
+  if (refresh !== undefined && typeof refresh !== "boolean") {
+    throw new ConfigurationError(
+      `Benchmark.run: refresh must be true or false, found ${describeValue(refresh)}`,
+    );
   }
   if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
     throw new ConfigurationError("Benchmark.run: onProgress must be a function");

@@ -2,10 +2,12 @@
 import type { EvalSample, Metadata } from "../types.js";
 import { callPipeline } from "./call-target.js";
 import { type PipelineOutput, validateOutput } from "./check-output.js";
+import { errorMessage } from "./error-message.js";
 import { backoffDelay, isRetryable, type RetryOptions, sleep } from "./retry.js";
 import { CANCELLED, type Outcome, type SampleContext } from "./sample-context.js";
 import { erroredRecord } from "./sample-record.js";
 import { scoreSample } from "./score-sample.js";
+import { lookUp, sampleCacheKey, store } from "./target-cache.js";
 
 /**
  * One sample through the pipeline (with timeout, signal and retries) and the metrics. `question`
@@ -18,6 +20,31 @@ export async function runSample<M extends Metadata>(
   question: string,
   sampleId: string | undefined,
 ): Promise<Outcome> {
+  const tc = ctx.targetCache;
+  let key: string | undefined;
+  if (tc !== undefined) {
+    // A stored output answers instead of the target. A store that cannot be read, or a sample
+    // whose key cannot be made, errors the sample without calling: never a silent paid miss.
+    let hit: Awaited<ReturnType<typeof lookUp>>;
+    try {
+      key = sampleCacheKey(tc, sample, question);
+      hit = await lookUp(tc, ctx.kind, key);
+    } catch (error) {
+      return erroredRecord(ctx, question, sampleId, error, undefined);
+    }
+    if (hit !== undefined) {
+      const outcome = await scoreSample(
+        ctx,
+        sample,
+        question,
+        sampleId,
+        hit.output,
+        hit.latencyMs,
+        undefined,
+      );
+      return outcome === CANCELLED ? outcome : { ...outcome, cached: true };
+    }
+  }
   const maxAttempts = ctx.retries?.attempts ?? 1;
   let attempts = 0;
   let lastError: unknown;
@@ -43,7 +70,23 @@ export async function runSample<M extends Metadata>(
   }
   const tried = maxAttempts > 1 ? attempts : undefined;
   if (output === undefined) return erroredRecord(ctx, question, sampleId, lastError, tried);
-  return scoreSample(ctx, sample, question, sampleId, output, latencyMs, tried);
+  if (tc === undefined || key === undefined) {
+    return scoreSample(ctx, sample, question, sampleId, output, latencyMs, tried);
+  }
+  // Only a successful output is stored. A failed write keeps the paid output (it is scored) and
+  // says why in the record's error.
+  let storeError: string | undefined;
+  try {
+    await store(tc, ctx.kind, key, output, latencyMs);
+  } catch (error) {
+    storeError = `not cached: ${errorMessage(error)}`;
+  }
+  const outcome = await scoreSample(ctx, sample, question, sampleId, output, latencyMs, tried);
+  if (storeError === undefined || outcome === CANCELLED) return outcome;
+  return {
+    ...outcome,
+    error: outcome.error === null ? storeError : `${outcome.error}; ${storeError}`,
+  };
 }
 
 /**

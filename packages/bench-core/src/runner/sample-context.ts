@@ -4,6 +4,7 @@ import type { Metadata, Metric, SampleResult, Target } from "../types.js";
 import type { TargetKind } from "./check-output.js";
 import type { MetricCutter } from "./metric-cutter.js";
 import type { RetryOptions } from "./retry.js";
+import type { TargetCache } from "./target-cache.js";
 
 /** A sample left unfinished by the run's abort: not recorded, so a resume runs it again. */
 export const CANCELLED: unique symbol = Symbol("cancelled");
@@ -18,8 +19,10 @@ export interface SampleContext<M extends Metadata> {
   readonly signal: AbortSignal | undefined;
   /** With a signal: what cuts a metric still pending long after the abort. */
   readonly cutter: MetricCutter | undefined;
-  /** No timeout, no signal, one attempt: nothing can abort or repeat a call. */
+  /** No timeout, no signal, one attempt, no cache: nothing can abort, repeat or replace a call. */
   readonly direct: boolean;
+  /** The run's response cache, when it has one. */
+  readonly targetCache: TargetCache | undefined;
 }
 
 /** How a sample ends: its record, or {@link CANCELLED}. */
