@@ -58,6 +58,11 @@ export async function main(
       "discard a checkpoint journal left by an interrupted run instead of resuming",
     )
     .option("--retry-errored", "when resuming, also re-run samples that errored")
+    .option(
+      "--cache",
+      "answer samples from the response cache at <outDir>/.cache/ and store new outputs there (config: cache: true)",
+    )
+    .option("--refresh", "with the cache: call every target again and overwrite the stored outputs")
     .addHelpText(
       "after",
       "\nA config is code: `run` executes it. Loading datasets or result files never evaluates code.\nAn interrupted run (Ctrl-C, crash) resumes from its journal when run again.",

@@ -22,6 +22,12 @@ export interface BenchConfig<M extends Metadata = Metadata> {
   readonly outDir?: string;
   /** Per-sample timeout of the pipeline call. */
   readonly timeoutMs?: number;
+  /**
+   * Keep the targets' outputs in the response cache at `<outDir>/.cache/` and answer from it
+   * (as `run --cache`): a re-run calls a target only for samples it has not answered before.
+   * Keys: the target's `cacheKey` (else its name) and the sample's id, question and metadata.
+   */
+  readonly cache?: boolean;
 }
 
 /**

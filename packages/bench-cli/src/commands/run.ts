@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { dirname, extname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { openCache, type SqliteCache } from "@fastrag/bench-cache";
 import { Comparison } from "@fastrag/bench-compare";
 import {
   Benchmark,
@@ -26,6 +27,10 @@ export interface RunCommandOptions {
   readonly outDir?: string;
   readonly fresh?: boolean;
   readonly retryErrored?: boolean;
+  /** Use the response cache at `<outDir>/.cache/` (also `cache: true` in the config). */
+  readonly cache?: boolean;
+  /** Call every target again and overwrite the cache (implies `cache`). */
+  readonly refresh?: boolean;
 }
 
 const CONFIG_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"];
@@ -38,6 +43,7 @@ const CONFIG_KEYS: readonly string[] = [
   "maxConcurrent",
   "outDir",
   "timeoutMs",
+  "cache",
 ];
 
 /**
@@ -279,6 +285,10 @@ export async function runCommand(
       `${configPath}: maxConcurrent must be a positive integer, found ${shown(concurrent)}`,
     );
   }
+  const useCache: unknown = config.cache;
+  if (useCache !== undefined && typeof useCache !== "boolean") {
+    throw new UsageError(`${configPath}: cache must be true or false, found ${shown(useCache)}`);
+  }
   const warnings = (dataset as { warnings?: readonly string[] }).warnings ?? [];
   const c = colors(io);
   for (const key of unknownConfigKeys(config)) {
@@ -345,9 +355,15 @@ export async function runCommand(
     throw error;
   }
   let results: BenchmarkResult[] | number;
+  let cache: SqliteCache | undefined;
   try {
-    results = await runTargets(config, benchmark, names, paths, options, shard, io, signal);
+    // Shared by every target, and by shards running at once on this machine.
+    if (options.cache === true || options.refresh === true || useCache === true) {
+      cache = openCache(join(outDir, ".cache"));
+    }
+    results = await runTargets(config, benchmark, names, paths, options, shard, io, signal, cache);
   } finally {
+    cache?.close();
     await locks.release();
   }
   if (typeof results === "number") return results;
@@ -376,6 +392,7 @@ async function runTargets(
   shard: ShardSpec | undefined,
   io: Io,
   signal: AbortSignal,
+  cache: SqliteCache | undefined,
 ): Promise<BenchmarkResult[] | number> {
   const c = colors(io);
   const results: BenchmarkResult[] = [];
@@ -419,6 +436,7 @@ async function runTargets(
         ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
         ...(shard ? { shard } : {}),
         ...(options.retryErrored ? { retryErrored: true } : {}),
+        ...(cache !== undefined ? { cache, refresh: options.refresh === true } : {}),
       });
     } catch (error) {
       progress.stop();
@@ -451,7 +469,13 @@ async function runTargets(
     await mkdir(dirname(marker), { recursive: true });
     await writeFile(marker, `${JSON.stringify({ result: file })}\n`);
     const s = result.status;
-    const status = `successful ${s.successful}, incomplete ${s.incomplete}, errored ${s.errored}`;
+    let fromCache = "";
+    if (cache !== undefined) {
+      let n = 0;
+      for (const sample of result.samples) if (sample.cached === true) n++;
+      fromCache = `, ${n.toLocaleString("en-US")} from the cache`;
+    }
+    const status = `successful ${s.successful}, incomplete ${s.incomplete}, errored ${s.errored}${fromCache}`;
     writeLine(
       io.stderr,
       `${s.errored > 0 ? c.yellow("!") : c.green("✓")} ${printable(name)}: ${plural(result.samples.length, "sample")} in ${result.durationS.toFixed(1)} s (${status}) → ${file}`,
