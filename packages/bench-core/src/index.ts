@@ -31,6 +31,7 @@ export {
 } from "./results.js";
 export { percentile, summarize } from "./summary.js";
 export {
+  type CallLimiter,
   type DistributionSummary,
   type EvalSample,
   type Metadata,
