@@ -85,6 +85,7 @@ export function embeddingModel(
   return new Mock({
     provider: "mock-provider",
     modelId: "embed-1",
+    maxEmbeddingsPerCall: 100,
     doEmbed: async (options: { values: string[]; abortSignal?: AbortSignal }) => {
       await before?.(options.abortSignal);
       return {
