@@ -18,7 +18,7 @@ class SlowRetriever extends BaseRetriever {
   ) {
     super({});
   }
-  async _getRelevantDocuments(): Promise<Document[]> {
+  override async _getRelevantDocuments(): Promise<Document[]> {
     await new Promise((r) => setTimeout(r, this.ms));
     return this.docs;
   }
