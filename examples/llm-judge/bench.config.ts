@@ -27,8 +27,8 @@ export default defineConfig({
   },
   outDir: "results",
   maxConcurrent: 2,
-  // Once the response cache and the shared rate limiter land in the CLI, add here:
-  //   cache: true,                                   // judge and pipeline replies reused on re-runs
+  // When the CLI's response cache and shared rate limiter are released, two keys go here:
+  //   cache: true,  (or `fastrag-bench run --cache`: replies reused on re-runs)
   //   rateLimit: { requestsPerMinute: 500, adaptive: true },
-  // and wrap the judge: aiJudge(...) → cached(aiJudge(...), { cache }) is done by `cache: true`.
+  // The judge then gets the run's limiter and reports its usage per sample (judge_usage).
 });
