@@ -36,7 +36,7 @@ export interface FromRunnableOptions<RunInput = string> extends DocumentMapping 
    * Builds the chain's input from the question (and the sample, e.g. its metadata). Default: the
    * question string itself.
    */
-  readonly input?: (question: string, sample: EvalSample) => RunInput;
+  readonly input?: (question: string, sample: EvalSample) => NoInfer<RunInput>;
 }
 
 const OPTIONS = [...MAPPING_OPTIONS, "answer", "context", "input"];
@@ -174,7 +174,18 @@ function field(where: string, output: unknown, key: string, option: string): unk
  * const result = await benchmark.run(engine, { name: "lcel-rag" });
  * ```
  */
-export function fromRunnable<RunInput = string>(
+export function fromRunnable(
+  runnable: RunnableInterface<string, unknown>,
+  options?: FromRunnableOptions<string>,
+): QueryEngine;
+/** A chain whose input is not the question string: `input` builds it. */
+export function fromRunnable<RunInput>(
+  runnable: RunnableInterface<RunInput, unknown>,
+  options: FromRunnableOptions<RunInput> & {
+    readonly input: (question: string, sample: EvalSample) => NoInfer<RunInput>;
+  },
+): QueryEngine;
+export function fromRunnable<RunInput>(
   runnable: RunnableInterface<RunInput, unknown>,
   options?: FromRunnableOptions<RunInput>,
 ): QueryEngine {
