@@ -118,6 +118,37 @@ describe("fromRetriever (a vector store's retriever, @langchain/core)", () => {
     expect(ConfigurationError.isInstance(thrown)).toBe(true);
   });
 
+  it("maps uriKey and scoreKey, and requires documentIdKey's field once it is set", async () => {
+    const docs = [
+      new Document({
+        id: "a",
+        pageContent: "alpha",
+        metadata: { url: "https://x/a", relevance: 0.9, doc: 7 },
+      }),
+      new Document({
+        id: "b",
+        pageContent: "beta",
+        metadata: { url: "", relevance: "high", doc: 8 },
+      }),
+    ];
+    const retriever = { invoke: async () => docs };
+    const chunks = await fromRetriever(retriever as never, {
+      uriKey: "url",
+      scoreKey: "relevance",
+      documentIdKey: "doc",
+    }).retrieve("q", call(sample));
+    // An empty uri and a non-numeric score are left out, not invented; numeric ids become text.
+    expect(chunks).toEqual([
+      { id: "a", text: "alpha", uri: "https://x/a", score: 0.9, documentId: "7" },
+      { id: "b", text: "beta", documentId: "8" },
+    ]);
+    await expect(
+      fromRetriever(retriever as never, { documentIdKey: "document" }).retrieve("q", call(sample)),
+    ).rejects.toThrow(
+      'fromRetriever: the retrieved documents[0] (id "a") has no metadata.document (the documentIdKey option), found undefined',
+    );
+  });
+
   it("refuses a retriever that returns something other than documents, naming the rank", async () => {
     const bad = {
       invoke: async () => [new Document({ pageContent: "ok", id: "a" }), { text: "x" }],
