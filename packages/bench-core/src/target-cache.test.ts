@@ -1,7 +1,11 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Benchmark } from "./benchmark.js";
 import { MemoryCache, type ResponseCache } from "./cache.js";
 import { ConfigurationError } from "./errors.js";
+import { BenchmarkResult } from "./results.js";
 import type { EvalSample, Metric, QueryEngine, Retriever } from "./types.js";
 
 const samples: EvalSample[] = [
@@ -175,6 +179,12 @@ describe("run({ cache })", () => {
     expect(calls).toHaveLength(3);
     expect(w.samples.map((s) => s.scores.exact)).toEqual([1, 0, 1]);
     expect(w.samples[0]?.error).toMatch(/^not cached: .*the file is not writable$/);
+    // Such a record saves and loads as it is (a successful sample that says why it was not kept).
+    const file = join(mkdtempSync(join(tmpdir(), "target-cache-")), "w.json");
+    await w.save(file);
+    const loaded = await BenchmarkResult.load(file);
+    expect(loaded.samples[0]?.status).toBe("successful");
+    expect(loaded.samples[0]?.error).toBe(w.samples[0]?.error);
   });
 
   it("refuses a bad cache, refresh or cacheKey before any call", async () => {
