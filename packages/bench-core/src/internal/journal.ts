@@ -237,14 +237,18 @@ class JournalReadState {
     if (held === undefined) {
       const why =
         bytes === undefined
-          ? `${what}, too long for any journal line (${size}: a run of NUL bytes a crash left, or another file's data)`
+          ? `a line of ${size}, too long for a journal line (a run of NUL bytes a crash left, or another file's data)`
           : `${what} (${size})`;
       this.warnings.push(`${this.path}:${lineNo}: dropped ${why}; no sample could be read from it`);
       return;
     }
+    // The dataset names the sample when the tear took its id with it.
+    const known =
+      held.index < this.expected.size ? this.datasetSample?.(held.index)?.id : undefined;
+    const id = known === undefined ? held.id : JSON.stringify(known);
     this.lost.push({
       index: held.index,
-      message: `${this.path}:${lineNo}: dropped ${what} (${size}); it held sample index ${held.index}${held.id === undefined ? "" : ` (id ${held.id})`}, which runs again`,
+      message: `${this.path}:${lineNo}: dropped ${what} (${size}); it held sample index ${held.index}${id === undefined ? "" : ` (id ${id})`}, which runs again`,
     });
   }
 
