@@ -16,6 +16,7 @@ import {
 import { QADataset } from "@fastrag/bench-datasets";
 import cliProgress from "cli-progress";
 import type { BenchConfig } from "../config.js";
+import { awaiting, doneAwaiting } from "../internal/activity.js";
 import { fileSafe } from "../internal/files.js";
 import { colors, type Io, UsageError, writeLine } from "../internal/io.js";
 import { printable } from "../internal/printable.js";
@@ -68,6 +69,10 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
   }
   if (!existsSync(path)) throw new UsageError(`${path}: no such config file`);
   let mod: Record<string, unknown>;
+  awaiting(
+    `${path}: the config's top-level code awaits a promise that never settles`,
+    "Make every promise the config awaits at its top level resolve or reject.",
+  );
   try {
     if (ext === ".ts" || ext === ".mts" || ext === ".cts") {
       const { createJiti } = await import("jiti");
@@ -90,6 +95,10 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
     | undefined;
   if (isThenable(config)) {
     // An async config: `export default makeConfig()` where makeConfig is async.
+    awaiting(
+      `${path}: the config's default export is a promise that never settles`,
+      "Make it resolve to defineConfig({ dataset, metrics, targets }) (or reject with the reason it cannot).",
+    );
     try {
       config = await config;
     } catch (error) {
@@ -101,6 +110,7 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
       );
     }
   }
+  doneAwaiting();
   if (typeof config !== "object" || config === null) {
     throw new ConfigurationError(
       `${path}: expected a default export made with defineConfig({ dataset, metrics, targets })`,
@@ -244,10 +254,15 @@ export async function runCommand(
   const config = await loadConfig(path);
   const base = dirname(path);
   const rawDataset = config.dataset;
+  awaiting(
+    `${configPath}: the config's dataset is a promise that never settles`,
+    "Make it resolve to a QADataset or an array of samples (or reject).",
+  );
   const dataset =
     typeof rawDataset === "string"
       ? await QADataset.load(resolve(base, rawDataset))
       : await rawDataset;
+  doneAwaiting();
   if (dataset === undefined || dataset === null) {
     // An async loader that forgot its `return` resolves to undefined.
     throw new UsageError(
@@ -409,13 +424,23 @@ async function runTargets(
       ? Math.max(0, Math.ceil((benchmark.samples.length - shard.index) / shard.count))
       : benchmark.samples.length;
     const progress = startProgress(io, name, total);
+    let finished = 0;
+    const onProgress = (p: Progress) => {
+      finished = p.done;
+      progress.update(p);
+    };
+    awaiting(
+      () =>
+        `target ${JSON.stringify(printable(name))}: ${finished} of ${total} samples finished, and the rest wait on a target call or a metric whose promise never settles`,
+      `Finished samples are kept in ${journal}. Make every call settle (timeoutMs in the config bounds each target call), then run the same command again to resume.`,
+    );
     let result: BenchmarkResult;
     try {
       result = await benchmark.run(target as never, {
         name,
         signal,
         checkpoint: journal,
-        onProgress: progress.update,
+        onProgress,
         ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
         ...(shard ? { shard } : {}),
         ...(options.retryErrored ? { retryErrored: true } : {}),
@@ -445,11 +470,23 @@ async function runTargets(
       throw error;
     }
     progress.stop();
-    await result.save(file);
+    doneAwaiting();
+    try {
+      await result.save(file);
+    } catch (error) {
+      // The journal is kept (it is removed only once every result is saved): say so, and how on.
+      if (!ConfigurationError.isInstance(error)) throw error;
+      throw new ConfigurationError(
+        `${error.message}. ${JSON.stringify(printable(name))} was not saved; its ${plural(result.samples.length, "finished sample")} ${result.samples.length === 1 ? "is" : "are"} kept in ${journal}, and the same command run again saves the result from it without calling the target again`,
+        { cause: error },
+      );
+    }
     // The journal stays until every target is done: should a later target be interrupted, the
-    // marker says this one's result is saved, and the resume keeps it.
-    await mkdir(dirname(marker), { recursive: true });
-    await writeFile(marker, `${JSON.stringify({ result: file })}\n`);
+    // marker says this one's result is saved, and the resume keeps it. A marker that cannot be
+    // written costs nothing but that: the resume then reads this target's journal again.
+    await mkdir(dirname(marker), { recursive: true })
+      .then(() => writeFile(marker, `${JSON.stringify({ result: file })}\n`))
+      .catch(() => rm(marker, { force: true }).catch(() => {}));
     const s = result.status;
     const status = `successful ${s.successful}, incomplete ${s.incomplete}, errored ${s.errored}`;
     writeLine(
