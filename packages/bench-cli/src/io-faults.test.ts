@@ -113,3 +113,28 @@ describe("a save that cannot be written", () => {
     expect(existsSync(join(out, "big.json"))).toBe(false);
   });
 });
+
+describe("target names", () => {
+  it("refuses a name that ends like a shard's file: it would overwrite shard 1/2 of another target", () => {
+    const to = join(dir, "shard-names");
+    const config = join(fixtures, "named.config.mjs");
+    for (const [name, of] of [
+      ["t1.shard-1-of-2", 'shard 1 of 2 of target "t1"'],
+      ["T1.SHARD-2-of-2", 'shard 2 of 2 of target "T1"'],
+    ] as const) {
+      const r = cli(["run", config, "--out-dir", to], {
+        FASTRAG_TEST_TARGETS: JSON.stringify(["t1", name]),
+      });
+      expect(r.code).toBe(2);
+      expect(r.stderr.split("\n")[0]).toBe(
+        `error: ${config}: target ${JSON.stringify(name)} ends like a shard's result file (.shard-N-of-COUNT): its result would overwrite ${of}; rename it`,
+      );
+    }
+    expect(existsSync(to)).toBe(false);
+    // A name that only looks close runs.
+    const ok = cli(["run", config, "--out-dir", to], {
+      FASTRAG_TEST_TARGETS: JSON.stringify(["t1.shard-1-of-2x"]),
+    });
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+});

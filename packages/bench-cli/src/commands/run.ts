@@ -48,6 +48,9 @@ const CONFIG_KEYS: readonly string[] = [
  */
 const MAX_FILE_NAME = 160;
 
+/** How the file of a shard's result ends (see `targetPaths`), as a file system may match it: any case. */
+const SHARD_SUFFIX = /\.shard-(\d+)-of-(\d+)$/i;
+
 /** Parses `--shard 2/8` (1-based, as people count) into `{ index: 1, count: 8 }`. */
 export function parseShard(spec: string): ShardSpec {
   const m = /^(\d+)\/(\d+)$/.exec(spec.trim());
@@ -324,6 +327,14 @@ export async function runCommand(
       const shown = name.length > 40 ? `${name.slice(0, 40)}…` : name;
       throw new ConfigurationError(
         `${path}: target ${JSON.stringify(shown)} has a name too long for its result file (${file.length} characters once file-safe; at most ${MAX_FILE_NAME}); shorten it`,
+      );
+    }
+    // `<name>.shard-N-of-COUNT` is where shard N of COUNT of `<name>` is saved (and journaled):
+    // a target named so would overwrite that shard's result, or be merged as one.
+    const shardLike = SHARD_SUFFIX.exec(file);
+    if (shardLike !== null) {
+      throw new ConfigurationError(
+        `${path}: target ${JSON.stringify(name)} ends like a shard's result file (.shard-N-of-COUNT): its result would overwrite shard ${shardLike[1]} of ${shardLike[2]} of target ${JSON.stringify(file.slice(0, shardLike.index))}; rename it`,
       );
     }
     const other = byFile.get(file.toLowerCase());
