@@ -9,6 +9,7 @@ export {
 export {
   ConfigurationError,
   FastragBenchError,
+  JournalWriteError,
   MetricUnavailableError,
   RunAbortedError,
 } from "./errors.js";

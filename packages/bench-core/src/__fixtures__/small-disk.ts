@@ -48,6 +48,6 @@ export function fileSizeLimitUnavailable(): string | undefined {
 }
 
 /** The built package, which a child process under `ulimit -f` imports. */
-export const BUILT = new URL("../../dist/index.js", import.meta.url);
+export const BUILT: URL = new URL("../../dist/index.js", import.meta.url);
 export const builtMissing = (): string | undefined =>
   existsSync(BUILT) ? undefined : "needs the built package (pnpm build): the child imports dist/";

@@ -76,7 +76,7 @@ describe("the JSONL line reader on a 100 MB line", () => {
 
 describe("the byte line reader (TREC files) on a 100 MB line", () => {
   /** Counts lines and their lengths, as a TREC parser would see them. */
-  function lineCounter(): ByteLineParser & { lengths: number[] } {
+  function lineCounter(): ByteLineParser & { lengths: number[]; linesRead: number } {
     const lengths: number[] = [];
     return {
       lengths,
