@@ -58,6 +58,10 @@ export async function main(
       "discard a checkpoint journal left by an interrupted run instead of resuming",
     )
     .option("--retry-errored", "when resuming, also re-run samples that errored")
+    .option(
+      "--continue-without-journal",
+      "when the checkpoint journal cannot be written (a full disk), warn and go on without it instead of stopping the run",
+    )
     .addHelpText(
       "after",
       "\nA config is code: `run` executes it. Loading datasets or result files never evaluates code.\nAn interrupted run (Ctrl-C, crash) resumes from its journal when run again.",

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -136,5 +136,50 @@ describe("target names", () => {
       FASTRAG_TEST_TARGETS: JSON.stringify(["t1.shard-1-of-2x"]),
     });
     expect(ok.code, ok.stderr).toBe(0);
+  });
+});
+
+describe("a journal that cannot be written (a 64 KiB tmpfs as <outDir>/.journal)", () => {
+  it("stops the run at once with exit 2, keeping finished samples; --continue-without-journal goes on", async (ctx) => {
+    const out = join(dir, "journal-disk");
+    await mkdir(out, { recursive: true });
+    const journalDir = join(out, ".journal");
+    const disk = await mountSmallDisk("64k");
+    if (typeof disk === "string") return ctx.skip(disk);
+    try {
+      // The tmpfs is mounted where the journal goes; the result goes beside it, on a disk with room.
+      await rm(journalDir, { recursive: true, force: true });
+      await symlink(disk.dir, journalDir);
+      const config = join(fixtures, "big-answers.config.mjs");
+      const journal = join(journalDir, "big.jsonl");
+      const env = { FASTRAG_TEST_SAMPLES: "300", FASTRAG_TEST_ANSWER: "1000" };
+      const stopped = cli(["run", config, "--out-dir", out], env);
+      expect(stopped.code).toBe(2);
+      const [error, hint] = stopped.stderr.trim().split("\n").slice(-2);
+      const kept = Number(/lost: (\d+) finished samples are kept in /.exec(error as string)?.[1]);
+      expect(kept).toBeGreaterThan(10);
+      expect(error).toBe(
+        `error: ${journal}: cannot write the checkpoint journal: no space left on the device (ENOSPC); the run stopped at once, with ${300 - kept - 1} of 300 samples not run. Nothing finished is lost: ${kept} finished samples are kept in ${journal}, and the same command run again resumes from them (the 1 sample whose line could not be written is in this error's partial result only); or run again with --continue-without-journal to go on without a journal`,
+      );
+      expect(hint).toBe("free space on that disk (or write somewhere else), then run again");
+      expect(existsSync(join(out, "big.json"))).toBe(false);
+
+      const goes = cli(["run", config, "--out-dir", out, "--continue-without-journal"], env);
+      expect(goes.code, goes.stderr).toBe(0);
+      const warnings = goes.stderr.split("\n").filter((l) => l.startsWith("warning: "));
+      expect(warnings).toHaveLength(2);
+      // The line the first run tore, then the journal given up.
+      expect(warnings[0]).toMatch(
+        /big\.jsonl:\d+: dropped the last line, cut short by an interrupted write/,
+      );
+      expect(warnings[1]).toMatch(
+        /big\.jsonl: cannot write the checkpoint journal: no space left on the device \(ENOSPC\); going on without a journal \(continueWithoutJournal\)/,
+      );
+      const saved = JSON.parse(await readFile(join(out, "big.json"), "utf8"));
+      expect(saved.samples).toHaveLength(300);
+    } finally {
+      await rm(journalDir, { force: true });
+      await disk.remove();
+    }
   });
 });

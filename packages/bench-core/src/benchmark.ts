@@ -286,7 +286,7 @@ export class Benchmark<M extends Metadata = Metadata> {
     if (journal?.failure !== undefined) {
       const unstarted = positions.length - samples.length;
       throw new JournalWriteError(
-        `${errorMessage(journal.failure)}; the run stopped at once, with ${unstarted} of ${positions.length} samples not run. Nothing finished is lost: ${journal.journaled} finished samples are kept in ${checkpoint}, and a run with the same checkpoint resumes from them${journal.unjournaled > 0 ? ` (the ${journal.unjournaled} whose lines could not be written are in this error's partial result only)` : ""}; or pass continueWithoutJournal: true to go on without a journal`,
+        `${errorMessage(journal.failure)}; the run stopped at once, with ${unstarted} of ${positions.length} samples not run. Nothing finished is lost: ${journal.journaled} finished samples are kept in ${checkpoint}, and a run with the same checkpoint resumes from them${journal.unjournaled > 0 ? ` (${unjournaledText(journal.unjournaled)} in this error's partial result only)` : ""}; or pass continueWithoutJournal: true to go on without a journal`,
         checkpoint as string,
         result,
         { cause: (journal.failure as { cause?: unknown }).cause ?? journal.failure },
@@ -301,6 +301,13 @@ export class Benchmark<M extends Metadata = Metadata> {
     }
     return result;
   }
+}
+
+/** "the 1 sample whose line could not be written is", or its plural. */
+function unjournaledText(n: number): string {
+  return n === 1
+    ? "the 1 sample whose line could not be written is"
+    : `the ${n} samples whose lines could not be written are`;
 }
 
 /**

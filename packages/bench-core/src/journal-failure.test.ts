@@ -84,7 +84,7 @@ describe("a journal write that fails", () => {
     expect(ConfigurationError.isInstance(error)).toBe(true);
     const e = error as JournalWriteError<BenchmarkResult>;
     expect(e.message).toBe(
-      `${path}: cannot write the checkpoint journal: no space left on the device (ENOSPC); the run stopped at once, with 14 of 20 samples not run. Nothing finished is lost: 5 finished samples are kept in ${path}, and a run with the same checkpoint resumes from them (the 1 whose lines could not be written are in this error's partial result only); or pass continueWithoutJournal: true to go on without a journal`,
+      `${path}: cannot write the checkpoint journal: no space left on the device (ENOSPC); the run stopped at once, with 14 of 20 samples not run. Nothing finished is lost: 5 finished samples are kept in ${path}, and a run with the same checkpoint resumes from them (the 1 sample whose line could not be written is in this error's partial result only); or pass continueWithoutJournal: true to go on without a journal`,
     );
     expect((e.cause as { code?: string }).code).toBe("ENOSPC");
     expect(e.path).toBe(path);

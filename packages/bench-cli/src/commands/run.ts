@@ -9,6 +9,7 @@ import {
   BenchmarkResult,
   ConfigurationError,
   errorMessage,
+  JournalWriteError,
   type Progress,
   RunAbortedError,
   type ShardSpec,
@@ -27,6 +28,7 @@ export interface RunCommandOptions {
   readonly outDir?: string;
   readonly fresh?: boolean;
   readonly retryErrored?: boolean;
+  readonly continueWithoutJournal?: boolean;
 }
 
 const CONFIG_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"];
@@ -455,9 +457,29 @@ async function runTargets(
         ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
         ...(shard ? { shard } : {}),
         ...(options.retryErrored ? { retryErrored: true } : {}),
+        ...(options.continueWithoutJournal ? { continueWithoutJournal: true } : {}),
+        onWarning: (message) => {
+          progress.stop();
+          writeLine(io.stderr, c.yellow(`warning: ${message}`));
+        },
       });
     } catch (error) {
       progress.stop();
+      if (JournalWriteError.isInstance(error)) {
+        // The runner's words are the library's; a user of the command resumes with the command.
+        throw new ConfigurationError(
+          error.message
+            .replace(
+              "a run with the same checkpoint resumes from them",
+              "the same command run again resumes from them",
+            )
+            .replace(
+              "pass continueWithoutJournal: true to go on without a journal",
+              "run again with --continue-without-journal to go on without a journal",
+            ),
+          { cause: error },
+        );
+      }
       if (RunAbortedError.isInstance(error)) {
         writeLine(
           io.stderr,
