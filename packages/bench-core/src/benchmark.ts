@@ -15,10 +15,15 @@
 //   error-message.ts, describe-value.ts   how thrown and bad values read in messages
 // The result (its model, file codec, reading, saving, checks and merge) lives under result/.
 import { ConfigurationError, JournalWriteError, RunAbortedError } from "./errors.js";
-import { fingerprintSamples } from "./internal/fingerprint.js";
+import { fingerprintSamples, fingerprintShard } from "./internal/fingerprint.js";
 import type { JournalHeader } from "./internal/journal.js";
 import { setOwn } from "./internal/validate.js";
-import { BenchmarkResult, type DatasetInfo } from "./result/model.js";
+import {
+  BenchmarkResult,
+  type DatasetInfo,
+  type ResultShard,
+  type ShardSpec,
+} from "./result/model.js";
 import { checkTargetServesMetrics, detectTarget, type TargetKind } from "./runner/check-output.js";
 import {
   claimJournal,
@@ -195,6 +200,19 @@ export class Benchmark<M extends Metadata = Metadata> {
     }
   }
 
+  /** The shard as its result records it, with the fingerprint of its slice's samples. */
+  private resultShard(shard: ShardSpec, positions: readonly number[]): ResultShard {
+    const { ids, questions } = this;
+    const samplesFingerprint = fingerprintShard(
+      shard.index,
+      shard.count,
+      positions.length,
+      (j) => ids[positions[j] as number],
+      (j) => questions[positions[j] as number] as string,
+    );
+    return { index: shard.index, count: shard.count, samplesFingerprint };
+  }
+
   /** {@link Benchmark.run} once its checkpoint journal, if any, is this run's alone. */
   private async runClaimed(
     target: Target<M>,
@@ -281,7 +299,7 @@ export class Benchmark<M extends Metadata = Metadata> {
       samples,
       higherIsBetter,
       dataset: lazyDatasetInfo(this, total),
-      ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}),
+      ...(shard ? { shard: this.resultShard(shard, positions) } : {}),
     });
     if (journal?.failure !== undefined) {
       const unstarted = positions.length - samples.length;

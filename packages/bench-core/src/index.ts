@@ -17,6 +17,7 @@ export {
   type BenchmarkResultInit,
   type DatasetInfo,
   type LoadResultOptions,
+  type ResultShard,
   type ShardSpec,
 } from "./result/model.js";
 export { countStatuses, summarizeSamples } from "./result/summarize-samples.js";
