@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile } from "node:fs/promises";
+import { cp, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -8,22 +8,26 @@ import { ConfigurationError, JournalWriteError } from "./errors.js";
 import type { BenchmarkResult } from "./results.js";
 import type { EvalSample, Metric, QueryEngine } from "./types.js";
 
-// The journal's writes, stubbed: a disk that takes `budget` more bytes, then returns a short
-// write and fails the next with ENOSPC, as a full disk does. Unlimited by default.
-const disk = vi.hoisted(() => ({ budget: Number.POSITIVE_INFINITY }));
+// The journal's writes, stubbed: a disk that takes `whole` more write calls in full, then writes
+// `torn` bytes of the next (a short write) and fails the one after with ENOSPC, as a full disk
+// does. Each journal line is one call when nothing is short. Unlimited by default.
+const disk = vi.hoisted(() => ({ whole: Number.POSITIVE_INFINITY, torn: 0, tornDone: false }));
 vi.mock("node:fs", async (importOriginal) => {
   const fs = await importOriginal<typeof import("node:fs")>();
   const writeSync = (fd: number, buffer: Uint8Array, offset: number, length: number): number => {
-    if (disk.budget === 0) {
-      throw Object.assign(new Error("ENOSPC: no space left on device, write"), {
-        code: "ENOSPC",
-        errno: -28,
-        syscall: "write",
-      });
+    if (disk.whole > 0) {
+      disk.whole--;
+      return fs.writeSync(fd, buffer, offset, length);
     }
-    const n = fs.writeSync(fd, buffer, offset, Math.min(length, disk.budget));
-    disk.budget -= n;
-    return n;
+    if (!disk.tornDone && disk.torn > 0) {
+      disk.tornDone = true;
+      return fs.writeSync(fd, buffer, offset, Math.min(length, disk.torn));
+    }
+    throw Object.assign(new Error("ENOSPC: no space left on device, write"), {
+      code: "ENOSPC",
+      errno: -28,
+      syscall: "write",
+    });
   };
   return { ...fs, default: { ...fs, writeSync }, writeSync };
 });
@@ -33,8 +37,15 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "fastrag-journal-failure-"));
 });
 beforeEach(() => {
-  disk.budget = Number.POSITIVE_INFINITY;
+  room(Number.POSITIVE_INFINITY, 0);
 });
+
+/** Room for the header and `lines` whole sample lines, then `torn` bytes of the next. */
+function room(lines: number, torn: number): void {
+  disk.whole = lines + 1;
+  disk.torn = torn;
+  disk.tornDone = false;
+}
 
 const samples: EvalSample[] = Array.from({ length: 20 }, (_, i) => ({
   id: `q${i}`,
@@ -61,20 +72,10 @@ function recording(calls: string[], onCall?: () => void): QueryEngine {
   };
 }
 
-/** Bytes of the header and of the first `n` sample lines of an uninterrupted run's journal. */
-async function journalBytes(n: number): Promise<number> {
-  const path = join(dir, `reference-${n}-${Math.random()}.jsonl`);
-  const b = new Benchmark({ dataset: samples, metrics: [exact], maxConcurrent: 1 });
-  await b.run(recording([]), { name: "full", checkpoint: path });
-  const lines = (await readFile(path, "utf8")).split("\n");
-  return Buffer.byteLength(lines.slice(0, n + 1).join("\n")) + 1;
-}
-
 describe("a journal write that fails", () => {
   it("stops the run at once: no new sample starts, and every finished one is kept", async () => {
     const path = join(dir, "stops.jsonl");
-    // Room for the header, 5 lines and 30 bytes of the 6th.
-    disk.budget = (await journalBytes(5)) + 30;
+    room(5, 30);
     const calls: string[] = [];
     const b = new Benchmark({ dataset: samples, metrics: [exact], maxConcurrent: 1 });
     const error = await b
@@ -94,7 +95,7 @@ describe("a journal write that fails", () => {
 
     // Once the disk has room, the same checkpoint resumes: the torn line is dropped with a
     // warning naming its sample, and only the samples the journal lacks are run.
-    disk.budget = Number.POSITIVE_INFINITY;
+    room(Number.POSITIVE_INFINITY, 0);
     const warnings: string[] = [];
     const again: string[] = [];
     const result = await b.run(recording(again), {
@@ -111,7 +112,7 @@ describe("a journal write that fails", () => {
 
   it("lets the samples in flight settle, and starts none after the failure", async () => {
     const path = join(dir, "in-flight.jsonl");
-    disk.budget = (await journalBytes(3)) + 10;
+    room(3, 10);
     const calls: string[] = [];
     const b = new Benchmark({ dataset: samples, metrics: [exact], maxConcurrent: 4 });
     const error = (await b
@@ -127,7 +128,7 @@ describe("a journal write that fails", () => {
 
   it("with continueWithoutJournal, warns at once and goes on to the end", async () => {
     const path = join(dir, "goes-on.jsonl");
-    disk.budget = (await journalBytes(5)) + 30;
+    room(5, 30);
     const calls: string[] = [];
     const warnedAt: number[] = [];
     const warnings: string[] = [];
