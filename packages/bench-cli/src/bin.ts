@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { main } from "./cli.js";
+import { stalled } from "./internal/activity.js";
 
 const controller = new AbortController();
 let interrupts = 0;
@@ -39,6 +40,27 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+// The event loop ran empty while `main` still awaits a promise: nothing can ever settle it (a
+// config whose default export never resolves, a target call that returns a promise nothing
+// settles). Node would exit with code 13 and print nothing. Say what never settled; for `run`,
+// stop as a Ctrl-C does (finished samples kept, locks released), and exit 2.
+let settled = false;
+let stallReported = false;
+process.on("beforeExit", () => {
+  if (settled) return;
+  if (!stallReported && graceful) {
+    stallReported = true;
+    process.stderr.write(`fastrag-bench: error: ${stalled()}\n`);
+    controller.abort(new Error("stalled: nothing can settle what the run waits on"));
+    // One more turn of the loop: the abort may settle the run (then it ends as a stop does);
+    // if it does not, this handler runs again and exits.
+    setImmediate(() => {});
+    return;
+  }
+  if (!stallReported) process.stderr.write(`fastrag-bench: error: ${stalled()}\n`);
+  process.exit(2);
+});
+
 try {
   process.exitCode = await main(
     process.argv.slice(2),
@@ -46,11 +68,14 @@ try {
     controller.signal,
   );
   if (terminated && process.exitCode !== 0) process.exitCode = 143;
+  if (stallReported) process.exitCode = 2;
 } catch (error) {
   process.stderr.write(
     `fastrag-bench: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
   );
   process.exitCode = 70;
+} finally {
+  settled = true;
 }
 
 // `run` executed the config's code, and a handle it left open (a database or vector-store client's

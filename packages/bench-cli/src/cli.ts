@@ -63,6 +63,10 @@ export async function main(
       "answer samples from the response cache at <outDir>/.cache/ and store new outputs there (config: cache: true)",
     )
     .option("--refresh", "with the cache: call every target again and overwrite the stored outputs")
+    .option(
+      "--continue-without-journal",
+      "when the checkpoint journal cannot be written (a full disk), warn and go on without it instead of stopping the run",
+    )
     .addHelpText(
       "after",
       "\nA config is code: `run` executes it. Loading datasets or result files never evaluates code.\nAn interrupted run (Ctrl-C, crash) resumes from its journal when run again.",
@@ -205,10 +209,36 @@ function firstLine(message: string): string {
 }
 
 function hint(error: Error, command: string | undefined): string {
-  return error instanceof UsageError
-    ? `run \`fastrag-bench ${command === undefined ? "" : `${command} `}--help\` for usage`
-    : "fix the input named above and run again";
+  if (error instanceof UsageError)
+    return `run \`fastrag-bench ${command === undefined ? "" : `${command} `}--help\` for usage`;
+  return storageHint(error) ?? "fix the input named above and run again";
 }
+
+/**
+ * What to do about a file the system would not write or read (a full disk, a size limit, no
+ * permission): no input of the user's is wrong, so "fix the input" would mislead. `undefined` for
+ * any other error.
+ */
+export function storageHint(error: unknown): string | undefined {
+  let e: unknown = error;
+  for (let depth = 0; depth < 8 && typeof e === "object" && e !== null; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && Object.hasOwn(STORAGE_HINTS, code)) return STORAGE_HINTS[code];
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+const STORAGE_HINTS: Readonly<Record<string, string>> = {
+  ENOSPC: "free space on that disk (or write somewhere else), then run again",
+  EDQUOT: "free space within your disk quota (or write somewhere else), then run again",
+  EFBIG:
+    "raise the file size limit (`ulimit -f unlimited`) or write to a file system that allows larger files, then run again",
+  EACCES: "give yourself permission to write there (or write somewhere else), then run again",
+  EPERM: "give yourself permission to write there (or write somewhere else), then run again",
+  EROFS: "write to a file system that is not read-only, then run again",
+  EIO: "check that disk (the system reported an input/output error), then run again",
+};
 
 /** `--limit`: a whole number of rows, 0 or more. */
 function parseLimit(value: string): number {

@@ -550,7 +550,11 @@ describe("Benchmark.run", () => {
     const b = new Benchmark({ dataset: dataset(10), metrics: [exact] });
     const r = await b.run(perfectEngine, { name: "s", shard: { index: 1, count: 3 } });
     expect(r.samples.map((s) => s.sampleId)).toEqual(["q1", "q4", "q7"]);
-    expect(r.shard).toEqual({ index: 1, count: 3 });
+    expect(r.shard).toEqual({
+      index: 1,
+      count: 3,
+      samplesFingerprint: expect.stringMatching(/^sha256:[0-9a-f]{32}$/),
+    });
     await expect(
       b.run(perfectEngine, { name: "s", shard: { index: 3, count: 3 } }),
     ).rejects.toThrow(/0 ≤ index < count/);

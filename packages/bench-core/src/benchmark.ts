@@ -14,14 +14,27 @@
 //   validate-sample.ts  the dataset's samples checked when a Benchmark is built
 //   error-message.ts, describe-value.ts   how thrown and bad values read in messages
 // The result (its model, file codec, reading, saving, checks and merge) lives under result/.
-import { ConfigurationError, RunAbortedError } from "./errors.js";
-import { fingerprintSamples } from "./internal/fingerprint.js";
-import type { JournalHeader, JournalWriter } from "./internal/journal.js";
+import { ConfigurationError, JournalWriteError, RunAbortedError } from "./errors.js";
+import { fingerprintSamples, fingerprintShard } from "./internal/fingerprint.js";
+import type { JournalHeader } from "./internal/journal.js";
 import { setOwn } from "./internal/validate.js";
-import { BenchmarkResult, type DatasetInfo } from "./result/model.js";
+import {
+  BenchmarkResult,
+  type DatasetInfo,
+  type ResultShard,
+  type ShardSpec,
+} from "./result/model.js";
 import { checkTargetServesMetrics, detectTarget, type TargetKind } from "./runner/check-output.js";
-import { claimJournal, closeJournal, releaseJournal, resumeJournal } from "./runner/checkpoint.js";
+import {
+  claimJournal,
+  closeJournal,
+  JournalSink,
+  releaseJournal,
+  resumeJournal,
+  warner,
+} from "./runner/checkpoint.js";
 import { describeValue } from "./runner/describe-value.js";
+import { errorMessage } from "./runner/error-message.js";
 import { MetricCutter } from "./runner/metric-cutter.js";
 import { ProgressCounter } from "./runner/progress.js";
 import { runLoop } from "./runner/run-loop.js";
@@ -187,6 +200,19 @@ export class Benchmark<M extends Metadata = Metadata> {
     }
   }
 
+  /** The shard as its result records it, with the fingerprint of its slice's samples. */
+  private resultShard(shard: ShardSpec, positions: readonly number[]): ResultShard {
+    const { ids, questions } = this;
+    const samplesFingerprint = fingerprintShard(
+      shard.index,
+      shard.count,
+      positions.length,
+      (j) => ids[positions[j] as number],
+      (j) => questions[positions[j] as number] as string,
+    );
+    return { index: shard.index, count: shard.count, samplesFingerprint };
+  }
+
   /** {@link Benchmark.run} once its checkpoint journal, if any, is this run's alone. */
   private async runClaimed(
     target: Target<M>,
@@ -204,7 +230,8 @@ export class Benchmark<M extends Metadata = Metadata> {
 
     // Finished samples by dataset position: from the journal first, then as the run finishes them.
     const slots: (SampleResult | undefined)[] = new Array(total);
-    let journal: JournalWriter | undefined;
+    let journal: JournalSink | undefined;
+    const warn = warner(options.onWarning);
     if (checkpoint !== undefined) {
       const header: JournalHeader = {
         name,
@@ -213,14 +240,16 @@ export class Benchmark<M extends Metadata = Metadata> {
         metrics: this.metrics.map((m) => m.name),
         shard: shard ? { index: shard.index, count: shard.count } : null,
       };
-      journal = await resumeJournal(
+      const { writer, kept } = await resumeJournal(
         checkpoint,
         header,
         this.questions,
         this.ids,
         options.retryErrored,
         slots,
+        warn,
       );
+      journal = new JournalSink(writer, kept, options.continueWithoutJournal === true, warn);
     }
     const todo = positions.filter((i) => slots[i] === undefined);
     const progress = new ProgressCounter(onProgress, positions, slots);
@@ -260,14 +289,23 @@ export class Benchmark<M extends Metadata = Metadata> {
     };
     const work = { samples: this.samples, questions: this.questions, ids: this.ids, todo };
     try {
-      await runLoop(ctx, work, this.maxConcurrent, (i, record) => {
-        slots[i] = record;
-        journal?.append(i, record);
-        progress.finished(record);
-      });
+      // A sample whose line cannot be journaled stops the run at once (unless the caller goes
+      // on without a journal): each further call would be paid for and lost to a crash.
+      const sink = journal;
+      await runLoop(
+        ctx,
+        work,
+        this.maxConcurrent,
+        (i, record) => {
+          slots[i] = record;
+          sink?.append(i, record);
+          progress.finished(record);
+        },
+        sink === undefined ? undefined : () => sink.stopping,
+      );
     } finally {
       ctx.cutter?.dispose();
-      await closeJournal(journal);
+      await closeJournal(journal?.writer);
     }
 
     const samples: SampleResult[] = [];
@@ -284,8 +322,17 @@ export class Benchmark<M extends Metadata = Metadata> {
       samples,
       higherIsBetter,
       dataset: lazyDatasetInfo(this, total),
-      ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}),
+      ...(shard ? { shard: this.resultShard(shard, positions) } : {}),
     });
+    if (journal?.failure !== undefined) {
+      const unstarted = positions.length - samples.length;
+      throw new JournalWriteError(
+        `${errorMessage(journal.failure)}; the run stopped at once, with ${unstarted} of ${positions.length} samples not run. Nothing finished is lost: ${journal.journaled} finished samples are kept in ${checkpoint}, and a run with the same checkpoint resumes from them${journal.unjournaled > 0 ? ` (${unjournaledText(journal.unjournaled)} in this error's partial result only)` : ""}; or pass continueWithoutJournal: true to go on without a journal`,
+        checkpoint as string,
+        result,
+        { cause: (journal.failure as { cause?: unknown }).cause ?? journal.failure },
+      );
+    }
     if (signal?.aborted) {
       throw new RunAbortedError(
         `Benchmark.run("${name}") was aborted after ${samples.length} of ${positions.length} samples${checkpoint ? `; re-run with the same checkpoint to finish` : ""}`,
@@ -295,6 +342,13 @@ export class Benchmark<M extends Metadata = Metadata> {
     }
     return result;
   }
+}
+
+/** "the 1 sample whose line could not be written is", or its plural. */
+function unjournaledText(n: number): string {
+  return n === 1
+    ? "the 1 sample whose line could not be written is"
+    : `the ${n} samples whose lines could not be written are`;
 }
 
 /**

@@ -148,16 +148,26 @@ describe("checkpoint journal", () => {
       expect(() => JSON.parse(line)).not.toThrow();
   });
 
-  it("treats a broken line in the middle as corruption, naming the line", async () => {
+  it("drops a broken line in the middle with a warning naming its sample, and runs that sample again", async () => {
     const journal = join(dir, "corrupt.jsonl");
     const b = new Benchmark({ dataset: samples, metrics: [exact] });
     await b.run(countingEngine(new Map()), { name: "c", checkpoint: journal });
     const lines = (await readFile(journal, "utf8")).split("\n");
-    lines[3] = "{not json";
+    const index = JSON.parse(lines[3] as string).index as number;
+    lines[3] = (lines[3] as string).slice(0, 20);
     await writeFile(journal, lines.join("\n"));
-    await expect(
-      b.run(countingEngine(new Map()), { name: "c", checkpoint: journal }),
-    ).rejects.toThrow(/corrupt\.jsonl:4: checkpoint journal line is not valid JSON/);
+    const calls = new Map<string, number>();
+    const warnings: string[] = [];
+    const resumed = await b.run(countingEngine(calls), {
+      name: "c",
+      checkpoint: journal,
+      onWarning: (m) => warnings.push(m),
+    });
+    expect([...calls.keys()]).toEqual([`q${index}`]);
+    expect(resumed.samples).toHaveLength(20);
+    expect(warnings).toEqual([
+      `${journal}:4: dropped a line cut short by a failed or interrupted write (20 bytes); it held sample index ${index} (id "q${index}"), which runs again`,
+    ]);
   });
 
   it("refuses a line whose sample is not the dataset's sample at its index", async () => {

@@ -2,6 +2,7 @@ const BRAND = Symbol.for("fastrag.bench.error");
 const CONFIG_BRAND = Symbol.for("fastrag.bench.error.configuration");
 const ABORT_BRAND = Symbol.for("fastrag.bench.error.run-aborted");
 const UNAVAILABLE_BRAND = Symbol.for("fastrag.bench.error.metric-unavailable");
+const JOURNAL_BRAND = Symbol.for("fastrag.bench.error.journal-write");
 
 function brand(target: object, symbol: symbol): void {
   Object.defineProperty(target, symbol, { value: true, enumerable: false });
@@ -61,6 +62,39 @@ export class ConfigurationError extends FastragBenchError {
   /** True for a `ConfigurationError` from any copy of the package. */
   static override isInstance(error: unknown): error is ConfigurationError {
     return hasBrand(error, CONFIG_BRAND);
+  }
+}
+
+/**
+ * Thrown by `Benchmark.run` when a line of its checkpoint journal cannot be written (a full disk,
+ * a file size limit, an I/O error). The run stops at once: no new sample starts, since a sample
+ * that cannot be journaled would be paid for and then lost to a crash. Samples in flight settle.
+ *
+ * Nothing finished is lost: every sample whose line was written is in the journal (`path`), which
+ * a run with the same checkpoint resumes once the disk has room; `partial` holds every finished
+ * sample, those that finished after the failure included. Pass `continueWithoutJournal: true` to
+ * `run` to go on without a journal instead.
+ *
+ * A `ConfigurationError`, so that code which handles those (the CLI: exit 2, one line) handles it;
+ * its `cause` is the system's error, with its `code` (`ENOSPC`, `EFBIG`, …).
+ */
+export class JournalWriteError<TPartial = unknown> extends ConfigurationError {
+  /** The checkpoint journal that could not be written; it keeps every line written before. */
+  readonly path: string;
+  /** The result of every finished sample (unstarted samples are absent). */
+  readonly partial: TPartial;
+
+  constructor(message: string, path: string, partial: TPartial, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "JournalWriteError";
+    this.path = path;
+    this.partial = partial;
+    brand(this, JOURNAL_BRAND);
+  }
+
+  /** True for a `JournalWriteError` from any copy of the package. */
+  static override isInstance(error: unknown): error is JournalWriteError {
+    return hasBrand(error, JOURNAL_BRAND);
   }
 }
 

@@ -15,6 +15,7 @@ export {
 export {
   ConfigurationError,
   FastragBenchError,
+  JournalWriteError,
   MetricUnavailableError,
   RunAbortedError,
 } from "./errors.js";
@@ -29,6 +30,7 @@ export {
   type BenchmarkResultInit,
   type DatasetInfo,
   type LoadResultOptions,
+  type ResultShard,
   type ShardSpec,
 } from "./result/model.js";
 export { countStatuses, summarizeSamples } from "./result/summarize-samples.js";

@@ -416,6 +416,47 @@ describe("BenchmarkResult.merge", () => {
     expect(merged.shard).toBeUndefined();
   });
 
+  it("refuses shard files whose shard indexes were swapped, instead of merging them out of order", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "fastrag-swapped-"));
+    const even = samples.length % 2 === 0 ? samples : samples.slice(0, -1);
+    const b = new Benchmark({ dataset: even, metrics: [exact, latency] });
+    const files: string[] = [];
+    for (const index of [0, 1]) {
+      const file = join(dir, `m.shard-${index + 1}-of-2.json`);
+      await (await b.run(engine, { name: "m", shard: { index, count: 2 } })).save(file);
+      files.push(file);
+    }
+    // Swap the shard indexes inside the two files, as an edit or a faulty script would.
+    const texts = await Promise.all(files.map((f) => readFile(f, "utf8")));
+    await writeFile(files[0] as string, (texts[0] as string).replace('"index": 0', '"index": 1'));
+    await writeFile(files[1] as string, (texts[1] as string).replace('"index": 1', '"index": 0'));
+    const loaded = await Promise.all(files.map((f) => BenchmarkResult.load(f)));
+    expect(loaded[0]?.shard?.index).toBe(1);
+    expect(() => BenchmarkResult.merge(loaded)).toThrow(
+      new ConfigurationError(
+        `merge: the result of "m" that says it is shard 2/2 holds the samples of shard 1/2 (its shard index was changed); merged, each of its samples would land in another's place. Set its shard index back to 0, or run the shard again`,
+      ),
+    );
+    // Unswapped, they merge in dataset order; and the fingerprint survives save and load.
+    const good = await Promise.all(
+      texts.map(async (t, i) => {
+        await writeFile(files[i] as string, t as string);
+        return BenchmarkResult.load(files[i] as string);
+      }),
+    );
+    expect(good[0]?.shard?.samplesFingerprint).toMatch(/^sha256:[0-9a-f]{32}$/);
+    expect(BenchmarkResult.merge(good).samples.map((s) => s.sampleId)).toEqual(
+      even.map((s) => s.id),
+    );
+    // Without fingerprints (files from before they were recorded), merge trusts the indexes.
+    const old = texts.map((t) => t.replace(/,\s*"samples_fingerprint": "[^"]*"/, ""));
+    expect(old[0]).not.toContain("samples_fingerprint");
+    for (const [i, t] of old.entries()) await writeFile(files[i] as string, t);
+    const older = await Promise.all(files.map((f) => BenchmarkResult.load(f)));
+    expect(older[0]?.shard?.samplesFingerprint).toBeUndefined();
+    expect(BenchmarkResult.merge(older).samples).toHaveLength(even.length);
+  });
+
   it("refuses overlapping, incomplete or mismatched shards, saying which", async () => {
     const s0 = await bench().run(engine, { name: "m", shard: { index: 0, count: 2 } });
     const s1 = await bench().run(engine, { name: "m", shard: { index: 1, count: 2 } });

@@ -10,6 +10,7 @@ import {
   BenchmarkResult,
   ConfigurationError,
   errorMessage,
+  JournalWriteError,
   type Progress,
   RunAbortedError,
   type ShardSpec,
@@ -17,6 +18,7 @@ import {
 import { QADataset } from "@fastrag/bench-datasets";
 import cliProgress from "cli-progress";
 import type { BenchConfig } from "../config.js";
+import { awaiting, doneAwaiting } from "../internal/activity.js";
 import { fileSafe } from "../internal/files.js";
 import { colors, type Io, UsageError, writeLine } from "../internal/io.js";
 import { printable } from "../internal/printable.js";
@@ -31,6 +33,7 @@ export interface RunCommandOptions {
   readonly cache?: boolean;
   /** Call every target again and overwrite the cache (implies `cache`). */
   readonly refresh?: boolean;
+  readonly continueWithoutJournal?: boolean;
 }
 
 const CONFIG_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"];
@@ -53,6 +56,9 @@ const CONFIG_KEYS: readonly string[] = [
  */
 const MAX_FILE_NAME = 160;
 
+/** How the file of a shard's result ends (see `targetPaths`), as a file system may match it: any case. */
+const SHARD_SUFFIX = /\.shard-(\d+)-of-(\d+)$/i;
+
 /** Parses `--shard 2/8` (1-based, as people count) into `{ index: 1, count: 8 }`. */
 export function parseShard(spec: string): ShardSpec {
   const m = /^(\d+)\/(\d+)$/.exec(spec.trim());
@@ -74,6 +80,10 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
   }
   if (!existsSync(path)) throw new UsageError(`${path}: no such config file`);
   let mod: Record<string, unknown>;
+  awaiting(
+    `${path}: the config's top-level code awaits a promise that never settles`,
+    "Make every promise the config awaits at its top level resolve or reject.",
+  );
   try {
     if (ext === ".ts" || ext === ".mts" || ext === ".cts") {
       const { createJiti } = await import("jiti");
@@ -96,6 +106,10 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
     | undefined;
   if (isThenable(config)) {
     // An async config: `export default makeConfig()` where makeConfig is async.
+    awaiting(
+      `${path}: the config's default export is a promise that never settles`,
+      "Make it resolve to defineConfig({ dataset, metrics, targets }) (or reject with the reason it cannot).",
+    );
     try {
       config = await config;
     } catch (error) {
@@ -107,6 +121,7 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
       );
     }
   }
+  doneAwaiting();
   if (typeof config !== "object" || config === null) {
     throw new ConfigurationError(
       `${path}: expected a default export made with defineConfig({ dataset, metrics, targets })`,
@@ -250,10 +265,15 @@ export async function runCommand(
   const config = await loadConfig(path);
   const base = dirname(path);
   const rawDataset = config.dataset;
+  awaiting(
+    `${configPath}: the config's dataset is a promise that never settles`,
+    "Make it resolve to a QADataset or an array of samples (or reject).",
+  );
   const dataset =
     typeof rawDataset === "string"
       ? await QADataset.load(resolve(base, rawDataset))
       : await rawDataset;
+  doneAwaiting();
   if (dataset === undefined || dataset === null) {
     // An async loader that forgot its `return` resolves to undefined.
     throw new UsageError(
@@ -319,6 +339,14 @@ export async function runCommand(
       const shown = name.length > 40 ? `${name.slice(0, 40)}…` : name;
       throw new ConfigurationError(
         `${path}: target ${JSON.stringify(shown)} has a name too long for its result file (${file.length} characters once file-safe; at most ${MAX_FILE_NAME}); shorten it`,
+      );
+    }
+    // `<name>.shard-N-of-COUNT` is where shard N of COUNT of `<name>` is saved (and journaled):
+    // a target named so would overwrite that shard's result, or be merged as one.
+    const shardLike = SHARD_SUFFIX.exec(file);
+    if (shardLike !== null) {
+      throw new ConfigurationError(
+        `${path}: target ${JSON.stringify(name)} ends like a shard's result file (.shard-N-of-COUNT): its result would overwrite shard ${shardLike[1]} of ${shardLike[2]} of target ${JSON.stringify(file.slice(0, shardLike.index))}; rename it`,
       );
     }
     const other = byFile.get(file.toLowerCase());
@@ -426,20 +454,50 @@ async function runTargets(
       ? Math.max(0, Math.ceil((benchmark.samples.length - shard.index) / shard.count))
       : benchmark.samples.length;
     const progress = startProgress(io, name, total);
+    let finished = 0;
+    const onProgress = (p: Progress) => {
+      finished = p.done;
+      progress.update(p);
+    };
+    awaiting(
+      () =>
+        `target ${JSON.stringify(printable(name))}: ${finished} of ${total} samples finished, and the rest wait on a target call or a metric whose promise never settles`,
+      `Finished samples are kept in ${journal}. Make every call settle (timeoutMs in the config bounds each target call), then run the same command again to resume.`,
+    );
     let result: BenchmarkResult;
     try {
       result = await benchmark.run(target as never, {
         name,
         signal,
         checkpoint: journal,
-        onProgress: progress.update,
+        onProgress,
         ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
         ...(shard ? { shard } : {}),
         ...(options.retryErrored ? { retryErrored: true } : {}),
         ...(cache !== undefined ? { cache, refresh: options.refresh === true } : {}),
+        ...(options.continueWithoutJournal ? { continueWithoutJournal: true } : {}),
+        onWarning: (message) => {
+          progress.stop();
+          writeLine(io.stderr, c.yellow(`warning: ${message}`));
+        },
       });
     } catch (error) {
       progress.stop();
+      if (JournalWriteError.isInstance(error)) {
+        // The runner's words are the library's; a user of the command resumes with the command.
+        throw new ConfigurationError(
+          error.message
+            .replace(
+              "a run with the same checkpoint resumes from them",
+              "the same command run again resumes from them",
+            )
+            .replace(
+              "pass continueWithoutJournal: true to go on without a journal",
+              "run again with --continue-without-journal to go on without a journal",
+            ),
+          { cause: error },
+        );
+      }
       if (RunAbortedError.isInstance(error)) {
         writeLine(
           io.stderr,
@@ -463,11 +521,23 @@ async function runTargets(
       throw error;
     }
     progress.stop();
-    await result.save(file);
+    doneAwaiting();
+    try {
+      await result.save(file);
+    } catch (error) {
+      // The journal is kept (it is removed only once every result is saved): say so, and how on.
+      if (!ConfigurationError.isInstance(error)) throw error;
+      throw new ConfigurationError(
+        `${error.message}. ${JSON.stringify(printable(name))} was not saved; its ${plural(result.samples.length, "finished sample")} ${result.samples.length === 1 ? "is" : "are"} kept in ${journal}, and the same command run again saves the result from it without calling the target again`,
+        { cause: error },
+      );
+    }
     // The journal stays until every target is done: should a later target be interrupted, the
-    // marker says this one's result is saved, and the resume keeps it.
-    await mkdir(dirname(marker), { recursive: true });
-    await writeFile(marker, `${JSON.stringify({ result: file })}\n`);
+    // marker says this one's result is saved, and the resume keeps it. A marker that cannot be
+    // written costs nothing but that: the resume then reads this target's journal again.
+    await mkdir(dirname(marker), { recursive: true })
+      .then(() => writeFile(marker, `${JSON.stringify({ result: file })}\n`))
+      .catch(() => rm(marker, { force: true }).catch(() => {}));
     const s = result.status;
     let fromCache = "";
     if (cache !== undefined) {

@@ -1,11 +1,13 @@
-import { closeSync, constants as fsConstants, openSync, writeSync } from "node:fs";
-import { readFile, truncate } from "node:fs/promises";
+import { isUtf8 } from "node:buffer";
+import { closeSync, constants as fsConstants, openSync } from "node:fs";
+import { open, truncate } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ConfigurationError } from "../errors.js";
 import { parseSampleJson, sampleToJson } from "../results.js";
 import type { SampleResult } from "../types.js";
-import { makeDirectory } from "./atomic-write.js";
-import { decodeUtf8, shortText } from "./text.js";
+import { makeDirectory, systemReason } from "./atomic-write.js";
+import { shortText } from "./text.js";
+import { type WriteSync, writeAllSync } from "./write-all.js";
 
 export const JOURNAL_FORMAT = "fastrag-bench-journal/1";
 
@@ -26,83 +28,274 @@ export interface RecoveredJournal {
   /** Bytes read: more than `validBytes` when the last line is torn. */
   readonly readBytes: number;
   readonly exists: boolean;
+  /**
+   * One message per line that was dropped (a torn write, anywhere in the file), naming the line
+   * and the sample it held: that sample runs again. Empty when nothing was lost.
+   */
+  readonly warnings: readonly string[];
 }
 
+/** Limits of {@link readJournal}; tests make them small. @internal */
+export interface JournalReadLimits {
+  /** Bytes read at a time. */
+  readonly chunkBytes: number;
+  /**
+   * A line longer than this is no journal line (a sample's line is kilobytes; V8 cannot hold a
+   * string of 512 MiB): a run of NUL bytes a crash left, or another file's data. It is skipped
+   * without being held in memory, and dropped like a torn line.
+   */
+  readonly maxLineBytes: number;
+}
+
+const DEFAULT_LIMITS: JournalReadLimits = { chunkBytes: 1 << 20, maxLineBytes: 256 << 20 };
+
+/** How every entry line the writer makes starts; a torn line may run into the next one. */
+const ENTRY_START = Buffer.from('{"index":');
+
 /**
- * Reads a checkpoint journal. A missing file is an empty journal. A torn last line (a kill during
- * the write) is dropped; any other malformed line is a ConfigurationError naming it.
+ * Reads a checkpoint journal, streamed: a journal of any size (past 2 GiB, which `readFile`
+ * refuses) is read a chunk at a time, and only one line is held at once.
+ *
+ * A missing file is an empty journal. A torn line (a write cut short by a kill, a full disk or a
+ * file size limit), at the end or anywhere else, is dropped with a warning naming its sample,
+ * which then runs again; when a complete entry follows a torn one on the same line (an append
+ * after a short write), that entry is kept. A line that is complete JSON but not this run's (a
+ * header of another run, a sample that is not the dataset's at its index) is a
+ * ConfigurationError naming it: that journal is another run's or was edited.
  */
 export async function readJournal(
   path: string,
   expected: JournalHeader,
   datasetSample?: (index: number) => { readonly id?: string; readonly question: string },
+  limits: JournalReadLimits = DEFAULT_LIMITS,
 ): Promise<RecoveredJournal> {
-  let buf: Buffer;
+  let handle: Awaited<ReturnType<typeof open>>;
   try {
-    buf = await readFile(path);
+    handle = await open(path, "r");
   } catch (error) {
     if ((error as { code?: string }).code === "ENOENT") {
-      return { finished: new Map(), validBytes: 0, readBytes: 0, exists: false };
+      return { finished: new Map(), validBytes: 0, readBytes: 0, exists: false, warnings: [] };
     }
     throw new ConfigurationError(
       `${path}: cannot read checkpoint journal: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
+      { cause: error },
     );
   }
-  // Validate the encoding up to the last newline: a torn tail may end inside a character.
-  const lastNl = buf.lastIndexOf(0x0a);
-  if (lastNl > 0) decodeUtf8(buf.subarray(0, lastNl), path);
-  const finished = new Map<number, SampleResult>();
-  let start = 0;
-  let lineNo = 0;
-  let validBytes = 0;
-  let headerSeen = false;
-  while (start < buf.length) {
-    const nl = buf.indexOf(0x0a, start);
-    const end = nl === -1 ? buf.length : nl;
-    const isLast = nl === -1 || nl === buf.length - 1;
-    lineNo++;
-    let text = buf.toString("utf8", start, end);
-    if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    if (text.endsWith("\r")) text = text.slice(0, -1);
-    start = end + 1;
-    if (text.trim() === "") {
-      if (nl !== -1) validBytes = start;
-      continue;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      // Only the very last line can be torn by a kill; a broken line in the middle is corruption.
-      if (isLast) {
-        if (!headerSeen) refuseUnlessTornHeader(text, path);
-        break;
+  const state = new JournalReadState(path, expected, datasetSample);
+  let readBytes = 0;
+  try {
+    // The line being gathered: its pieces, their length, and whether it outgrew the limit.
+    let pieces: Buffer[] = [];
+    let lineBytes = 0;
+    let oversize = false;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(limits.chunkBytes);
+      let n: number;
+      try {
+        n = (await handle.read(chunk, 0, chunk.length, readBytes)).bytesRead;
+      } catch (error) {
+        throw new ConfigurationError(
+          `${path}: cannot read checkpoint journal at byte ${readBytes}: ${(error as Error).message}`,
+          { cause: error },
+        );
       }
-      throw new ConfigurationError(
-        `${path}:${lineNo}: checkpoint journal line is not valid JSON: ${(error as Error).message}`,
-        { cause: error },
-      );
+      if (n === 0) break;
+      readBytes += n;
+      let from = 0;
+      while (from < n) {
+        const nl = chunk.indexOf(0x0a, from);
+        const end = nl === -1 || nl >= n ? n : nl;
+        if (!oversize) {
+          if (lineBytes + (end - from) > limits.maxLineBytes) {
+            oversize = true;
+            pieces = [];
+          } else if (end > from) pieces.push(chunk.subarray(from, end));
+        }
+        lineBytes += end - from;
+        if (end === n) break;
+        const line = oversize
+          ? undefined
+          : pieces.length === 1
+            ? (pieces[0] as Buffer)
+            : Buffer.concat(pieces, lineBytes);
+        state.line(line, lineBytes, readBytes - n + nl + 1);
+        pieces = [];
+        lineBytes = 0;
+        oversize = false;
+        from = nl + 1;
+      }
     }
-    // A complete JSON value without its newline is still a torn write: the newline comes last.
-    if (nl === -1) {
-      if (!headerSeen) refuseUnlessTornHeader(text, path);
-      break;
+    if (lineBytes > 0) {
+      state.tail(oversize ? undefined : Buffer.concat(pieces, lineBytes), lineBytes);
     }
-    if (!headerSeen) {
-      checkHeader(value, expected, path);
-      headerSeen = true;
-    } else {
-      const [index, sample] = parseEntry(value, expected, path, lineNo, datasetSample);
-      finished.set(index, sample);
-    }
-    validBytes = start;
+  } finally {
+    await handle.close().catch(() => {});
   }
-  // Only a torn header (or nothing): the writer starts the journal afresh.
-  if (!headerSeen) return { finished, validBytes: 0, readBytes: buf.length, exists: true };
-  return { finished, validBytes, readBytes: buf.length, exists: true };
+  return state.finish(readBytes);
+}
+
+/** What {@link readJournal} has learned so far, line by line. */
+class JournalReadState {
+  readonly finished = new Map<number, SampleResult>();
+  readonly warnings: string[] = [];
+  /** Torn lines whose sample is known: warned about at the end, unless a later line holds it. */
+  private readonly lost: { index: number; message: string }[] = [];
+  private lineNo = 0;
+  private validBytes = 0;
+  private headerSeen = false;
+
+  constructor(
+    private readonly path: string,
+    private readonly expected: JournalHeader,
+    private readonly datasetSample:
+      | ((index: number) => { readonly id?: string; readonly question: string })
+      | undefined,
+  ) {}
+
+  /**
+   * One complete line (its newline read), `undefined` when it was too long to hold; `end` is the
+   * file offset just past its newline.
+   */
+  line(bytes: Buffer | undefined, length: number, end: number): void {
+    this.lineNo++;
+    const lineNo = this.lineNo;
+    const value = bytes === undefined ? TORN : parseLine(bytes, lineNo);
+    if (value === BLANK) {
+      this.validBytes = end;
+      return;
+    }
+    if (!this.headerSeen) {
+      if (value === TORN) {
+        // Only the last line can be a torn header; a complete line that is not one is some
+        // other file's, or a damaged journal's, and is not overwritten.
+        throw new ConfigurationError(
+          `${this.path}:1: not a fastrag bench checkpoint journal (its first line is not a journal header), so it is left as is; use another checkpoint path, or delete the file if it is an old journal`,
+        );
+      }
+      checkHeader(value, this.expected, this.path);
+      this.headerSeen = true;
+      this.validBytes = end;
+      return;
+    }
+    this.validBytes = end;
+    if (value !== TORN) {
+      const [index, sample] = parseEntry(
+        value,
+        this.expected,
+        this.path,
+        lineNo,
+        this.datasetSample,
+      );
+      this.finished.set(index, sample);
+      return;
+    }
+    // A torn line that another append ran into: the last entry start on it may be whole.
+    if (bytes !== undefined) {
+      const at = bytes.lastIndexOf(ENTRY_START);
+      if (at > 0) {
+        const rest = parseLine(bytes.subarray(at), lineNo);
+        if (rest !== TORN && rest !== BLANK) {
+          try {
+            const [index, sample] = parseEntry(
+              rest,
+              this.expected,
+              this.path,
+              lineNo,
+              this.datasetSample,
+            );
+            this.finished.set(index, sample);
+            this.drop(
+              bytes.subarray(0, at),
+              at,
+              lineNo,
+              "the start of a line, cut short by a failed write, that the next line ran into",
+            );
+            return;
+          } catch {
+            // Not a whole entry after all: the line is dropped as a whole.
+          }
+        }
+      }
+    }
+    this.drop(bytes, length, lineNo, "a line cut short by a failed or interrupted write");
+  }
+
+  /** The bytes after the last newline: a write that never finished (a newline comes last). */
+  tail(bytes: Buffer | undefined, length: number): void {
+    this.lineNo++;
+    if (!this.headerSeen) {
+      // A header cut short by a kill is rewritten; anything else is some other file's.
+      refuseUnlessTornHeader(bytes === undefined ? "\u0000" : bytes.toString("utf8"), this.path);
+      return;
+    }
+    this.drop(bytes, length, this.lineNo, "the last line, cut short by an interrupted write");
+  }
+
+  private drop(bytes: Buffer | undefined, length: number, lineNo: number, what: string): void {
+    const held = bytes === undefined ? undefined : describeTorn(bytes);
+    const size = `${length.toLocaleString("en-US")} bytes`;
+    if (held === undefined) {
+      const why =
+        bytes === undefined
+          ? `a line of ${size}, too long for a journal line (a run of NUL bytes a crash left, or another file's data)`
+          : `${what} (${size})`;
+      this.warnings.push(`${this.path}:${lineNo}: dropped ${why}; no sample could be read from it`);
+      return;
+    }
+    // The dataset names the sample when the tear took its id with it.
+    const known =
+      held.index < this.expected.size ? this.datasetSample?.(held.index)?.id : undefined;
+    const id = known === undefined ? held.id : JSON.stringify(known);
+    this.lost.push({
+      index: held.index,
+      message: `${this.path}:${lineNo}: dropped ${what} (${size}); it held sample index ${held.index}${id === undefined ? "" : ` (id ${id})`}, which runs again`,
+    });
+  }
+
+  finish(readBytes: number): RecoveredJournal {
+    for (const { index, message } of this.lost) {
+      // A later line holds that sample (it was run again after the tear): nothing is lost.
+      if (!this.finished.has(index)) this.warnings.push(message);
+    }
+    // Only a torn header (or nothing): the writer starts the journal afresh.
+    const validBytes = this.headerSeen ? this.validBytes : 0;
+    return {
+      finished: this.finished,
+      validBytes,
+      readBytes,
+      exists: true,
+      warnings: this.warnings,
+    };
+  }
+}
+
+const TORN: unique symbol = Symbol("torn");
+const BLANK: unique symbol = Symbol("blank");
+
+/**
+ * A line's JSON value; `BLANK` for a line of whitespace; `TORN` for one that is not valid UTF-8
+ * or not valid JSON (a torn write can end inside a character).
+ */
+function parseLine(bytes: Buffer, lineNo: number): unknown {
+  if (!isUtf8(bytes)) return TORN;
+  let text = bytes.toString("utf8");
+  if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.endsWith("\r")) text = text.slice(0, -1);
+  if (text.trim() === "") return BLANK;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return TORN;
+  }
+}
+
+/** The index and id a torn entry line starts with, when its start survived. */
+function describeTorn(bytes: Buffer): { index: number; id: string | undefined } | undefined {
+  const head = bytes.subarray(0, 4096).toString("utf8");
+  const m = /^\s*\{\s*"index"\s*:\s*(\d{1,15})\s*,/.exec(head);
+  if (m === null) return undefined;
+  const id = /"sample_id"\s*:\s*("(?:[^"\\]|\\.){0,200}")/.exec(head)?.[1];
+  return { index: Number(m[1]), id };
 }
 
 /**
@@ -222,7 +415,10 @@ function describeSample(id: unknown, question: unknown): string {
  * Appends finished samples to a journal, one line each, in the order they finish.
  *
  * Each line is written synchronously when its sample finishes: once a sample counts as finished,
- * its line is in the operating system's hands, so a SIGKILL the next instant cannot lose it.
+ * its line is in the operating system's hands, so a SIGKILL the next instant cannot lose it. A
+ * short write is followed by another until the whole line is written; the system's error on one
+ * (a full disk, a file size limit) makes {@link JournalWriter.append} throw, and every later
+ * append does nothing.
  *
  * The file is always open in append mode, and each line is one write: two runs appending to one
  * journal at once (a resumed run beside a fresh one) interleave whole lines, never overwrite each
@@ -231,16 +427,25 @@ function describeSample(id: unknown, question: unknown): string {
 export class JournalWriter {
   private fd: number | undefined;
   private failure: unknown;
+  /** Lines of finished samples this writer wrote whole. */
+  private written = 0;
 
-  private constructor(private readonly path: string) {}
+  private constructor(
+    private readonly path: string,
+    private readonly write: WriteSync | undefined,
+  ) {}
 
-  /** Opens the journal for appending, writing the header when it is new and cutting a torn tail. */
+  /**
+   * Opens the journal for appending, writing the header when it is new and cutting a torn tail.
+   * `write` replaces the system's write call (tests hand in one that returns short counts).
+   */
   static async open(
     path: string,
     header: JournalHeader,
     recovered: RecoveredJournal,
+    write?: WriteSync,
   ): Promise<JournalWriter> {
-    const writer = new JournalWriter(path);
+    const writer = new JournalWriter(path, write);
     const resume = recovered.exists && recovered.validBytes > 0;
     const { O_APPEND, O_CREAT, O_EXCL, O_TRUNC, O_WRONLY } = fsConstants;
     try {
@@ -274,41 +479,57 @@ export class JournalWriter {
           metrics: header.metrics,
           shard: header.shard,
         });
-        writeSync(writer.fd, `${line}\n`);
+        writeAllSync(writer.fd, Buffer.from(`${line}\n`, "utf8"), write);
       }
     } catch (error) {
       if (writer.fd !== undefined) closeSync(writer.fd);
       if (ConfigurationError.isInstance(error)) throw error;
       throw new ConfigurationError(
-        `${path}: cannot write the checkpoint journal: ${(error as Error).message}`,
-        {
-          cause: error,
-        },
+        `${path}: cannot write the checkpoint journal: ${systemReason(error)}; no sample has run`,
+        { cause: error },
       );
     }
     return writer;
   }
 
+  /** Lines of finished samples written whole by this writer (a resume's earlier ones not counted). */
+  get linesWritten(): number {
+    return this.written;
+  }
+
+  /** The first write failure, when one happened. */
+  get failed(): unknown {
+    return this.failure;
+  }
+
+  /**
+   * Appends one finished sample's line, whole.
+   *
+   * @throws {ConfigurationError} when the line cannot be written whole (its `cause` is the
+   * system's error); later calls do nothing. What reached the file of that line is a torn line,
+   * which a resume drops.
+   */
   append(index: number, sample: SampleResult): void {
     if (this.failure !== undefined || this.fd === undefined) return;
+    const line = Buffer.from(
+      `${JSON.stringify({ index, sample: sampleToJson(sample) })}\n`,
+      "utf8",
+    );
     try {
-      writeSync(this.fd, `${JSON.stringify({ index, sample: sampleToJson(sample) })}\n`);
+      writeAllSync(this.fd, line, this.write);
+      this.written++;
     } catch (error) {
       this.failure = error;
+      throw new ConfigurationError(
+        `${this.path}: cannot write the checkpoint journal: ${systemReason(error)}`,
+        { cause: error },
+      );
     }
   }
 
-  /** Closes the file, and rethrows the first write failure. */
+  /** Closes the file. */
   async close(): Promise<void> {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
-    if (this.failure !== undefined) {
-      throw new ConfigurationError(
-        `${this.path}: could not write the checkpoint journal: ${(this.failure as Error).message}`,
-        {
-          cause: this.failure,
-        },
-      );
-    }
   }
 }

@@ -15,7 +15,7 @@ import {
 import type { DistributionSummary, SampleResult, SampleStatus, StatusCounts } from "../types.js";
 import { SUMMARY_STATS } from "../types.js";
 import { parseCreatedAt } from "./date.js";
-import type { BenchmarkResult, BenchmarkResultInit, DatasetInfo, ShardSpec } from "./model.js";
+import type { BenchmarkResult, BenchmarkResultInit, DatasetInfo } from "./model.js";
 
 /** The format string written into every result file. Files of another major version are refused. */
 export const RESULT_FORMAT = "fastrag-bench-result/1";
@@ -32,7 +32,7 @@ export interface ResultFile {
   summary: Record<string, DistributionSummary>;
   higher_is_better: Record<string, boolean>;
   dataset?: DatasetInfo;
-  shard?: ShardSpec;
+  shard?: { index: number; count: number; samples_fingerprint?: string };
   samples: SampleFile[];
 }
 
@@ -66,7 +66,11 @@ export function headerOf(r: BenchmarkResult): Omit<ResultFile, "samples"> {
     higher_is_better: { ...r.higherIsBetter },
   };
   if (r.dataset) out.dataset = { fingerprint: r.dataset.fingerprint, size: r.dataset.size };
-  if (r.shard) out.shard = { index: r.shard.index, count: r.shard.count };
+  if (r.shard) {
+    out.shard = { index: r.shard.index, count: r.shard.count };
+    if (r.shard.samplesFingerprint !== undefined)
+      out.shard.samples_fingerprint = r.shard.samplesFingerprint;
+  }
   return out;
 }
 
@@ -172,7 +176,18 @@ export function parseHeader(data: unknown, source: string): Omit<BenchmarkResult
         `${source}: shard: expected 0 ≤ index < count, found index ${index}, count ${count}`,
       );
     }
-    out.shard = { index, count };
+    out.shard =
+      s.samples_fingerprint === undefined
+        ? { index, count }
+        : {
+            index,
+            count,
+            samplesFingerprint: expectString(
+              s.samples_fingerprint,
+              source,
+              "shard.samples_fingerprint",
+            ),
+          };
   }
   return out;
 }

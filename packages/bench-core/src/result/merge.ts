@@ -1,8 +1,9 @@
 // Merging the results of a sharded run into the result of the whole dataset.
 import { ConfigurationError } from "../errors.js";
+import { fingerprintShard } from "../internal/fingerprint.js";
 import { describe } from "../internal/validate.js";
 import type { SampleResult } from "../types.js";
-import { BenchmarkResult, type DatasetInfo, type ShardSpec } from "./model.js";
+import { BenchmarkResult, type DatasetInfo, type ResultShard, type ShardSpec } from "./model.js";
 
 /** See {@link BenchmarkResult.merge}. */
 export function mergeResults(shards: readonly BenchmarkResult[]): BenchmarkResult {
@@ -83,6 +84,7 @@ export function mergeResults(shards: readonly BenchmarkResult[]): BenchmarkResul
         `merge: shard ${index + 1}/${count} holds ${s.samples.length} samples, expected ${expected}; it did not finish`,
       );
     }
+    checkShardSamples(s, index, count);
     byIndex.set(index, s);
   }
   const missing: string[] = [];
@@ -109,6 +111,34 @@ export function mergeResults(shards: readonly BenchmarkResult[]): BenchmarkResul
     higherIsBetter: first.higherIsBetter,
     dataset: first.dataset,
   });
+}
+
+/**
+ * Refuses a shard whose samples are not those of the shard it claims to be (its recorded
+ * fingerprint says which samples the run gave it): merged by its index, every one of its samples
+ * would land in another's place. Results without the fingerprint (older files) pass.
+ */
+function checkShardSamples(s: BenchmarkResult, index: number, count: number): void {
+  const recorded = (s.shard as ResultShard).samplesFingerprint;
+  if (recorded === undefined) return;
+  const samples = s.samples;
+  const of = (i: number) =>
+    fingerprintShard(
+      i,
+      count,
+      samples.length,
+      (j) => (samples[j] as SampleResult).sampleId,
+      (j) => (samples[j] as SampleResult).question,
+    );
+  if (of(index) === recorded) return;
+  let actual: number | undefined;
+  for (let i = 0; i < count && actual === undefined; i++) if (of(i) === recorded) actual = i;
+  const shown = `${index + 1}/${count}`;
+  throw new ConfigurationError(
+    actual !== undefined
+      ? `merge: the result of "${s.name}" that says it is shard ${shown} holds the samples of shard ${actual + 1}/${count} (its shard index was changed); merged, each of its samples would land in another's place. Set its shard index back to ${actual}, or run the shard again`
+      : `merge: the samples of shard ${shown} of "${s.name}" are not the ones its run recorded (their ids or questions, or their order, were changed since); merged, they would land in other samples' places. Run the shard again`,
+  );
 }
 
 /** Number of samples shard `index` of `count` takes from a dataset of `size` (round-robin). */

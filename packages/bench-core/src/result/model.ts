@@ -24,6 +24,17 @@ export interface ShardSpec {
   readonly count: number;
 }
 
+/**
+ * The shard a result covers, as a result records it: its slice, and a fingerprint of the samples
+ * in that slice (their ids and questions, in order, with the index and count). `merge` recomputes
+ * it from the samples, so a shard whose index was changed (two shard files swapped by hand or by a
+ * script) is refused rather than merged with every sample in another's place. Files written before
+ * it existed lack it, and merge as before.
+ */
+export interface ResultShard extends ShardSpec {
+  readonly samplesFingerprint?: string;
+}
+
 /** Identity of the dataset a run covered, used to pair runs and to merge shards. */
 export interface DatasetInfo {
   /** A hash of the samples' ids, questions, answers and relevance (see `fingerprintSamples`). */
@@ -61,7 +72,7 @@ export interface BenchmarkResultInit {
   /** Recomputed from `samples` when absent. */
   readonly status?: StatusCounts;
   readonly dataset?: DatasetInfo;
-  readonly shard?: ShardSpec;
+  readonly shard?: ResultShard;
 }
 
 /**
@@ -89,7 +100,7 @@ export class BenchmarkResult {
   readonly summary: Readonly<Record<string, DistributionSummary>>;
   readonly higherIsBetter: Readonly<Record<string, boolean>>;
   readonly dataset: DatasetInfo | undefined;
-  readonly shard: ShardSpec | undefined;
+  readonly shard: ResultShard | undefined;
   #samples: readonly SampleResult[] | undefined;
   /** Set by a lazy load until the records are read. */
   #lazy: LazySamples | undefined;

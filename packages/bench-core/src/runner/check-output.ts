@@ -66,6 +66,14 @@ export function validateOutput(kind: TargetKind, raw: unknown): PipelineOutput {
   return { answer, chunks, ids, uris, chunksReported: reported, usage };
 }
 
+/**
+ * The most chunks one sample may return. A ranked list is cut at k for scoring, and trec_eval
+ * reads 1,000 per query by default; every chunk's id and uri is kept in the result and the
+ * journal, so an uncapped list (a retriever returning its whole index) would make each sample's
+ * record hundreds of megabytes and the run's memory grow without bound.
+ */
+export const MAX_CHUNKS = 10_000;
+
 /** Checks a list of chunks, reading each chunk's id and uri once for the record. */
 export function validateChunks(
   raw: unknown,
@@ -76,6 +84,11 @@ export function validateChunks(
       `${where} is ${describeValue(raw)}, expected an array of chunks`,
     );
   const n = raw.length;
+  if (n > MAX_CHUNKS) {
+    throw new MalformedOutputError(
+      `${where} holds ${n.toLocaleString("en-US")} chunks, more than the ${MAX_CHUNKS.toLocaleString("en-US")} a sample may return (each is kept in the result and the journal: a million would make one sample's record 150 MB); return the top k`,
+    );
+  }
   const ids: string[] = new Array(n);
   const uris: (string | null)[] = new Array(n);
   for (let i = 0; i < n; i++) {

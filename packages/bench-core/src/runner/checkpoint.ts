@@ -33,7 +33,8 @@ export function releaseJournal(key: string): void {
 
 /**
  * Reads the journal at `checkpoint` (refusing one of another run), puts the samples it finished
- * into `slots` (errored ones only without `retryErrored`), and opens it for appending.
+ * into `slots` (errored ones only without `retryErrored`), hands each dropped line's warning to
+ * `warn`, and opens it for appending.
  */
 export async function resumeJournal(
   checkpoint: string,
@@ -42,29 +43,89 @@ export async function resumeJournal(
   ids: readonly (string | undefined)[],
   retryErrored: boolean | undefined,
   slots: (SampleResult | undefined)[],
-): Promise<JournalWriter> {
+  warn: (message: string) => void,
+): Promise<{ writer: JournalWriter; kept: number }> {
   const recovered = await readJournal(checkpoint, header, (i) => {
     const id = ids[i];
     return id === undefined
       ? { question: questions[i] as string }
       : { id, question: questions[i] as string };
   });
+  for (const message of recovered.warnings) warn(message);
   for (const [index, sample] of recovered.finished) {
     if (retryErrored && sample.status === "errored") continue;
     slots[index] = sample;
   }
-  return JournalWriter.open(checkpoint, header, recovered);
+  const writer = await JournalWriter.open(checkpoint, header, recovered);
+  return { writer, kept: recovered.finished.size };
+}
+
+/** A run's warning handler: the caller's `onWarning`, else a process warning. */
+export function warner(onWarning: ((message: string) => void) | undefined): (m: string) => void {
+  if (onWarning !== undefined) {
+    return (message) => {
+      try {
+        onWarning(message);
+      } catch {
+        // A failing warning handler must not fail the run (as with onProgress).
+      }
+    };
+  }
+  return (message) => process.emitWarning(message, { code: "FASTRAG_BENCH_JOURNAL" });
 }
 
 /**
- * Closes the journal. A journal that could not be written must not cost the finished result held
- * in memory: this warns, and the run returns (or aborts with) its result as usual.
+ * The journal as a run writes it: each finished sample appended; a write that fails either stops
+ * the run (the default: {@link JournalSink.failure} is then set, and the run loop takes no new
+ * sample) or, with `continueWithoutJournal`, is warned about at once and the run goes on.
  */
+export class JournalSink {
+  /** The first write failure, when the run must stop for it. */
+  failure: unknown;
+  /** Samples finished after the journal failed: in the result only. */
+  unjournaled = 0;
+  private givenUp = false;
+
+  constructor(
+    readonly writer: JournalWriter,
+    /** Lines of finished samples the journal held when the run started. */
+    readonly kept: number,
+    private readonly continueWithoutJournal: boolean,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  append(index: number, record: SampleResult): void {
+    if (this.givenUp || this.failure !== undefined) {
+      this.unjournaled++;
+      return;
+    }
+    try {
+      this.writer.append(index, record);
+    } catch (error) {
+      this.unjournaled++;
+      if (!this.continueWithoutJournal) {
+        this.failure = error;
+        return;
+      }
+      this.givenUp = true;
+      this.warn(
+        `${errorMessage(error)}; going on without a journal (continueWithoutJournal): ${this.kept + this.writer.linesWritten} finished samples are in it, and those from here on only in the run's result, so a crash from now on loses them`,
+      );
+    }
+  }
+
+  /** Whether the run must stop: a journal line could not be written. */
+  get stopping(): boolean {
+    return this.failure !== undefined;
+  }
+
+  /** Samples the journal keeps: those it held, and those this run wrote whole. */
+  get journaled(): number {
+    return this.kept + this.writer.linesWritten;
+  }
+}
+
+/** Closes the journal; a close never fails a run whose samples are all in memory. */
 export async function closeJournal(journal: JournalWriter | undefined): Promise<void> {
-  await journal?.close().catch((error: unknown) => {
-    process.emitWarning(
-      `${errorMessage(error)}; the run's result is complete, but a resume from this journal would re-run samples`,
-      { code: "FASTRAG_BENCH_JOURNAL" },
-    );
-  });
+  await journal?.close().catch(() => {});
 }

@@ -17,13 +17,15 @@ export interface RunLoopWork<M extends Metadata> {
 /**
  * Runs every position of `work.todo` through {@link runSample} with at most `maxConcurrent` in
  * flight, handing each finished sample to `finished` as it finishes. Stops taking new samples
- * once the run's signal aborts; a sample left unfinished (for a resume) is not handed over.
+ * once the run's signal aborts, or once `stop` says so (a journal that cannot be written); a
+ * sample left unfinished (for a resume) is not handed over.
  */
 export async function runLoop<M extends Metadata>(
   ctx: SampleContext<M>,
   work: RunLoopWork<M>,
   maxConcurrent: number,
   finished: (index: number, record: SampleResult) => void,
+  stop?: () => boolean,
 ): Promise<void> {
   const { samples: all, questions, ids, todo } = work;
   const signal = ctx.signal;
@@ -34,7 +36,7 @@ export async function runLoop<M extends Metadata>(
   const direct = ctx.direct;
   const worker = async (): Promise<void> => {
     while (cursor < todo.length) {
-      if (signal?.aborted) return;
+      if (signal?.aborted || stop?.()) return;
       const i = todo[cursor++] as number;
       const sample = all[i] as EvalSample<M>;
       // As validated when the Benchmark was built: the record keeps what the dataset held even

@@ -31,6 +31,20 @@ export interface RunOptions {
   readonly checkpoint?: string;
   /** With `checkpoint`: also re-run samples that errored in the journal. */
   readonly retryErrored?: boolean;
+  /**
+   * With `checkpoint`: what to do when a journal line cannot be written (a full disk, a file size
+   * limit). By default the run stops at once with a `JournalWriteError`: every sample journaled
+   * so far is kept, and no more calls are paid for that a crash could lose. `true` goes on
+   * without a journal: a warning says so at once, and the run's samples from then on are only in
+   * its result.
+   */
+  readonly continueWithoutJournal?: boolean;
+  /**
+   * Receives the run's warnings as they happen: lines of a resumed journal that were dropped
+   * (torn writes, naming the sample each held), a journal given up under
+   * `continueWithoutJournal`. Default: `process.emitWarning` with code `FASTRAG_BENCH_JOURNAL`.
+   */
+  readonly onWarning?: (message: string) => void;
   /** Run only a deterministic slice: the samples at positions `i` with `i % count === index`. */
   readonly shard?: ShardSpec;
   /**
@@ -116,6 +130,17 @@ export function validateRunOptions(options: RunOptions): void {
   }
   if (checkpoint !== undefined && (typeof checkpoint !== "string" || checkpoint === "")) {
     throw new ConfigurationError("Benchmark.run: checkpoint must be a file path");
+  }
+  const { continueWithoutJournal, onWarning } = options;
+  if (continueWithoutJournal !== undefined && typeof continueWithoutJournal !== "boolean") {
+    throw new ConfigurationError(
+      `Benchmark.run: continueWithoutJournal must be true or false, found ${describeValue(continueWithoutJournal)}`,
+    );
+  }
+  if (onWarning !== undefined && typeof onWarning !== "function") {
+    throw new ConfigurationError(
+      `Benchmark.run: onWarning must be a function (message) => void, found ${describeValue(onWarning)}`,
+    );
   }
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new ConfigurationError("Benchmark.run: signal must be an AbortSignal");

@@ -94,8 +94,10 @@ export async function feedFile(path: string, parser: ByteLineParser): Promise<vo
         continue;
       }
       // Complete lines end at the last "\n"; the text before it cannot end inside a UTF-8
-      // sequence, so it is validated alone and the rest waits for the next chunk.
-      const stop = last ? end : buffer.lastIndexOf(10, end - 1) + 1;
+      // sequence, so it is validated alone and the rest waits for the next chunk. Only the bytes
+      // just read can hold a new "\n" (those kept from before have none): searching the whole
+      // buffer made a long line cost a scan of all of it per read, quadratic in its length.
+      const stop = last ? end : lastNewline(buffer, filled, end);
       if (stop > from) {
         const view = buffer.subarray(from, stop);
         if (!isAscii(view) && !isUtf8(view)) {
@@ -110,7 +112,8 @@ export async function feedFile(path: string, parser: ByteLineParser): Promise<vo
       }
       const consumed = stop > from ? parser.feed(buffer, from, stop, last) : from;
       if (last) break;
-      buffer.copy(buffer, 0, consumed, end);
+      // Nothing consumed (a line longer than what was read): the bytes stay where they are.
+      if (consumed > 0) buffer.copy(buffer, 0, consumed, end);
       filled = end - consumed;
       offset += consumed;
     }
@@ -118,6 +121,13 @@ export async function feedFile(path: string, parser: ByteLineParser): Promise<vo
     closeGunzip?.();
     await handle.close().catch(() => {});
   }
+}
+
+/** Just past the last "\n" in `buffer[from, end)`, or 0 when there is none. */
+function lastNewline(buffer: Buffer, from: number, end: number): number {
+  if (end <= from) return 0;
+  const at = buffer.subarray(from, end).lastIndexOf(10);
+  return at === -1 ? 0 : from + at + 1;
 }
 
 /** Feeds text already in memory to `parser`, as {@link feedFile} feeds a file. */
