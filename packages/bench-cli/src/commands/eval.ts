@@ -1,8 +1,5 @@
-import { availableParallelism } from "node:os";
 import type { Metric } from "@fastrag/bench-core";
-import type { EvalScores } from "../internal/eval-shards.js";
-import { type EvalInput, startShards } from "../internal/eval-spawn.js";
-import { InputSizes } from "../internal/input-size.js";
+import type { EvalInput, EvalScores } from "../internal/eval-records.js";
 import { cliPath, type Io, UsageError, writeLine } from "../internal/io.js";
 import { printable } from "../internal/printable.js";
 import { trecFixed4 } from "../internal/trec-format.js";
@@ -53,8 +50,9 @@ export const DEFAULT_EVAL_METRICS: readonly string[] = [
 ];
 
 /**
- * `fastrag-bench eval`: offline evaluation of a TREC run against qrels, replayed through the same
- * runner and metrics as any benchmark. Prints `metric<TAB>query|all<TAB>value` with 4 decimals.
+ * `fastrag-bench eval`: offline evaluation of a TREC run against qrels, with the numbers the
+ * Benchmark runner and metric classes give (the columnar path calls the classes' kernels; see
+ * `evaluate`). Prints `metric<TAB>query|all<TAB>value` with 4 decimals.
  */
 export async function evalCommand(options: EvalOptions, io: Io): Promise<number> {
   const level = options.relevanceLevel === undefined ? undefined : Number(options.relevanceLevel);
@@ -67,34 +65,21 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
       : DEFAULT_EVAL_METRICS;
   const qrels = cliPath(io, options.qrels);
   const run = cliPath(io, options.run);
-  const sizes = new InputSizes(qrels, run);
-  const threads = await threadCount(options, sizes);
+  checkThreads(options.threads);
   const input: EvalInput = {
     qrels,
     run,
     relevanceLevel: level,
     metrics: specs,
   };
-  // The workers start first, and load the datasets and metrics packages while this thread does.
-  const workers = threads > 1 ? startShards(input, threads) : undefined;
-  let scored: EvalScores;
-  let metrics: Metric[];
-  try {
-    const { retrievalMetric } = await import("../internal/metric-spec.js");
-    metrics = specs.map(retrievalMetric);
-    const names = new Set<string>();
-    for (const m of metrics) {
-      if (names.has(m.name)) throw new UsageError(`-m ${m.name} is given twice`);
-      names.add(m.name);
-    }
-    const { evalSharded, evalWhole } = await import("../internal/eval-shards.js");
-    const sharded = workers && (await evalSharded(input, metrics, workers));
-    // Done, or given up on: either way the workers must not compete with a redo on one thread.
-    workers?.stop();
-    scored = sharded ?? (await evalWhole(input, metrics, sizes));
-  } finally {
-    workers?.stop();
+  const { retrievalMetric } = await import("../internal/metric-spec.js");
+  const metrics = specs.map(retrievalMetric);
+  const names = new Set<string>();
+  for (const m of metrics) {
+    if (names.has(m.name)) throw new UsageError(`-m ${m.name} is given twice`);
+    names.add(m.name);
   }
+  const scored = await evaluate(input, metrics);
   const { ids, errored, scores, summaries, missing } = scored;
   let erroredCount = 0;
   for (const e of errored) if (e) erroredCount++;
@@ -200,32 +185,35 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
 }
 
 /**
- * How many threads evaluate: `--threads` when given. Else one on a machine with fewer than four
- * cores or for inputs under 8 MiB (a gzip file counted unpacked), and otherwise four. Always one unless both inputs are regular
- * files, since every thread opens both. Each thread also reads past the other
- * threads' lines and loads its own modules (measured on 10⁵ queries × 10 docs: one shard of n, run
- * alone, takes 2.5 s for n = 1, 1.56 s for 2, 1.16 s for 4), so two threads barely beat one
- * even on two idle cores, and lose on a busy one.
+ * The columnar path, or the record path where it hands over (bad input, which the record path's
+ * loaders report in their words; gzip; a pipe; a run whose queries' lines are not contiguous).
+ * Both give the same numbers, bit for bit.
  */
-async function threadCount(options: EvalOptions, sizes: InputSizes): Promise<number> {
-  let asked: number | undefined;
-  if (options.threads !== undefined) {
-    asked = Number(options.threads);
-    if (!Number.isSafeInteger(asked) || asked < 1 || asked > MAX_THREADS) {
-      throw new UsageError(
-        `--threads "${options.threads}": expected a whole number from 1 to ${MAX_THREADS}`,
-      );
-    }
-    if (asked === 1) return 1;
-  } else if (availableParallelism() < 4) {
-    return 1;
+async function evaluate(input: EvalInput, metrics: readonly Metric[]): Promise<EvalScores> {
+  const [{ evalColumnar }, { HandOver }] = await Promise.all([
+    import("../internal/eval-score.js"),
+    import("../internal/eval-read.js"),
+  ]);
+  try {
+    return await evalColumnar(input, metrics);
+  } catch (error) {
+    if (!(error instanceof HandOver)) throw error;
   }
-  // Every thread opens both files: a pipe (`--run <(zcat run.gz)`) can be read only once. A
-  // gzip file counts by the size it unpacks to, which is what each thread parses.
-  const { qrels, run } = await sizes.get();
-  if (qrels === undefined || run === undefined) return 1;
-  if (asked !== undefined) return asked;
-  return qrels + run >= 8 * 1024 * 1024 ? 4 : 1;
+  const { evalRecords } = await import("../internal/eval-records.js");
+  return evalRecords(input, metrics);
+}
+
+/**
+ * `--threads` is accepted, and checked, so that scripts written for it keep working; it changes
+ * nothing. Sharding needed every thread to read both files whole, and the columnar path reads them
+ * once in less time than a shard took (see the CLI README).
+ */
+function checkThreads(threads: string | undefined): void {
+  if (threads === undefined) return;
+  const asked = Number(threads);
+  if (!Number.isSafeInteger(asked) || asked < 1 || asked > MAX_THREADS) {
+    throw new UsageError(`--threads "${threads}": expected a whole number from 1 to ${MAX_THREADS}`);
+  }
 }
 
 const MAX_THREADS = 64;

@@ -1,0 +1,469 @@
+import { ByteSet, copyBytes, Fields, grown, HandOver, hashBytes, type LineFeeder, readNumber } from "./eval-read.js";
+
+// `eval`'s columnar path, the reading half: the qrels into flat per-judgment columns keyed by
+// (query, docno bytes), and the run streamed one query at a time, each query's documents put in
+// trec_eval's order and joined with its judgments, rank by rank, as the metric kernels read them.
+// Nothing is built per judgment or per document but numbers in typed arrays; a docno is never
+// decoded to a string. What the datasets package's loaders refuse is handed over to them (see
+// HandOver), so errors read as they always have.
+
+/** Mixes a query number into a docno's hash: judgments are keyed by (query, docno). */
+function keyHash(docHash: number, query: number): number {
+  return Math.imul(docHash ^ Math.imul(query + 1, 0x9e3779b1), 0x85ebca6b);
+}
+
+/**
+ * TREC qrels (`qid iter docno rel`) as columns: the queries in order of first appearance, and
+ * per judgment its query, grade and docno bytes, in a hash table keyed by (query, docno).
+ */
+export class QrelsColumns implements LineFeeder {
+  /** The query ids, in order of first appearance. */
+  readonly queries: ByteSet = new ByteSet();
+  /** Judgments: `count` of them. */
+  count = 0;
+  query: Int32Array = new Int32Array(1 << 12);
+  grade: Float64Array = new Float64Array(1 << 12);
+  private docStart: Int32Array = new Int32Array((1 << 12) + 1);
+  private docHash: Int32Array = new Int32Array(1 << 12);
+  private pool: Uint8Array = new Uint8Array(1 << 16);
+  private slots: Int32Array = new Int32Array(1 << 13);
+  private readonly fields = new Fields(4);
+  // The last line's query: consecutive lines of one query skip the query look-up.
+  private lastId = new Uint8Array(64);
+  private lastLength = -1;
+  private lastQuery = -1;
+
+  feed(bytes: Uint8Array, from: number, end: number, last: boolean): number {
+    const f = this.fields;
+    let pos = from;
+    while (pos < end) {
+      const next = f.split(bytes, pos, end, last);
+      if (next < 0) break;
+      if (f.count !== 0) this.judgment(bytes);
+      pos = next;
+    }
+    return pos;
+  }
+
+  private judgment(bytes: Uint8Array): void {
+    const f = this.fields;
+    if (f.count !== 4) throw new HandOver("a qrels line without 4 fields");
+    const q = this.queryOf(bytes, f.starts[0] as number, f.ends[0] as number);
+    const grade = readNumber(bytes, f.starts[3] as number, f.ends[3] as number);
+    if (Number.isNaN(grade)) throw new HandOver("a qrels grade that is not a number");
+    const start = f.starts[2] as number;
+    const end = f.ends[2] as number;
+    const h = hashBytes(bytes, start, end);
+    if (this.find(bytes, start, end, h, q) >= 0)
+      throw new HandOver("a document judged twice for a query");
+    this.add(bytes, start, end, h, q, grade);
+  }
+
+  private queryOf(bytes: Uint8Array, start: number, end: number): number {
+    const length = end - start;
+    const last = this.lastId;
+    if (length === this.lastLength) {
+      let k = 0;
+      while (k < length && last[k] === bytes[start + k]) k++;
+      if (k === length) return this.lastQuery;
+    }
+    const h = hashBytes(bytes, start, end);
+    let q = this.queries.find(bytes, start, end, h);
+    if (q < 0) q = this.queries.add(bytes, start, end, h);
+    if (length > last.length) this.lastId = new Uint8Array(length * 2);
+    copyBytes(bytes, start, end, this.lastId, 0);
+    this.lastLength = length;
+    this.lastQuery = q;
+    return q;
+  }
+
+  /** The judgment of docno bytes [start, end) (FNV hash `h`) for query `q`, or -1. */
+  find(bytes: Uint8Array, start: number, end: number, h: number, q: number): number {
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    const key = keyHash(h, q);
+    let slot = key & mask;
+    const length = end - start;
+    for (;;) {
+      const entry = slots[slot] as number;
+      if (entry === 0) return -1;
+      const j = entry - 1;
+      if (this.docHash[j] === h && this.query[j] === q) {
+        const at = this.docStart[j] as number;
+        if ((this.docStart[j + 1] as number) - at === length) {
+          const pool = this.pool;
+          let k = 0;
+          while (k < length && pool[at + k] === bytes[start + k]) k++;
+          if (k === length) return j;
+        }
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  private add(
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    h: number,
+    q: number,
+    grade: number,
+  ): void {
+    const j = this.count;
+    if (j + 1 >= this.query.length) {
+      const length = this.query.length * 2;
+      this.query = grown(this.query, length);
+      this.grade = grown(this.grade, length);
+      this.docHash = grown(this.docHash, length);
+      this.docStart = grown(this.docStart, length + 1);
+    }
+    const at = this.docStart[j] as number;
+    const stop = at + end - start;
+    if (stop > this.pool.length) this.pool = grown(this.pool, Math.max(stop, this.pool.length * 2));
+    copyBytes(bytes, start, end, this.pool, at);
+    this.docStart[j + 1] = stop;
+    this.docHash[j] = h;
+    this.query[j] = q;
+    this.grade[j] = grade;
+    this.count = j + 1;
+    if (this.count * 2 > this.slots.length) {
+      const slots = new Int32Array(this.slots.length * 2);
+      const mask = slots.length - 1;
+      for (let i = 0; i < this.count; i++) {
+        let slot = keyHash(this.docHash[i] as number, this.query[i] as number) & mask;
+        while (slots[slot] !== 0) slot = (slot + 1) & mask;
+        slots[slot] = i + 1;
+      }
+      this.slots = slots;
+    } else {
+      const slots = this.slots;
+      const mask = slots.length - 1;
+      let slot = keyHash(h, q) & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = j + 1;
+    }
+  }
+}
+
+/**
+ * Per query of the qrels, what every ranking of it is scored against: R (the relevant judgments,
+ * grade > 0 or ≥ the `-l` level), and the ideal ranking's gains (every positive grade, sorted
+ * descending), in flat arrays.
+ */
+export interface QueryJudgments {
+  readonly relevantCount: Int32Array;
+  readonly idealStart: Int32Array;
+  readonly idealGains: Float64Array;
+}
+
+/** {@link QueryJudgments} of parsed qrels. */
+export function queryJudgments(qrels: QrelsColumns, level: number | undefined): QueryJudgments {
+  const queries = qrels.queries.size;
+  const relevantCount = new Int32Array(queries);
+  const idealStart = new Int32Array(queries + 1);
+  const { count, query, grade } = qrels;
+  for (let j = 0; j < count; j++) {
+    const g = grade[j] as number;
+    const q = query[j] as number;
+    if (level === undefined ? g > 0 : g >= level) relevantCount[q] = (relevantCount[q] as number) + 1;
+    if (g > 0) idealStart[q + 1] = (idealStart[q + 1] as number) + 1;
+  }
+  for (let q = 0; q < queries; q++)
+    idealStart[q + 1] = (idealStart[q + 1] as number) + (idealStart[q] as number);
+  const idealGains = new Float64Array(idealStart[queries] as number);
+  const at = idealStart.slice(0, queries);
+  for (let j = 0; j < count; j++) {
+    const g = grade[j] as number;
+    if (g > 0) {
+      const q = query[j] as number;
+      idealGains[at[q] as number] = g;
+      at[q] = (at[q] as number) + 1;
+    }
+  }
+  for (let q = 0; q < queries; q++) {
+    const from = idealStart[q] as number;
+    const to = idealStart[q + 1] as number;
+    if (to - from > 1) sortDescending(idealGains, from, to);
+  }
+  return { relevantCount, idealStart, idealGains };
+}
+
+function sortDescending(a: Float64Array, from: number, to: number): void {
+  for (let i = from + 1; i < to; i++) {
+    const v = a[i] as number;
+    let j = i - 1;
+    while (j >= from && (a[j] as number) < v) {
+      a[j + 1] = a[j] as number;
+      j--;
+    }
+    a[j + 1] = v;
+  }
+}
+
+/**
+ * One query's ranking, joined with its judgments rank by rank: what {@link RunReader} hands to
+ * its `onQuery` callback. The arrays are buffers reused from query to query; only the first
+ * `length` entries belong to it.
+ */
+export interface JoinedRanking {
+  /** The query's number in the qrels. */
+  readonly query: number;
+  /** The number of ranks. */
+  readonly length: number;
+  /** Per rank: 1 when its document is relevant (grade > 0, or ≥ the `-l` level), else 0. */
+  readonly relevant: Uint8Array;
+  /** Per rank: its document's grade when judged and > 0, else 0 (nDCG's gain). */
+  readonly gains: Float64Array;
+}
+
+/**
+ * Streams a TREC run (`qid Q0 docno rank score tag`), one query at a time: each query's documents
+ * are ordered as trec_eval orders them (score descending compared as single-precision floats,
+ * ties by docno descending in strcmp order, the rank column ignored) and joined with the qrels'
+ * judgments, and each query the qrels judge is handed to `onQuery` when its last line is read.
+ * The run's other queries are read and checked as the datasets package's loader checks them, but
+ * not scored. A query whose lines are not contiguous is a {@link HandOver} (rare in practice: the
+ * record path regroups it).
+ */
+export class RunReader implements LineFeeder {
+  private readonly fields = new Fields(6);
+  /** Every query id the run has given lines to (a second start of one is a HandOver). */
+  private readonly seen = new ByteSet();
+  /** Per qrels query: 1 when the run has lines for it. */
+  readonly inRun: Uint8Array;
+  // The current query: its id's bytes, and its qrels number (-1: not judged).
+  private idBytes = new Uint8Array(64);
+  private idLength = -1;
+  private query = -1;
+  // The current query's documents, in file order.
+  private n = 0;
+  private scores = new Float32Array(256);
+  private grades = new Float64Array(256);
+  private hashes = new Int32Array(256);
+  private docStart = new Int32Array(257);
+  private pool = new Uint8Array(1 << 12);
+  // Duplicate docnos within the current query: an open-addressing table of document positions,
+  // stamped per query instead of cleared.
+  private stamps = new Int32Array(512);
+  private positions = new Int32Array(512);
+  private stamp = 0;
+  // The ordering and the joined ranking handed out.
+  private order = new Int32Array(256);
+  private readonly joined: {
+    query: number;
+    length: number;
+    relevant: Uint8Array;
+    gains: Float64Array;
+  } = { query: -1, length: 0, relevant: new Uint8Array(256), gains: new Float64Array(256) };
+
+  constructor(
+    private readonly qrels: QrelsColumns,
+    private readonly level: number | undefined,
+    private readonly onQuery: (ranking: JoinedRanking) => void,
+  ) {
+    this.inRun = new Uint8Array(qrels.queries.size);
+  }
+
+  feed(bytes: Uint8Array, from: number, end: number, last: boolean): number {
+    const f = this.fields;
+    let pos = from;
+    while (pos < end) {
+      const next = f.split(bytes, pos, end, last);
+      if (next < 0) break;
+      if (f.count !== 0) this.entry(bytes);
+      pos = next;
+    }
+    return pos;
+  }
+
+  private entry(bytes: Uint8Array): void {
+    const f = this.fields;
+    if (f.count < 6) throw new HandOver("a run line with fewer than 6 fields");
+    const score = readNumber(bytes, f.starts[4] as number, f.ends[4] as number);
+    if (Number.isNaN(score)) throw new HandOver("a run score that is not a number");
+    const qStart = f.starts[0] as number;
+    const qEnd = f.ends[0] as number;
+    if (!this.sameQuery(bytes, qStart, qEnd)) this.switchQuery(bytes, qStart, qEnd);
+    const start = f.starts[2] as number;
+    const end = f.ends[2] as number;
+    const h = hashBytes(bytes, start, end);
+    const n = this.n;
+    if (n + 1 >= this.scores.length) this.growDocuments();
+    // A docno listed twice for one query: the loader refuses it.
+    const mask = this.stamps.length - 1;
+    const mark = this.stamp;
+    let slot = h & mask;
+    while (this.stamps[slot] === mark) {
+      if (this.sameDocument(this.positions[slot] as number, h, bytes, start, end))
+        throw new HandOver("a document listed twice for a query");
+      slot = (slot + 1) & mask;
+    }
+    this.stamps[slot] = mark;
+    this.positions[slot] = n;
+    const at = this.docStart[n] as number;
+    const stop = at + end - start;
+    if (stop > this.pool.length) this.pool = grown(this.pool, Math.max(stop, this.pool.length * 2));
+    copyBytes(bytes, start, end, this.pool, at);
+    this.docStart[n + 1] = stop;
+    this.hashes[n] = h;
+    this.scores[n] = score;
+    let grade = Number.NaN;
+    if (this.query >= 0) {
+      const j = this.qrels.find(bytes, start, end, h, this.query);
+      if (j >= 0) grade = this.qrels.grade[j] as number;
+    }
+    this.grades[n] = grade;
+    this.n = n + 1;
+  }
+
+  private sameQuery(bytes: Uint8Array, start: number, end: number): boolean {
+    const length = end - start;
+    if (length !== this.idLength) return false;
+    const id = this.idBytes;
+    for (let k = 0; k < length; k++) if (id[k] !== bytes[start + k]) return false;
+    return true;
+  }
+
+  private sameDocument(
+    i: number,
+    h: number,
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+  ): boolean {
+    if (this.hashes[i] !== h) return false;
+    const at = this.docStart[i] as number;
+    const length = end - start;
+    if ((this.docStart[i + 1] as number) - at !== length) return false;
+    const pool = this.pool;
+    for (let k = 0; k < length; k++) if (pool[at + k] !== bytes[start + k]) return false;
+    return true;
+  }
+
+  private switchQuery(bytes: Uint8Array, start: number, end: number): void {
+    this.finishQuery();
+    const h = hashBytes(bytes, start, end);
+    if (this.seen.find(bytes, start, end, h) >= 0)
+      throw new HandOver("a run whose query's lines are not contiguous");
+    this.seen.add(bytes, start, end, h);
+    const length = end - start;
+    if (length > this.idBytes.length) this.idBytes = new Uint8Array(length * 2);
+    copyBytes(bytes, start, end, this.idBytes, 0);
+    this.idLength = length;
+    const queries = this.qrels.queries;
+    const q = queries.find(bytes, start, end, h);
+    this.query = q;
+    if (q >= 0) this.inRun[q] = 1;
+    this.n = 0;
+    this.docStart[0] = 0;
+    if (this.stamp === 0x7fffffff) {
+      this.stamps.fill(0);
+      this.stamp = 0;
+    }
+    this.stamp++;
+  }
+
+  private growDocuments(): void {
+    const length = this.scores.length * 2;
+    this.scores = grown(this.scores, length);
+    this.grades = grown(this.grades, length);
+    this.hashes = grown(this.hashes, length);
+    this.docStart = grown(this.docStart, length + 1);
+    // The duplicate table keeps at most half its slots filled; rebuilt from the documents so far.
+    const size = length * 2;
+    this.stamps = new Int32Array(size);
+    this.positions = new Int32Array(size);
+    this.stamp = 1;
+    const mask = size - 1;
+    for (let i = 0; i < this.n; i++) {
+      let slot = (this.hashes[i] as number) & mask;
+      while (this.stamps[slot] === 1) slot = (slot + 1) & mask;
+      this.stamps[slot] = 1;
+      this.positions[slot] = i;
+    }
+  }
+
+  /** Hands out the last query: call once the whole run has been fed. */
+  finish(): void {
+    this.finishQuery();
+  }
+
+  /** Orders the current query's documents, joins them with the judgments, hands them out. */
+  private finishQuery(): void {
+    const q = this.query;
+    const n = this.n;
+    this.n = 0;
+    if (q < 0 || this.idLength < 0) return;
+    this.query = -1;
+    const joined = this.joined;
+    if (joined.relevant.length < n) {
+      joined.relevant = new Uint8Array(n * 2);
+      joined.gains = new Float64Array(n * 2);
+    }
+    if (this.order.length < n) this.order = new Int32Array(n * 2);
+    const order = this.order;
+    for (let i = 0; i < n; i++) order[i] = i;
+    this.sort(n);
+    const relevant = joined.relevant;
+    const gains = joined.gains;
+    const grades = this.grades;
+    const level = this.level;
+    for (let r = 0; r < n; r++) {
+      const g = grades[order[r] as number] as number;
+      // NaN (unjudged) fails every comparison: neither relevant nor a gain.
+      relevant[r] = (level === undefined ? g > 0 : g >= level) ? 1 : 0;
+      gains[r] = g > 0 ? g : 0;
+    }
+    joined.query = q;
+    joined.length = n;
+    this.onQuery(joined);
+  }
+
+  /** True when document a ranks before document b in trec_eval's order. */
+  private before(a: number, b: number): boolean {
+    const x = this.scores[a] as number;
+    const y = this.scores[b] as number;
+    if (x !== y) return x > y;
+    // Equal floats: docno descending, byte by byte (strcmp order; the bytes are valid UTF-8).
+    const pool = this.pool;
+    const aStart = this.docStart[a] as number;
+    const aLength = (this.docStart[a + 1] as number) - aStart;
+    const bStart = this.docStart[b] as number;
+    const bLength = (this.docStart[b + 1] as number) - bStart;
+    const m = aLength < bLength ? aLength : bLength;
+    for (let k = 0; k < m; k++) {
+      const c = pool[aStart + k] as number;
+      const d = pool[bStart + k] as number;
+      if (c !== d) return c > d;
+    }
+    return aLength > bLength;
+  }
+
+  /**
+   * Sorts `order[0..n)` into trec_eval's order. A run is mostly written in that order already but
+   * for tied scores, so an insertion sort does it in about n steps; past 8n moves (a shuffled
+   * query) the rest is sorted by a comparator. Docnos are distinct within a query, so the order
+   * is total and every algorithm gives the same one.
+   */
+  private sort(n: number): void {
+    const order = this.order;
+    let moves = 0;
+    const budget = 8 * n + 64;
+    for (let i = 1; i < n; i++) {
+      const v = order[i] as number;
+      let j = i - 1;
+      while (j >= 0 && this.before(v, order[j] as number)) {
+        order[j + 1] = order[j] as number;
+        j--;
+        if (++moves > budget) {
+          order[j + 1] = v;
+          const rest = Array.from(order.subarray(0, n));
+          rest.sort((a, b) => (this.before(a, b) ? -1 : 1));
+          for (let k = 0; k < n; k++) order[k] = rest[k] as number;
+          return;
+        }
+      }
+      order[j + 1] = v;
+    }
+  }
+}
