@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,7 +18,20 @@ import { retrievalMetric } from "./internal/metric-spec.js";
 // same nulls, the same means and counts, the same query order and "missing" count. And where the
 // record path refuses an input, the columnar one must hand it over rather than score it.
 
-const trec = fileURLToPath(new URL("../../../../shared/data/trec_eval/", import.meta.url));
+/**
+ * The shared trec_eval files: `shared/data/trec_eval` beside the repository, found by walking up
+ * (a git worktree may sit deeper than the main checkout). Missing data fails the tests.
+ */
+function sharedTrec(): string {
+  let at = new URL("./", import.meta.url);
+  for (let i = 0; i < 8; i++) {
+    const candidate = new URL("shared/data/trec_eval/", at);
+    if (existsSync(new URL("qrels.test", candidate))) return fileURLToPath(candidate);
+    at = new URL("../", at);
+  }
+  throw new Error("shared/data/trec_eval not found above the repository");
+}
+const trec = sharedTrec();
 const ALL = [
   "map",
   "map@5",
@@ -61,16 +75,19 @@ async function outcome(
   try {
     return await path(i, metrics());
   } catch (error) {
-    if (error instanceof HandOver) return { thrown: "HandOver" };
+    if (error instanceof HandOver) return { thrown: "HandOver", message: error.message };
     if (ConfigurationError.isInstance(error)) return { thrown: "ConfigurationError" };
     throw error;
   }
 }
 
 /** The two outcomes agree: equal scores (Object.is per value), or a hand-over where the record path throws. */
-function expectSame(columnar: EvalScores | { thrown: string }, records: EvalScores | { thrown: string }) {
+function expectSame(
+  columnar: EvalScores | { thrown: string },
+  records: EvalScores | { thrown: string },
+) {
   if ("thrown" in records) {
-    expect(columnar).toEqual({ thrown: "HandOver" });
+    expect(columnar).toMatchObject({ thrown: "HandOver" });
     return;
   }
   if ("thrown" in columnar) {
@@ -100,7 +117,7 @@ describe("eval's columnar path against the record path", () => {
     for (const level of [undefined, 0, 1, 2]) {
       const i = input(join(trec, "qrels.test"), join(trec, "results.test"), level);
       const columnar = await outcome(evalColumnar, i);
-      expect("thrown" in columnar).toBe(false);
+      expect(columnar, JSON.stringify(columnar).slice(0, 200)).not.toHaveProperty("thrown");
       expectSame(columnar, await outcome(evalRecords, i));
     }
     // An independent check that the numbers are trec_eval's, not merely equal to each other:
@@ -121,37 +138,41 @@ describe("eval's columnar path against the record path", () => {
   it("agrees with qrels.rel_level (graded judgments) under every -l", async () => {
     for (const level of [undefined, -1, 0, 1, 2, 3, 99]) {
       const i = input(join(trec, "qrels.rel_level"), join(trec, "results.test"), level);
-      expectSame(await outcome(evalColumnar, i), await outcome(evalRecords, i));
+      const columnar = await outcome(evalColumnar, i);
+      expect(columnar, `-l ${level}`).not.toHaveProperty("thrown");
+      expectSame(columnar, await outcome(evalRecords, i));
     }
   });
 
   it("agrees on random runs and qrels (ties, grades, -l, missing and run-only queries)", async () => {
-    // Docnos from a small alphabet, so that queries share docnos, ties need the docno order, and
-    // prefixes (d1 < d10) and multi-byte characters (é, 𝄞, U+FFFD) are compared as strcmp does.
+    // Docnos from a small alphabet, so that the run and qrels share them, ties need the docno
+    // order, and prefixes (d1 < d10) and multi-byte characters (é, 𝄞, U+FFFD) are compared as
+    // strcmp compares them; scores from a few values (ties, and 0.1 vs 0.10000000149: equal as
+    // single-precision floats, as trec_eval compares them).
     const docno = fc
-      .array(fc.constantFrom("d", "1", "0", "a", "é", "𝄞", "\uFFFD", "Z"), {
+      .array(fc.constantFrom("d", "1", "0", "é", "𝄞", "\uFFFD", "Z"), {
         minLength: 1,
-        maxLength: 4,
+        maxLength: 2,
       })
       .map((chars) => chars.join(""));
-    const qid = fc.constantFrom("1", "2", "10", "q", "Q1", "ä", "3");
+    const qid = fc.constantFrom("1", "2", "10", "ä");
     const score = fc.oneof(
-      fc.constantFrom("1", "1.0", "0.5", "-0", "0", "2.5", "1e2", "0.1", "0.10000000149"),
-      fc.integer({ min: -5, max: 5 }).map(String),
+      fc.constantFrom("1", "1.0", "0.5", "-0", "0", "2.5", "1e0", "0.1", "0.10000000149"),
       fc.double({ min: -10, max: 10, noNaN: true }).map((x) => String(x)),
     );
-    const grade = fc.constantFrom("0", "1", "2", "3", "-1", "1.5", "4");
+    const grade = fc.constantFrom("0", "1", "1", "2", "3", "-1", "1.5");
     const space = fc.constantFrom(" ", "\t", "  ", " \t");
     const eol = fc.constantFrom("\n", "\r\n");
     const qrelsLine = fc.tuple(qid, docno, grade, space, eol);
     const runLine = fc.tuple(qid, docno, score, space, eol, fc.boolean());
+    let compared = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.array(qrelsLine, { maxLength: 40 }),
         fc.array(runLine, { maxLength: 80 }),
         fc.option(fc.constantFrom(-1, 0, 1, 2, 3), { nil: undefined }),
         fc.boolean(),
-        async (qrelsLines, runLines, level, sortRun) => {
+        async (qrelsLines, runLines, level, reverse) => {
           // Qrels: each (query, docno) once, as the loader requires (duplicates tested apart).
           const judged = new Set<string>();
           let qrels = "";
@@ -167,18 +188,23 @@ describe("eval's columnar path against the record path", () => {
             if (listed.has(`${q} ${d}`)) continue;
             listed.add(`${q} ${d}`);
             const lines = byQuery.get(q) ?? [];
-            lines.push(`${q}${s}Q0${s}${d}${s}${lines.length + 1}${s}${sc}${s}tag${extra ? " x" : ""}${e}`);
+            const tail = extra ? " more fields" : "";
+            lines.push(`${q}${s}Q0${s}${d}${s}${lines.length + 1}${s}${sc}${s}tag${tail}${e}`);
             byQuery.set(q, lines);
           }
           const groups = [...byQuery.values()];
-          if (sortRun) groups.reverse();
+          if (reverse) groups.reverse();
           const run = groups.map((lines) => lines.join("")).join("");
           const i = input(await file(qrels), await file(run), level);
-          expectSame(await outcome(evalColumnar, i), await outcome(evalRecords, i));
+          const records = await outcome(evalRecords, i);
+          if (!("thrown" in records)) compared++;
+          expectSame(await outcome(evalColumnar, i), records);
         },
       ),
-      { numRuns: 150 },
+      { numRuns: 200 },
     );
+    // Most cases are scored by both paths, not refused by both.
+    expect(compared).toBeGreaterThan(100);
   });
 
   it("agrees on the same judgments whatever the file layout (BOM, blank lines, qrels out of order)", async () => {
@@ -218,18 +244,26 @@ describe("eval's columnar path against the record path", () => {
       expect(records, `${JSON.stringify(qrels)} / ${JSON.stringify(run)}`).toEqual({
         thrown: "ConfigurationError",
       });
-      expect(await outcome(evalColumnar, i)).toEqual({ thrown: "HandOver" });
+      expect(await outcome(evalColumnar, i)).toMatchObject({ thrown: "HandOver" });
     }
     // Read by the record path only, and scored there alike: gzip, invalid UTF-8, a missing file,
     // and a run whose query's lines are split (trec_eval's results.trunc interleaves two queries).
     const handed = [
       input(await file(gzipSync("1 0 a 1\n")), goodRun),
-      input(good, await file(Buffer.from([0x31, 0x20, 0x51, 0x30, 0x20, 0xff, 0x20, 0x31, 0x20, 0x31, 0x20, 0x74, 0x0a]))),
+      input(
+        good,
+        await file(
+          Buffer.from([
+            0x31, 0x20, 0x51, 0x30, 0x20, 0xff, 0x20, 0x31, 0x20, 0x31, 0x20, 0x74, 0x0a,
+          ]),
+        ),
+      ),
       input(join(dir, "absent.txt"), goodRun),
       input(good, await file("1 Q0 a 1 1 t\n2 Q0 b 1 1 t\n1 Q0 c 2 0 t\n")),
       input(join(trec, "qrels.test"), join(trec, "results.trunc")),
     ];
-    for (const i of handed) expect(await outcome(evalColumnar, i)).toEqual({ thrown: "HandOver" });
+    for (const i of handed)
+      expect(await outcome(evalColumnar, i)).toMatchObject({ thrown: "HandOver" });
     const split = handed[3] as EvalInput;
     const records = (await evalRecords(split, metrics())) as EvalScores;
     expect(records.scores[ALL.indexOf("precision@10")]).toEqual([0.1]);

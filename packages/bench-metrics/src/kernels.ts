@@ -26,7 +26,7 @@ export {
   hitsOfFlags,
   ndcgOfGains,
   precisionOfFlags,
-  reciprocalRankOfFlags,
   recallOfFlags,
+  reciprocalRankOfFlags,
   rPrecisionOfFlags,
 } from "./internal/kernels.js";

@@ -212,7 +212,9 @@ function checkThreads(threads: string | undefined): void {
   if (threads === undefined) return;
   const asked = Number(threads);
   if (!Number.isSafeInteger(asked) || asked < 1 || asked > MAX_THREADS) {
-    throw new UsageError(`--threads "${threads}": expected a whole number from 1 to ${MAX_THREADS}`);
+    throw new UsageError(
+      `--threads "${threads}": expected a whole number from 1 to ${MAX_THREADS}`,
+    );
   }
 }
 

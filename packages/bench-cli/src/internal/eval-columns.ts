@@ -1,4 +1,13 @@
-import { ByteSet, copyBytes, Fields, grown, HandOver, hashBytes, type LineFeeder, readNumber } from "./eval-read.js";
+import {
+  ByteSet,
+  copyBytes,
+  Fields,
+  grown,
+  HandOver,
+  hashBytes,
+  type LineFeeder,
+  readNumber,
+} from "./eval-read.js";
 
 // `eval`'s columnar path, the reading half: the qrels into flat per-judgment columns keyed by
 // (query, docno bytes), and the run streamed one query at a time, each query's documents put in
@@ -165,7 +174,8 @@ export function queryJudgments(qrels: QrelsColumns, level: number | undefined): 
   for (let j = 0; j < count; j++) {
     const g = grade[j] as number;
     const q = query[j] as number;
-    if (level === undefined ? g > 0 : g >= level) relevantCount[q] = (relevantCount[q] as number) + 1;
+    if (level === undefined ? g > 0 : g >= level)
+      relevantCount[q] = (relevantCount[q] as number) + 1;
     if (g > 0) idealStart[q + 1] = (idealStart[q + 1] as number) + 1;
   }
   for (let q = 0; q < queries; q++)

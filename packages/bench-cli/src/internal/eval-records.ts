@@ -126,4 +126,3 @@ async function worthAThread(sizes: InputSizes): Promise<boolean> {
   if (runSize === undefined || qrelsSize === undefined) return false;
   return runSize >= 8 * 1024 * 1024 && qrelsSize * 16 >= runSize;
 }
-
