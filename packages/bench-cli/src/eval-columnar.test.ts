@@ -150,7 +150,7 @@ describe("eval's columnar path against the record path", () => {
     // strcmp compares them; scores from a few values (ties, and 0.1 vs 0.10000000149: equal as
     // single-precision floats, as trec_eval compares them).
     const docno = fc
-      .array(fc.constantFrom("d", "1", "0", "é", "𝄞", "\uFFFD", "Z"), {
+      .array(fc.constantFrom("d", "1", "0", "é", "𝄞", "\uFFFD", "Z", "\u0001"), {
         minLength: 1,
         maxLength: 2,
       })
@@ -163,8 +163,10 @@ describe("eval's columnar path against the record path", () => {
     const grade = fc.constantFrom("0", "1", "1", "2", "3", "-1", "1.5");
     const space = fc.constantFrom(" ", "\t", "  ", " \t");
     const eol = fc.constantFrom("\n", "\r\n");
-    const qrelsLine = fc.tuple(qid, docno, grade, space, eol);
-    const runLine = fc.tuple(qid, docno, score, space, eol, fc.boolean());
+    // Now and then a malformed line (a field short or one too many): both paths must refuse it.
+    const shape = fc.integer({ min: 0, max: 60 });
+    const qrelsLine = fc.tuple(qid, docno, grade, space, eol, shape);
+    const runLine = fc.tuple(qid, docno, score, space, eol, fc.boolean(), shape);
     let compared = 0;
     await fc.assert(
       fc.asyncProperty(
@@ -176,20 +178,23 @@ describe("eval's columnar path against the record path", () => {
           // Qrels: each (query, docno) once, as the loader requires (duplicates tested apart).
           const judged = new Set<string>();
           let qrels = "";
-          for (const [q, d, g, s, e] of qrelsLines) {
+          for (const [q, d, g, s, e, odd] of qrelsLines) {
             if (judged.has(`${q} ${d}`)) continue;
             judged.add(`${q} ${d}`);
-            qrels += `${q}${s}0${s}${d}${s}${g}${e}`;
+            if (odd === 0) qrels += `${q}${s}0${s}${d}${e}`;
+            else if (odd === 1) qrels += `${q}${s}0${s}${d}${s}${g}${s}x${e}`;
+            else qrels += `${q}${s}0${s}${d}${s}${g}${e}`;
           }
           // Run: each query's lines together (grouped by first appearance), each docno once.
           const listed = new Set<string>();
           const byQuery = new Map<string, string[]>();
-          for (const [q, d, sc, s, e, extra] of runLines) {
+          for (const [q, d, sc, s, e, extra, odd] of runLines) {
             if (listed.has(`${q} ${d}`)) continue;
             listed.add(`${q} ${d}`);
             const lines = byQuery.get(q) ?? [];
             const tail = extra ? " more fields" : "";
-            lines.push(`${q}${s}Q0${s}${d}${s}${lines.length + 1}${s}${sc}${s}tag${tail}${e}`);
+            const tag = odd === 0 ? "" : `${s}tag${tail}`;
+            lines.push(`${q}${s}Q0${s}${d}${s}${lines.length + 1}${s}${sc}${tag}${e}`);
             byQuery.set(q, lines);
           }
           const groups = [...byQuery.values()];

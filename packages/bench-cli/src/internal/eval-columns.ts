@@ -1,71 +1,73 @@
 import {
   ByteSet,
   copyBytes,
-  Fields,
+  fieldEnd,
   grown,
   HandOver,
   hashBytes,
   type LineFeeder,
+  lineEnd,
   readNumber,
+  spaceEnd,
 } from "./eval-read.js";
 
-// `eval`'s columnar path, the reading half: the qrels into flat per-judgment columns keyed by
-// (query, docno bytes), and the run streamed one query at a time, each query's documents put in
-// trec_eval's order and joined with its judgments, rank by rank, as the metric kernels read them.
-// Nothing is built per judgment or per document but numbers in typed arrays; a docno is never
-// decoded to a string. What the datasets package's loaders refuse is handed over to them (see
-// HandOver), so errors read as they always have.
-
-/** Mixes a query number into a docno's hash: judgments are keyed by (query, docno). */
-function keyHash(docHash: number, query: number): number {
-  return Math.imul(docHash ^ Math.imul(query + 1, 0x9e3779b1), 0x85ebca6b);
-}
+// `eval`'s columnar path, the reading half: the qrels into flat per-judgment columns grouped by
+// query, and the run streamed one query at a time, each query's documents put in trec_eval's
+// order and joined with its judgments, rank by rank, as the metric kernels read them. Nothing is
+// built per judgment or per document but numbers in typed arrays, and a docno is never decoded to
+// a string. What the datasets package's loaders refuse is handed over to them (see HandOver), so
+// errors read as they always have.
+//
+// Both parsers scan each line once, field by field, as the loaders split it (whitespace: space,
+// tab, CR, vertical tab, form feed); `readLines` ends every line with a "\n", so the scans stop
+// there without checking the end of the buffer.
 
 /**
  * TREC qrels (`qid iter docno rel`) as columns: the queries in order of first appearance, and
- * per judgment its query, grade and docno bytes, in a hash table keyed by (query, docno).
+ * per judgment its query, grade and docno bytes; after {@link QrelsColumns.group}, the judgments
+ * of each query together.
  */
 export class QrelsColumns implements LineFeeder {
   /** The query ids, in order of first appearance. */
   readonly queries: ByteSet = new ByteSet();
-  /** Judgments: `count` of them. */
+  /** Judgments: `count` of them, in file order. */
   count = 0;
   query: Int32Array = new Int32Array(1 << 12);
   grade: Float64Array = new Float64Array(1 << 12);
-  private docStart: Int32Array = new Int32Array((1 << 12) + 1);
-  private docHash: Int32Array = new Int32Array(1 << 12);
-  private pool: Uint8Array = new Uint8Array(1 << 16);
-  private slots: Int32Array = new Int32Array(1 << 13);
-  private readonly fields = new Fields(4);
-  // The last line's query: consecutive lines of one query skip the query look-up.
+  docHash: Int32Array = new Int32Array(1 << 12);
+  docStart: Int32Array = new Int32Array((1 << 12) + 1);
+  pool: Uint8Array = new Uint8Array(1 << 16);
+  /** After `group`: the judgments of query q are `order[start[q] … start[q+1])`. */
+  order: Int32Array = new Int32Array(0);
+  start: Int32Array = new Int32Array(1);
+  // The last line's query id: consecutive lines of one query skip the query look-up.
   private lastId = new Uint8Array(64);
   private lastLength = -1;
   private lastQuery = -1;
 
-  feed(bytes: Uint8Array, from: number, end: number, last: boolean): number {
-    const f = this.fields;
-    let pos = from;
-    while (pos < end) {
-      const next = f.split(bytes, pos, end, last);
-      if (next < 0) break;
-      if (f.count !== 0) this.judgment(bytes);
-      pos = next;
+  feed(bytes: Uint8Array, from: number, end: number): void {
+    let i = from;
+    while (i < end) {
+      i = spaceEnd(bytes, i);
+      if (bytes[i] === 10) {
+        i++;
+        continue;
+      }
+      const q0 = i;
+      const q1 = fieldEnd(bytes, q0);
+      const t0 = spaceEnd(bytes, q1); // iter
+      const d0 = spaceEnd(bytes, fieldEnd(bytes, t0));
+      const d1 = fieldEnd(bytes, d0);
+      const g0 = spaceEnd(bytes, d1);
+      const g1 = fieldEnd(bytes, g0);
+      const after = spaceEnd(bytes, g1);
+      // Exactly 4 fields: the 4th must end the line.
+      if (g1 === g0 || bytes[after] !== 10) throw new HandOver("a qrels line without 4 fields");
+      const grade = readNumber(bytes, g0, g1);
+      if (Number.isNaN(grade)) throw new HandOver("a qrels grade that is not a number");
+      this.add(bytes, d0, d1, this.queryOf(bytes, q0, q1), grade);
+      i = after + 1;
     }
-    return pos;
-  }
-
-  private judgment(bytes: Uint8Array): void {
-    const f = this.fields;
-    if (f.count !== 4) throw new HandOver("a qrels line without 4 fields");
-    const q = this.queryOf(bytes, f.starts[0] as number, f.ends[0] as number);
-    const grade = readNumber(bytes, f.starts[3] as number, f.ends[3] as number);
-    if (Number.isNaN(grade)) throw new HandOver("a qrels grade that is not a number");
-    const start = f.starts[2] as number;
-    const end = f.ends[2] as number;
-    const h = hashBytes(bytes, start, end);
-    if (this.find(bytes, start, end, h, q) >= 0)
-      throw new HandOver("a document judged twice for a query");
-    this.add(bytes, start, end, h, q, grade);
   }
 
   private queryOf(bytes: Uint8Array, start: number, end: number): number {
@@ -86,38 +88,7 @@ export class QrelsColumns implements LineFeeder {
     return q;
   }
 
-  /** The judgment of docno bytes [start, end) (FNV hash `h`) for query `q`, or -1. */
-  find(bytes: Uint8Array, start: number, end: number, h: number, q: number): number {
-    const slots = this.slots;
-    const mask = slots.length - 1;
-    const key = keyHash(h, q);
-    let slot = key & mask;
-    const length = end - start;
-    for (;;) {
-      const entry = slots[slot] as number;
-      if (entry === 0) return -1;
-      const j = entry - 1;
-      if (this.docHash[j] === h && this.query[j] === q) {
-        const at = this.docStart[j] as number;
-        if ((this.docStart[j + 1] as number) - at === length) {
-          const pool = this.pool;
-          let k = 0;
-          while (k < length && pool[at + k] === bytes[start + k]) k++;
-          if (k === length) return j;
-        }
-      }
-      slot = (slot + 1) & mask;
-    }
-  }
-
-  private add(
-    bytes: Uint8Array,
-    start: number,
-    end: number,
-    h: number,
-    q: number,
-    grade: number,
-  ): void {
+  private add(bytes: Uint8Array, start: number, end: number, q: number, grade: number): void {
     const j = this.count;
     if (j + 1 >= this.query.length) {
       const length = this.query.length * 2;
@@ -131,26 +102,117 @@ export class QrelsColumns implements LineFeeder {
     if (stop > this.pool.length) this.pool = grown(this.pool, Math.max(stop, this.pool.length * 2));
     copyBytes(bytes, start, end, this.pool, at);
     this.docStart[j + 1] = stop;
-    this.docHash[j] = h;
+    this.docHash[j] = hashBytes(bytes, start, end);
     this.query[j] = q;
     this.grade[j] = grade;
     this.count = j + 1;
-    if (this.count * 2 > this.slots.length) {
-      const slots = new Int32Array(this.slots.length * 2);
-      const mask = slots.length - 1;
-      for (let i = 0; i < this.count; i++) {
-        let slot = keyHash(this.docHash[i] as number, this.query[i] as number) & mask;
-        while (slots[slot] !== 0) slot = (slot + 1) & mask;
-        slots[slot] = i + 1;
-      }
-      this.slots = slots;
-    } else {
-      const slots = this.slots;
-      const mask = slots.length - 1;
-      let slot = keyHash(h, q) & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = j + 1;
+  }
+
+  /**
+   * Groups the judgments by query (in file order within each), and checks that no docno is judged
+   * twice for one query (a HandOver: the loader refuses it), with a small table per query rather
+   * than one over every judgment.
+   */
+  group(): void {
+    const queries = this.queries.size;
+    const count = this.count;
+    const start = new Int32Array(queries + 1);
+    for (let j = 0; j < count; j++) {
+      const q = (this.query[j] as number) + 1;
+      start[q] = (start[q] as number) + 1;
     }
+    let longest = 0;
+    for (let q = 0; q < queries; q++) {
+      longest = Math.max(longest, start[q + 1] as number);
+      start[q + 1] = (start[q + 1] as number) + (start[q] as number);
+    }
+    const order = new Int32Array(count);
+    const at = start.slice(0, queries);
+    for (let j = 0; j < count; j++) {
+      const q = this.query[j] as number;
+      order[at[q] as number] = j;
+      at[q] = (at[q] as number) + 1;
+    }
+    this.order = order;
+    this.start = start;
+    const table = new JudgmentTable();
+    table.reserve(longest);
+    for (let q = 0; q < queries; q++) {
+      table.clear();
+      for (let k = start[q] as number; k < (start[q + 1] as number); k++) {
+        const j = order[k] as number;
+        const from = this.docStart[j] as number;
+        const to = this.docStart[j + 1] as number;
+        if (table.find(this, this.pool, from, to, this.docHash[j] as number) >= 0)
+          throw new HandOver("a document judged twice for a query");
+        table.insert(j, this.docHash[j] as number);
+      }
+    }
+  }
+}
+
+/**
+ * One query's judgments by docno: a small open-addressing table of judgment numbers keyed by the
+ * docno's hash, stamped per query instead of cleared. Built once per query, so each of the run's
+ * lines looks its docno up among a dozen judgments in cache, not among a million.
+ */
+class JudgmentTable {
+  private stamps = new Int32Array(64);
+  private entries = new Int32Array(64);
+  private hashes = new Int32Array(64);
+  private stamp = 1;
+  private mask = 63;
+
+  /** Room for `n` judgments at most half full. */
+  reserve(n: number): void {
+    let size = 64;
+    while (size < 2 * n) size *= 2;
+    if (size > this.stamps.length) {
+      this.stamps = new Int32Array(size);
+      this.entries = new Int32Array(size);
+      this.hashes = new Int32Array(size);
+      this.stamp = 1;
+    }
+    this.mask = this.stamps.length - 1;
+  }
+
+  clear(): void {
+    if (this.stamp === 0x7fffffff) {
+      this.stamps.fill(0);
+      this.stamp = 0;
+    }
+    this.stamp++;
+  }
+
+  insert(j: number, h: number): void {
+    const mask = this.mask;
+    let slot = h & mask;
+    while (this.stamps[slot] === this.stamp) slot = (slot + 1) & mask;
+    this.stamps[slot] = this.stamp;
+    this.entries[slot] = j;
+    this.hashes[slot] = h;
+  }
+
+  /** The judgment of docno bytes [start, end) of `bytes` (hash `h`), or -1. */
+  find(qrels: QrelsColumns, bytes: Uint8Array, start: number, end: number, h: number): number {
+    const mask = this.mask;
+    const mark = this.stamp;
+    let slot = h & mask;
+    const length = end - start;
+    while (this.stamps[slot] === mark) {
+      if (this.hashes[slot] === h) {
+        const j = this.entries[slot] as number;
+        const at = qrels.docStart[j] as number;
+        if ((qrels.docStart[j + 1] as number) - at === length) {
+          const pool = qrels.pool;
+          let k = 0;
+          while (k < length && pool[at + k] === bytes[start + k]) k++;
+          if (k === length) return j;
+        }
+      }
+      slot = (slot + 1) & mask;
+    }
+    return -1;
   }
 }
 
@@ -165,7 +227,7 @@ export interface QueryJudgments {
   readonly idealGains: Float64Array;
 }
 
-/** {@link QueryJudgments} of parsed qrels. */
+/** {@link QueryJudgments} of grouped qrels. */
 export function queryJudgments(qrels: QrelsColumns, level: number | undefined): QueryJudgments {
   const queries = qrels.queries.size;
   const relevantCount = new Int32Array(queries);
@@ -199,6 +261,12 @@ export function queryJudgments(qrels: QrelsColumns, level: number | undefined): 
 }
 
 function sortDescending(a: Float64Array, from: number, to: number): void {
+  if (to - from > 64) {
+    const part = a.subarray(from, to);
+    part.sort();
+    part.reverse();
+    return;
+  }
   for (let i = from + 1; i < to; i++) {
     const v = a[i] as number;
     let j = i - 1;
@@ -230,21 +298,21 @@ export interface JoinedRanking {
  * Streams a TREC run (`qid Q0 docno rank score tag`), one query at a time: each query's documents
  * are ordered as trec_eval orders them (score descending compared as single-precision floats,
  * ties by docno descending in strcmp order, the rank column ignored) and joined with the qrels'
- * judgments, and each query the qrels judge is handed to `onQuery` when its last line is read.
+ * judgments, and each query the qrels judge is handed to `onQuery` once its last line is read.
  * The run's other queries are read and checked as the datasets package's loader checks them, but
- * not scored. A query whose lines are not contiguous is a {@link HandOver} (rare in practice: the
- * record path regroups it).
+ * not scored. A query whose lines are not contiguous is a {@link HandOver} (the record path
+ * regroups it).
  */
 export class RunReader implements LineFeeder {
-  private readonly fields = new Fields(6);
   /** Every query id the run has given lines to (a second start of one is a HandOver). */
   private readonly seen = new ByteSet();
   /** Per qrels query: 1 when the run has lines for it. */
   readonly inRun: Uint8Array;
-  // The current query: its id's bytes, and its qrels number (-1: not judged).
+  // The current query: its id's bytes, and its qrels number (-1: not judged, or none yet).
   private idBytes = new Uint8Array(64);
   private idLength = -1;
   private query = -1;
+  private readonly judged = new JudgmentTable();
   // The current query's documents, in file order.
   private n = 0;
   private scores = new Float32Array(256);
@@ -256,8 +324,8 @@ export class RunReader implements LineFeeder {
   // stamped per query instead of cleared.
   private stamps = new Int32Array(512);
   private positions = new Int32Array(512);
-  private stamp = 0;
-  // The ordering and the joined ranking handed out.
+  private stamp = 1;
+  // The ordering, and the joined ranking handed out.
   private order = new Int32Array(256);
   private readonly joined: {
     query: number;
@@ -272,30 +340,38 @@ export class RunReader implements LineFeeder {
     private readonly onQuery: (ranking: JoinedRanking) => void,
   ) {
     this.inRun = new Uint8Array(qrels.queries.size);
+    let longest = 0;
+    for (let q = 0; q < qrels.queries.size; q++)
+      longest = Math.max(longest, (qrels.start[q + 1] as number) - (qrels.start[q] as number));
+    this.judged.reserve(longest);
   }
 
-  feed(bytes: Uint8Array, from: number, end: number, last: boolean): number {
-    const f = this.fields;
-    let pos = from;
-    while (pos < end) {
-      const next = f.split(bytes, pos, end, last);
-      if (next < 0) break;
-      if (f.count !== 0) this.entry(bytes);
-      pos = next;
+  feed(bytes: Uint8Array, from: number, end: number): void {
+    let i = from;
+    while (i < end) {
+      i = spaceEnd(bytes, i);
+      if (bytes[i] === 10) {
+        i++;
+        continue;
+      }
+      const q0 = i;
+      const q1 = fieldEnd(bytes, q0);
+      const d0 = spaceEnd(bytes, fieldEnd(bytes, spaceEnd(bytes, q1))); // past Q0
+      const d1 = fieldEnd(bytes, d0);
+      const s0 = spaceEnd(bytes, fieldEnd(bytes, spaceEnd(bytes, d1))); // past the rank
+      const s1 = fieldEnd(bytes, s0);
+      const t0 = spaceEnd(bytes, s1);
+      // At least 6 fields: the tag must start before the line ends (fields after it are ignored).
+      if (bytes[t0] === 10) throw new HandOver("a run line with fewer than 6 fields");
+      const score = readNumber(bytes, s0, s1);
+      if (Number.isNaN(score)) throw new HandOver("a run score that is not a number");
+      if (!this.sameQuery(bytes, q0, q1)) this.switchQuery(bytes, q0, q1);
+      this.entry(bytes, d0, d1, score);
+      i = lineEnd(bytes, t0) + 1;
     }
-    return pos;
   }
 
-  private entry(bytes: Uint8Array): void {
-    const f = this.fields;
-    if (f.count < 6) throw new HandOver("a run line with fewer than 6 fields");
-    const score = readNumber(bytes, f.starts[4] as number, f.ends[4] as number);
-    if (Number.isNaN(score)) throw new HandOver("a run score that is not a number");
-    const qStart = f.starts[0] as number;
-    const qEnd = f.ends[0] as number;
-    if (!this.sameQuery(bytes, qStart, qEnd)) this.switchQuery(bytes, qStart, qEnd);
-    const start = f.starts[2] as number;
-    const end = f.ends[2] as number;
+  private entry(bytes: Uint8Array, start: number, end: number, score: number): void {
     const h = hashBytes(bytes, start, end);
     const n = this.n;
     if (n + 1 >= this.scores.length) this.growDocuments();
@@ -319,7 +395,7 @@ export class RunReader implements LineFeeder {
     this.scores[n] = score;
     let grade = Number.NaN;
     if (this.query >= 0) {
-      const j = this.qrels.find(bytes, start, end, h, this.query);
+      const j = this.judged.find(this.qrels, bytes, start, end, h);
       if (j >= 0) grade = this.qrels.grade[j] as number;
     }
     this.grades[n] = grade;
@@ -360,10 +436,18 @@ export class RunReader implements LineFeeder {
     if (length > this.idBytes.length) this.idBytes = new Uint8Array(length * 2);
     copyBytes(bytes, start, end, this.idBytes, 0);
     this.idLength = length;
-    const queries = this.qrels.queries;
-    const q = queries.find(bytes, start, end, h);
+    const qrels = this.qrels;
+    const q = qrels.queries.find(bytes, start, end, h);
     this.query = q;
-    if (q >= 0) this.inRun[q] = 1;
+    if (q >= 0) {
+      this.inRun[q] = 1;
+      const judged = this.judged;
+      judged.clear();
+      for (let k = qrels.start[q] as number; k < (qrels.start[q + 1] as number); k++) {
+        const j = qrels.order[k] as number;
+        judged.insert(j, qrels.docHash[j] as number);
+      }
+    }
     this.n = 0;
     this.docStart[0] = 0;
     if (this.stamp === 0x7fffffff) {
@@ -403,8 +487,8 @@ export class RunReader implements LineFeeder {
     const q = this.query;
     const n = this.n;
     this.n = 0;
-    if (q < 0 || this.idLength < 0) return;
     this.query = -1;
+    if (q < 0) return;
     const joined = this.joined;
     if (joined.relevant.length < n) {
       joined.relevant = new Uint8Array(n * 2);
@@ -420,8 +504,10 @@ export class RunReader implements LineFeeder {
     const level = this.level;
     for (let r = 0; r < n; r++) {
       const g = grades[order[r] as number] as number;
-      // NaN (unjudged) fails every comparison: neither relevant nor a gain.
+      // NaN (unjudged) fails every comparison: neither relevant nor a gain. (Not Math.max, which
+      // would keep the NaN.)
       relevant[r] = (level === undefined ? g > 0 : g >= level) ? 1 : 0;
+      // biome-ignore lint/complexity/useMathMinMax: NaN must give 0
       gains[r] = g > 0 ? g : 0;
     }
     joined.query = q;
@@ -440,7 +526,7 @@ export class RunReader implements LineFeeder {
     const aLength = (this.docStart[a + 1] as number) - aStart;
     const bStart = this.docStart[b] as number;
     const bLength = (this.docStart[b + 1] as number) - bStart;
-    const m = aLength < bLength ? aLength : bLength;
+    const m = Math.min(aLength, bLength);
     for (let k = 0; k < m; k++) {
       const c = pool[aStart + k] as number;
       const d = pool[bStart + k] as number;

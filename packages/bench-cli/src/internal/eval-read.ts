@@ -20,10 +20,10 @@ export class HandOver extends Error {
 /** A parser of whole lines of bytes, as {@link readLines} feeds it. */
 export interface LineFeeder {
   /**
-   * Parses the complete lines of `bytes[from, end)` and returns where the first incomplete one
-   * starts (`end` when none is). With `last`, the final line needs no "\n" and all is consumed.
+   * Parses the lines of `bytes[from, end)`: whole lines, each ending in "\n" (a last line
+   * without one is given one), so a parser scans to a newline without checking `end`.
    */
-  feed(bytes: Uint8Array, from: number, end: number, last: boolean): number;
+  feed(bytes: Uint8Array, from: number, end: number): void;
 }
 
 const CHUNK = 1 << 20;
@@ -89,13 +89,22 @@ export async function readLines(path: string, parser: LineFeeder): Promise<void>
         first = false;
         if (end >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf) from = 3;
       }
-      const stop = last ? end : buffer.lastIndexOf(10, end - 1) + 1;
-      let consumed = from;
+      let stop = last ? end : buffer.lastIndexOf(10, end - 1) + 1;
       if (stop > from) {
         const view = buffer.subarray(from, stop);
         if (!isAscii(view) && !isUtf8(view)) throw new HandOver(`${path} is not valid UTF-8`);
-        consumed = parser.feed(buffer, from, stop, last);
+        if (last && buffer[stop - 1] !== 10) {
+          // The last line, without its "\n": given one, so every line ends alike.
+          if (stop === buffer.length) {
+            const bigger = Buffer.allocUnsafe(buffer.length + 1);
+            buffer.copy(bigger, 0, 0, stop);
+            buffer = bigger;
+          }
+          buffer[stop++] = 10;
+        }
+        parser.feed(buffer, from, stop);
       }
+      const consumed = stop > from ? stop : from;
       if (last) break;
       buffer.copy(buffer, 0, consumed, end);
       filled = end - consumed;
@@ -105,59 +114,29 @@ export async function readLines(path: string, parser: LineFeeder): Promise<void>
   }
 }
 
-/** Whitespace as trec_eval's scanner sees it: space, tab, CR, vertical tab, form feed. */
-function isSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 13 || c === 11 || c === 12;
+/**
+ * Where the whitespace starting at `i` ends: trec_eval's whitespace is space, tab, CR, vertical
+ * tab and form feed (the datasets package's TREC readers split alike). Stops at "\n".
+ */
+export function spaceEnd(bytes: Uint8Array, i: number): number {
+  let c = bytes[i] as number;
+  while (c === 32 || c === 9 || c === 13 || c === 11 || c === 12) c = bytes[++i] as number;
+  return i;
 }
 
-/**
- * Splits one line into whitespace-separated fields, recording the byte ranges of the first
- * `max + 1` (one more than needed, to tell "too many" apart). The same splitting as the datasets
- * package's TREC readers.
- */
-export class Fields {
-  readonly starts: Int32Array;
-  readonly ends: Int32Array;
-  /** Fields on the line (all of them, not only those recorded). */
-  count = 0;
-  private readonly limit: number;
+/** Where the field starting at `i` ends: at whitespace or "\n". */
+export function fieldEnd(bytes: Uint8Array, i: number): number {
+  let c = bytes[i] as number;
+  // Bytes above the space are the common case; below it only whitespace and "\n" end a field.
+  while (c > 32 || (c < 32 && c !== 10 && c !== 9 && c !== 13 && c !== 11 && c !== 12))
+    c = bytes[++i] as number;
+  return i;
+}
 
-  constructor(max: number) {
-    this.limit = max + 1;
-    this.starts = new Int32Array(max + 1);
-    this.ends = new Int32Array(max + 1);
-  }
-
-  /**
-   * Splits the line starting at `from`. Returns where the next line starts (after the "\n"), or
-   * -1 when the line does not end before `end` and `last` is false.
-   */
-  split(bytes: Uint8Array, from: number, end: number, last: boolean): number {
-    let count = 0;
-    let i = from;
-    const limit = this.limit;
-    for (;;) {
-      let c = 0;
-      while (i < end) {
-        c = bytes[i] as number;
-        if (!isSpace(c)) break;
-        i++;
-      }
-      if (i >= end || c === 10) break;
-      if (count < limit) this.starts[count] = i;
-      i++;
-      while (i < end) {
-        c = bytes[i] as number;
-        if (c === 10 || isSpace(c)) break;
-        i++;
-      }
-      if (count < limit) this.ends[count] = i;
-      count++;
-    }
-    this.count = count;
-    if (i < end) return i + 1;
-    return last ? end : -1;
-  }
+/** Where the line containing `i` ends: at its "\n". */
+export function lineEnd(bytes: Uint8Array, i: number): number {
+  while (bytes[i] !== 10) i++;
+  return i;
 }
 
 /** FNV-1a over bytes [start, end). */

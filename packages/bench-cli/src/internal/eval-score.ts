@@ -152,6 +152,7 @@ export async function evalColumnar(
   await readLines(input.qrels, qrels);
   const queries = qrels.queries.size;
   if (queries === 0) throw new HandOver("no judgments");
+  qrels.group();
   const judgments = queryJudgments(qrels, level);
   // What the record path refuses (`checkJudged`): nothing any measure can score. Under -l above
   // every grade the binary measures have nothing, but nDCG still scores the positive grades.
