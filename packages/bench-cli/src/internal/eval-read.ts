@@ -153,7 +153,11 @@ export function hashBytes(bytes: Uint8Array, start: number, end: number): number
  */
 export function readNumber(bytes: Uint8Array, start: number, end: number): number {
   const simple = simpleDecimal(bytes, start, end);
-  if (!Number.isNaN(simple)) return simple;
+  return Number.isNaN(simple) ? otherNumber(bytes, start, end) : simple;
+}
+
+/** A number in a form other than the plain decimal one (`1e3`, `0x10`), NaN when not finite. */
+export function otherNumber(bytes: Uint8Array, start: number, end: number): number {
   const value = Number(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString());
   return Number.isFinite(value) ? value : Number.NaN;
 }
@@ -163,7 +167,7 @@ export function readNumber(bytes: Uint8Array, start: number, end: number): numbe
  * m < 2^53 and 10^f (f ≤ 22) is exact in binary, so m / 10^f is the correctly rounded quotient,
  * i.e. what `Number()` returns for the text.
  */
-function simpleDecimal(bytes: Uint8Array, start: number, end: number): number {
+export function simpleDecimal(bytes: Uint8Array, start: number, end: number): number {
   let i = start;
   let negative = false;
   const sign = bytes[i];

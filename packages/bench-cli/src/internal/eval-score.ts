@@ -21,7 +21,6 @@ import {
   type JoinedRanking,
   QrelsColumns,
   type QueryJudgments,
-  queryJudgments,
   RunReader,
 } from "./eval-columns.js";
 import { HandOver, isPlainFile, readLines } from "./eval-read.js";
@@ -152,8 +151,7 @@ export async function evalColumnar(
   await readLines(input.qrels, qrels);
   const queries = qrels.queries.size;
   if (queries === 0) throw new HandOver("no judgments");
-  qrels.group();
-  const judgments = queryJudgments(qrels, level);
+  const judgments = qrels.group(level);
   // What the record path refuses (`checkJudged`): nothing any measure can score. Under -l above
   // every grade the binary measures have nothing, but nDCG still scores the positive grades.
   let scorable = false;
