@@ -80,22 +80,33 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
     names.add(m.name);
   }
   const scored = await evaluate(input, metrics);
-  const { ids, errored, scores, summaries, missing } = scored;
+  const { queries, errored, scores, summaries, missing } = scored;
   let erroredCount = 0;
-  for (const e of errored) if (e) erroredCount++;
-  const leftOut: string[] = [];
-  for (let i = 0; i < ids.length; i++) {
-    // Left out of at least one measure's average: under -l, ndcg (graded) may score a query
-    // that the binary measures leave out.
-    if (!errored[i] && scores.some((column) => column[i] === null)) leftOut.push(ids[i] as string);
+  for (let i = 0; i < queries; i++) erroredCount += errored[i] as number;
+  // Left out of at least one measure's average: under -l, ndcg (graded) may score a query that
+  // the binary measures leave out. (Query ids are decoded only where printed.)
+  const leftOut: number[] = [];
+  for (let i = 0; i < queries; i++) {
+    if (errored[i] === 1) continue;
+    for (const column of scores) {
+      if (Number.isNaN(column[i] as number)) {
+        leftOut.push(i);
+        break;
+      }
+    }
   }
+  const value = (column: Float64Array, i: number): number | null => {
+    const v = column[i] as number;
+    return Number.isNaN(v) ? null : v;
+  };
   if (options.json) {
+    const ids = Array.from({ length: queries }, (_, i) => scored.id(i));
     const out: Record<string, unknown> = {
       run: options.run,
       qrels: options.qrels,
-      queries: ids.length,
+      queries,
       not_in_run: missing,
-      left_out: leftOut,
+      left_out: leftOut.map((i) => ids[i] as string),
       metrics: Object.fromEntries(
         metrics.map((m, k) => [
           m.name,
@@ -105,7 +116,7 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
             ...(options.perQuery
               ? {
                   per_query: Object.fromEntries(
-                    ids.map((id, i) => [id, (scores[k] as (number | null)[])[i] ?? null]),
+                    ids.map((id, i) => [id, value(scores[k] as Float64Array, i)]),
                   ),
                 }
               : {}),
@@ -117,11 +128,12 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
   } else {
     const lines: string[] = [];
     if (options.perQuery) {
-      for (let i = 0; i < ids.length; i++) {
+      for (let i = 0; i < queries; i++) {
+        const id = scored.id(i);
         for (let k = 0; k < metrics.length; k++) {
-          const v = (scores[k] as (number | null)[])[i];
-          if (v !== null && v !== undefined)
-            lines.push(`${(metrics[k] as Metric).name}\t${ids[i]}\t${trecFixed4(v)}`);
+          const v = (scores[k] as Float64Array)[i] as number;
+          if (!Number.isNaN(v))
+            lines.push(`${(metrics[k] as Metric).name}\t${id}\t${trecFixed4(v)}`);
         }
       }
     }
@@ -139,7 +151,7 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
       `warning: ${erroredCount} quer${erroredCount === 1 ? "y" : "ies"} errored`,
     );
   // The queries averaged: those with a relevant document (the others are left out).
-  const averaged = ids.length - leftOut.length - erroredCount;
+  const averaged = queries - leftOut.length - erroredCount;
   if (missing > 0 && missing === averaged) {
     writeLine(
       io.stderr,
@@ -153,12 +165,16 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
   }
   if (leftOut.length > 0) {
     // Query ids come from the files: shown on the terminal, their control characters escaped.
-    const shown = leftOut.slice(0, 5).map(printable).join(", ");
+    const shown = leftOut
+      .slice(0, 5)
+      .map((i) => printable(scored.id(i)))
+      .join(", ");
     // Per measure, when they differ: "map 2, ndcg@5 1".
     const per = metrics.map((m, k) => {
       let n = 0;
-      const column = scores[k] as (number | null)[];
-      for (let i = 0; i < ids.length; i++) if (!errored[i] && column[i] === null) n++;
+      const column = scores[k] as Float64Array;
+      for (let i = 0; i < queries; i++)
+        if (errored[i] === 0 && Number.isNaN(column[i] as number)) n++;
       return [m.name, n] as const;
     });
     const uneven = per.some(([, n]) => n !== leftOut.length);

@@ -20,12 +20,14 @@ export interface EvalInput {
 
 /** What `eval` prints from: every query's scores, in the qrels' order of first appearance. */
 export interface EvalScores {
-  /** The query ids. */
-  readonly ids: readonly string[];
-  /** Per query: whether its pipeline call errored. */
-  readonly errored: readonly boolean[];
-  /** Per metric (in the order given), per query: the score, `null` when not scorable. */
-  readonly scores: readonly (number | null)[][];
+  /** How many queries. */
+  readonly queries: number;
+  /** The id of query `i` (decoded when asked: most are never printed). */
+  id(i: number): string;
+  /** Per query: 1 when its pipeline call errored (the record path's runner says so), else 0. */
+  readonly errored: Uint8Array;
+  /** Per metric (in the order given), per query: the score, NaN for `null` (never a score). */
+  readonly scores: readonly Float64Array[];
   /** Per metric: the summary of its scores. */
   readonly summaries: readonly (DistributionSummary | undefined)[];
   /**
@@ -60,11 +62,13 @@ export async function evalRecords(
   const benchmark = new Benchmark({ dataset, metrics, maxConcurrent: 64 });
   const result: BenchmarkResult = await benchmark.run(run, { name: run.tag ?? "run" });
   const samples = result.samples;
+  const ids = samples.map((s) => s.sampleId ?? s.question);
   return {
     missing: missingFrom(run, dataset.samples),
-    ids: samples.map((s) => s.sampleId ?? s.question),
-    errored: samples.map((s) => s.status === "errored"),
-    scores: metrics.map((m) => samples.map((s) => s.scores[m.name] ?? null)),
+    queries: samples.length,
+    id: (i) => ids[i] as string,
+    errored: Uint8Array.from(samples, (s) => (s.status === "errored" ? 1 : 0)),
+    scores: metrics.map((m) => Float64Array.from(samples, (s) => s.scores[m.name] ?? Number.NaN)),
     summaries: metrics.map((m) => result.summary[m.name]),
   };
 }

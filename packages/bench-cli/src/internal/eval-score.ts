@@ -176,21 +176,22 @@ export async function evalColumnar(
     scoreQuery(empty, plans, judgments, ideal, out);
     if ((judgments.relevantCount[q] as number) > 0) missing++;
   }
-  const ids: string[] = new Array(queries);
-  for (let q = 0; q < queries; q++) ids[q] = qrels.queries.text(q);
-  const scores = out.map((column) => {
-    const list: (number | null)[] = new Array(queries);
-    for (let q = 0; q < queries; q++) {
-      const v = column[q] as number;
-      list[q] = Number.isNaN(v) ? null : v;
-    }
-    return list;
-  });
+  const ids = qrels.queries;
   return {
-    ids,
-    errored: new Array<boolean>(queries).fill(false),
-    scores,
-    summaries: scores.map((column) => summarize(column)),
+    queries,
+    id: (i) => ids.text(i),
+    errored: new Uint8Array(queries),
+    scores: out,
+    // The runner's summaries: of each metric's non-null scores (summarize sorts them, so the
+    // mean's rounding does not depend on the queries' order).
+    summaries: out.map((column) => {
+      const values: number[] = [];
+      for (let q = 0; q < queries; q++) {
+        const v = column[q] as number;
+        if (!Number.isNaN(v)) values.push(v);
+      }
+      return summarize(values);
+    }),
     missing,
   };
 }
