@@ -8,6 +8,8 @@ import {
   type LineFeeder,
   lineEnd,
   otherNumber,
+  plainFileSize,
+  readLines,
   simpleDecimal,
   spaceEnd,
 } from "./eval-read.js";
@@ -19,6 +21,46 @@ import {
 // a string. What the datasets package's loaders refuse is handed over to them (see HandOver), so
 // errors read as they always have.
 //
+/**
+ * Reads and groups the qrels (see {@link QrelsColumns.group}). Both paths are checked first, before
+ * either is read: a pipe can be read only once, and the record path decompresses gzip itself, so
+ * either is a {@link HandOver} from the start; so are qrels with no judgment (that path says so).
+ */
+export async function readQrels(
+  qrelsPath: string,
+  runPath: string,
+  level: number | undefined,
+): Promise<{ qrels: QrelsColumns; judgments: QueryJudgments }> {
+  const [qrelsSize, runSize] = await Promise.all([
+    plainFileSize(qrelsPath),
+    plainFileSize(runPath),
+  ]);
+  if (qrelsSize < 0 || runSize < 0) throw new HandOver("an input that is not a plain regular file");
+  const qrels = new QrelsColumns();
+  // A qrels line is rarely under 16 bytes ("301 0 FBIS3-1 1" is 16 with its newline): room for
+  // that many judgments spares the columns' regrowth (untouched pages cost nothing).
+  qrels.reserve(Math.ceil(qrelsSize / 16));
+  await readLines(qrelsPath, qrels);
+  if (qrels.queries.size === 0) throw new HandOver("no judgments");
+  return { qrels, judgments: qrels.group(level) };
+}
+
+/**
+ * Streams the run through a {@link RunReader}, handing each judged query's joined ranking to
+ * `onQuery`; returns, per qrels query, 1 when the run ranks it.
+ */
+export async function readRun(
+  runPath: string,
+  qrels: QrelsColumns,
+  level: number | undefined,
+  onQuery: (ranking: JoinedRanking) => void,
+): Promise<Uint8Array> {
+  const reader = new RunReader(qrels, level, onQuery);
+  await readLines(runPath, reader);
+  reader.finish();
+  return reader.inRun;
+}
+
 // Both parsers scan each line once, field by field, as the loaders split it (whitespace: space,
 // tab, CR, vertical tab, form feed); `readLines` ends every line with a "\n", so the scans stop
 // there without checking the end of the buffer.
@@ -45,6 +87,16 @@ export class QrelsColumns implements LineFeeder {
   private lastId = new Uint8Array(64);
   private lastLength = -1;
   private lastQuery = -1;
+
+  /** Makes room for `n` judgments (more still grow the columns). */
+  reserve(n: number): void {
+    if (n <= this.query.length || this.count > 0) return;
+    this.query = new Int32Array(n + 1);
+    this.grade = new Float64Array(n + 1);
+    this.docHash = new Int32Array(n + 1);
+    this.docStart = new Int32Array(n + 2);
+    this.pool = new Uint8Array(Math.max(this.pool.length, n * 8));
+  }
 
   feed(bytes: Uint8Array, from: number, end: number): void {
     let i = from;

@@ -29,22 +29,22 @@ export interface LineFeeder {
 const CHUNK = 1 << 20;
 
 /**
- * Whether `path` is a regular file that starts as plain text, not gzip: the only input the
- * columnar path reads. (A pipe can be read once, so it is left to the record path from the start;
- * so is a gzip file, which that path decompresses.) `false` for anything that cannot be opened:
+ * The size of `path` when it is a regular file that starts as plain text, not gzip (the only input
+ * the columnar path reads), else -1. (A pipe can be read once, so it is left to the record path from the start;
+ * so is a gzip file, which that path decompresses.) -1 for anything that cannot be opened:
  * the record path reports that.
  */
-export async function isPlainFile(path: string): Promise<boolean> {
+export async function plainFileSize(path: string): Promise<number> {
   let handle: FileHandle | undefined;
   try {
     handle = await open(path, "r");
     const info = await handle.stat();
-    if (!info.isFile()) return false;
+    if (!info.isFile()) return -1;
     const head = Buffer.alloc(2);
     const { bytesRead } = await handle.read(head, 0, 2, 0);
-    return !(bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b);
+    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b ? -1 : info.size;
   } catch {
-    return false;
+    return -1;
   } finally {
     await handle?.close().catch(() => {});
   }

@@ -17,13 +17,8 @@ import {
   Recall,
   RPrecision,
 } from "@fastrag/bench-metrics/retrieval";
-import {
-  type JoinedRanking,
-  QrelsColumns,
-  type QueryJudgments,
-  RunReader,
-} from "./eval-columns.js";
-import { HandOver, isPlainFile, readLines } from "./eval-read.js";
+import { type JoinedRanking, type QueryJudgments, readQrels, readRun } from "./eval-columns.js";
+import { HandOver } from "./eval-read.js";
 import type { EvalInput, EvalScores } from "./eval-records.js";
 
 // `eval`'s columnar path, the scoring half: each query's joined ranking goes through the same
@@ -139,19 +134,9 @@ export async function evalColumnar(
   metrics: readonly Metric[],
 ): Promise<EvalScores> {
   const plans = metrics.map(planOf);
-  // Checked before reading anything: a pipe cannot be read twice, and the record path decompresses
-  // gzip itself.
-  const [qrelsPlain, runPlain] = await Promise.all([
-    isPlainFile(input.qrels),
-    isPlainFile(input.run),
-  ]);
-  if (!qrelsPlain || !runPlain) throw new HandOver("an input that is not a plain regular file");
   const level = input.relevanceLevel;
-  const qrels = new QrelsColumns();
-  await readLines(input.qrels, qrels);
+  const { qrels, judgments } = await readQrels(input.qrels, input.run, level);
   const queries = qrels.queries.size;
-  if (queries === 0) throw new HandOver("no judgments");
-  const judgments = qrels.group(level);
   // What the record path refuses (`checkJudged`): nothing any measure can score. Under -l above
   // every grade the binary measures have nothing, but nDCG still scores the positive grades.
   let scorable = false;
@@ -162,16 +147,14 @@ export async function evalColumnar(
   if (!scorable) throw new HandOver("nothing to score");
   const out = plans.map(() => new Float64Array(queries));
   const ideal = { gains: new Float64Array(64) };
-  const reader = new RunReader(qrels, level, (ranking) =>
+  const inRun = await readRun(input.run, qrels, level, (ranking) =>
     scoreQuery(ranking, plans, judgments, ideal, out),
   );
-  await readLines(input.run, reader);
-  reader.finish();
   // The judged queries the run lacks score as an empty ranking does (trec_eval -c).
   const empty = { query: 0, length: 0, relevant: new Uint8Array(0), gains: new Float64Array(0) };
   let missing = 0;
   for (let q = 0; q < queries; q++) {
-    if (reader.inRun[q] === 1) continue;
+    if (inRun[q] === 1) continue;
     empty.query = q;
     scoreQuery(empty, plans, judgments, ideal, out);
     if ((judgments.relevantCount[q] as number) > 0) missing++;
