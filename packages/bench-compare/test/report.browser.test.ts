@@ -33,7 +33,7 @@ describe.skipIf(SKIP)("the HTML report in Chromium", { timeout: 90_000 }, () => 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) {
       throw new Error(
-        `Chromium not found at ${CHROMIUM}. Install Debian's package (apt-get install -y chromium; .ci/run does) or set FASTRAG_SKIP_BROWSER=1 to skip the browser tests. A browser is never downloaded.`,
+        `Chromium not found at ${CHROMIUM}. Install Debian's package (apt-get install -y chromium; the README's test command does it for root: scripts/ensure-browser.sh) or set FASTRAG_SKIP_BROWSER=1 to skip the browser tests. A browser is never downloaded.`,
       );
     }
     browser = await chromium.launch({

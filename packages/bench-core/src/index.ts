@@ -1,11 +1,4 @@
-export {
-  Benchmark,
-  type BenchmarkOptions,
-  type DatasetLike,
-  errorMessage,
-  type RetryOptions,
-  type RunOptions,
-} from "./benchmark.js";
+export { Benchmark, type BenchmarkOptions, type DatasetLike } from "./benchmark.js";
 export {
   ConfigurationError,
   FastragBenchError,
@@ -16,21 +9,22 @@ export { writeFileAtomic } from "./internal/atomic-write.js";
 export { fingerprintSamples } from "./internal/fingerprint.js";
 export { firstInvalidUtf8 } from "./internal/text.js";
 export { setOwn } from "./internal/validate.js";
+export { RESULT_FORMAT, type ResultFile, type SampleFile } from "./result/codec.js";
+export { shardSize } from "./result/merge.js";
 export {
   BenchmarkResult,
   type BenchmarkResultInit,
-  countStatuses,
   type DatasetInfo,
   type LoadResultOptions,
-  RESULT_FORMAT,
-  type ResultFile,
-  type SampleFile,
   type ShardSpec,
-  shardSize,
-  summarizeSamples,
-} from "./results.js";
+} from "./result/model.js";
+export { countStatuses, summarizeSamples } from "./result/summarize-samples.js";
+export { errorMessage } from "./runner/error-message.js";
+export type { RetryOptions } from "./runner/retry.js";
+export type { RunOptions } from "./runner/run-options.js";
 export { percentile, summarize } from "./summary.js";
 export {
+  type CallLimiter,
   type DistributionSummary,
   type EvalSample,
   type Metadata,

@@ -1,0 +1,117 @@
+// Merging the results of a sharded run into the result of the whole dataset.
+import { ConfigurationError } from "../errors.js";
+import { describe } from "../internal/validate.js";
+import type { SampleResult } from "../types.js";
+import { BenchmarkResult, type DatasetInfo, type ShardSpec } from "./model.js";
+
+/** See {@link BenchmarkResult.merge}. */
+export function mergeResults(shards: readonly BenchmarkResult[]): BenchmarkResult {
+  if (!Array.isArray(shards)) {
+    throw new ConfigurationError(`merge: expected an array of results, found ${describe(shards)}`);
+  }
+  for (const [i, s] of shards.entries()) {
+    // Duck-typed, not instanceof: a result from another copy of this package merges too.
+    const r = s as Partial<BenchmarkResult> | null;
+    if (
+      typeof r !== "object" ||
+      r === null ||
+      typeof r.name !== "string" ||
+      !Array.isArray(r.metrics)
+    ) {
+      throw new ConfigurationError(
+        `merge: shards[${i}] is ${describe(s)}, expected a BenchmarkResult (from run() or load())`,
+      );
+    }
+  }
+  if (shards.length === 0)
+    throw new ConfigurationError("merge: expected at least one shard, found none");
+  const first = shards[0] as BenchmarkResult;
+  const metrics = first.metrics.join(",");
+  for (const s of shards) {
+    if (s.name !== first.name) {
+      throw new ConfigurationError(
+        `merge: shards belong to different runs: "${first.name}" and "${s.name}"; merge each run's shards on their own (e.g. the files <name>.shard-*-of-N.json of one name)`,
+      );
+    }
+    if (s.metrics.join(",") !== metrics) {
+      throw new ConfigurationError(
+        `merge: shards of "${first.name}" have different metrics: [${first.metrics.join(", ")}] and [${s.metrics.join(", ")}]`,
+      );
+    }
+    for (const m of first.metrics) {
+      // Same names, same keys: both directions are own properties.
+      const a = first.higherIsBetter[m];
+      const b = s.higherIsBetter[m];
+      if (a !== b) {
+        throw new ConfigurationError(
+          `merge: shards of "${first.name}" disagree on the direction of "${m}" (${a ? "higher" : "lower"} is better in one, ${b ? "higher" : "lower"} in another); were they scored by different versions of the metric?`,
+        );
+      }
+    }
+    if (s.dataset === undefined || s.shard === undefined) {
+      throw new ConfigurationError(
+        `merge: a result of "${s.name}" is not a shard (it has no shard or dataset fingerprint); run with { shard: { index, count } }`,
+      );
+    }
+    if (
+      s.dataset.fingerprint !== first.dataset?.fingerprint ||
+      s.dataset.size !== first.dataset?.size
+    ) {
+      throw new ConfigurationError(
+        `merge: shards of "${first.name}" ran on different datasets (fingerprints ${first.dataset?.fingerprint} and ${s.dataset.fingerprint})`,
+      );
+    }
+    if (s.shard.count !== first.shard?.count) {
+      throw new ConfigurationError(
+        `merge: shards of "${first.name}" were cut differently (shard counts ${first.shard?.count} and ${s.shard.count})`,
+      );
+    }
+  }
+  const count = (first.shard as ShardSpec).count;
+  const size = (first.dataset as DatasetInfo).size;
+  const byIndex = new Map<number, BenchmarkResult>();
+  for (const s of shards) {
+    const index = (s.shard as ShardSpec).index;
+    if (byIndex.has(index)) {
+      throw new ConfigurationError(
+        `merge: shard ${index + 1}/${count} appears twice; shards must be disjoint`,
+      );
+    }
+    const expected = shardSize(size, index, count);
+    if (s.samples.length !== expected) {
+      throw new ConfigurationError(
+        `merge: shard ${index + 1}/${count} holds ${s.samples.length} samples, expected ${expected}; it did not finish`,
+      );
+    }
+    byIndex.set(index, s);
+  }
+  const missing: string[] = [];
+  for (let i = 0; i < count; i++) if (!byIndex.has(i)) missing.push(`${i + 1}/${count}`);
+  if (missing.length > 0) {
+    throw new ConfigurationError(`merge: incomplete; missing shard(s) ${missing.join(", ")}`);
+  }
+  const samples: SampleResult[] = new Array(size);
+  for (const [index, s] of byIndex) {
+    for (let j = 0; j < s.samples.length; j++)
+      samples[j * count + index] = s.samples[j] as SampleResult;
+  }
+  let createdAt = first.createdAt;
+  let durationS = 0;
+  for (const s of shards) {
+    if (s.createdAt < createdAt) createdAt = s.createdAt;
+    durationS = Math.max(durationS, s.durationS);
+  }
+  return new BenchmarkResult({
+    name: first.name,
+    createdAt,
+    durationS,
+    samples,
+    higherIsBetter: first.higherIsBetter,
+    dataset: first.dataset,
+  });
+}
+
+/** Number of samples shard `index` of `count` takes from a dataset of `size` (round-robin). */
+export function shardSize(size: number, index: number, count: number): number {
+  return index >= size ? 0 : Math.floor((size - 1 - index) / count) + 1;
+}

@@ -1,0 +1,275 @@
+// Reading a result: from a file (whole, streamed past 256 MB, or lazily: ids and scores now,
+// records on first use), from text, or from a parsed object.
+import { createReadStream, readFileSync, statSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import { ConfigurationError } from "../errors.js";
+import { type ScannedSamples, scanResultFile } from "../internal/result-scan.js";
+import { decodeUtf8 } from "../internal/text.js";
+import { expectArray } from "../internal/validate.js";
+import type { SampleResult, StatusCounts } from "../types.js";
+import { parseHeader, parseSampleJson } from "./codec.js";
+import { checkStatusCounts, checkSummary, scoreColumnOfSamples } from "./consistency.js";
+import {
+  BenchmarkResult,
+  type BenchmarkResultInit,
+  type LoadResultOptions,
+  resultOfScan,
+} from "./model.js";
+import { countStatuses } from "./summarize-samples.js";
+
+/** See {@link BenchmarkResult.load}. */
+export async function loadResult(
+  path: string,
+  options: LoadResultOptions = {},
+): Promise<BenchmarkResult> {
+  let size: number;
+  try {
+    size = (await stat(path)).size;
+  } catch (error) {
+    throw new ConfigurationError(`${path}: cannot read result file (${describeIoError(error)})`, {
+      cause: error,
+    });
+  }
+  // A lazy load reads the records again later in one piece: past 256 MB that is the streaming
+  // reader's job, so such files are read in full now.
+  if (options?.lazy === true && size <= 256 * 1024 * 1024) {
+    let scanned: ScannedSamples<Omit<BenchmarkResultInit, "samples">> | undefined;
+    try {
+      scanned = scanResultFile(path, {
+        header: (data) => {
+          const header = parseHeader(data, path);
+          const st = header.status as StatusCounts;
+          return {
+            header,
+            metrics: Object.keys(header.higherIsBetter),
+            expected: st.successful + st.errored + st.incomplete,
+          };
+        },
+        sample: (data, where) => {
+          const s = parseSampleJson(data, path, where);
+          return {
+            sampleId: s.sampleId,
+            question: s.question,
+            status: s.status,
+            scores: s.scores,
+          };
+        },
+      });
+    } catch (error) {
+      if (ConfigurationError.isInstance(error)) throw error;
+      throw new ConfigurationError(`${path}: cannot read result file (${describeIoError(error)})`, {
+        cause: error,
+      });
+    }
+    if (scanned !== undefined) {
+      checkStatusCounts(scanned.header.status as StatusCounts, scanned.statuses, path);
+      const columns = scanned.columns;
+      checkSummary(
+        scanned.header.summary ?? {},
+        Object.keys(scanned.header.higherIsBetter),
+        (m) => columns.get(m) ?? new Float64Array(scanned.sampleIds.length).fill(Number.NaN),
+        path,
+      );
+      return resultOfScan(path, scanned);
+    }
+  }
+  // Past ~256 MB a single string gets close to V8's limit: read our own layout line by line.
+  if (size > 256 * 1024 * 1024) {
+    const streamed = await loadStreaming(path);
+    if (streamed !== undefined) return streamed;
+  }
+  let text: string;
+  try {
+    text = decodeUtf8(await readFile(path), path);
+  } catch (error) {
+    if (ConfigurationError.isInstance(error)) throw error;
+    throw new ConfigurationError(`${path}: cannot read result file (${describeIoError(error)})`, {
+      cause: error,
+    });
+  }
+  return parseResult(text, path);
+}
+
+/** See {@link BenchmarkResult.parse}. */
+export function parseResult(text: string, source = "<result>"): BenchmarkResult {
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigurationError(`${source}: ${jsonSyntaxProblem(text, error)}`, {
+      cause: error,
+    });
+  }
+  return resultFromJson(data, source);
+}
+
+/** See {@link BenchmarkResult.fromJSON}. */
+export function resultFromJson(data: unknown, source = "<result>"): BenchmarkResult {
+  const header = parseHeader(data, source);
+  const rawSamples = expectArray((data as Record<string, unknown>).samples, source, "samples");
+  const samples: SampleResult[] = new Array(rawSamples.length);
+  for (let i = 0; i < rawSamples.length; i++) {
+    samples[i] = parseSampleJson(rawSamples[i], source, `samples[${i}]`);
+  }
+  checkStatusCounts(header.status as StatusCounts, countStatuses(samples), source);
+  checkSummary(
+    header.summary ?? {},
+    Object.keys(header.higherIsBetter),
+    (m) => scoreColumnOfSamples(samples, m),
+    source,
+  );
+  return new BenchmarkResult({ ...header, samples });
+}
+
+/** Where the records of a lazily loaded result are, and what the file looked like then. */
+export interface LazySamples {
+  readonly path: string;
+  readonly count: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+/**
+ * The records of a lazily loaded result, read from its file.
+ *
+ * @throws {ConfigurationError} when the file changed since the load, is gone, or holds a bad sample.
+ */
+export function readLazySamples(lazy: LazySamples): readonly SampleResult[] {
+  const { path } = lazy;
+  let bytes: Buffer;
+  try {
+    const st = statSync(path);
+    if (st.size !== lazy.size || st.mtimeMs !== lazy.mtimeMs) {
+      throw new ConfigurationError(
+        `${path}: the file changed after it was loaded with { lazy: true }, so its samples can no longer be read; load it again`,
+      );
+    }
+    bytes = readFileSync(path);
+  } catch (error) {
+    if (ConfigurationError.isInstance(error)) throw error;
+    throw new ConfigurationError(
+      `${path}: cannot read the samples of a result loaded with { lazy: true } (${describeIoError(error)})`,
+      { cause: error },
+    );
+  }
+  let samples: readonly SampleResult[];
+  try {
+    samples = parseResult(decodeUtf8(bytes, path), path).samples;
+  } catch (error) {
+    if (ConfigurationError.isInstance(error)) throw error;
+    throw new ConfigurationError(
+      `${path}: cannot read the samples of a result loaded with { lazy: true } (${(error as Error).message})`,
+      { cause: error },
+    );
+  }
+  if (samples.length !== lazy.count) {
+    throw new ConfigurationError(
+      `${path}: the file changed after it was loaded with { lazy: true } (${lazy.count} samples then, ${samples.length} now); load it again`,
+    );
+  }
+  return samples;
+}
+
+/**
+ * What is wrong with a text that JSON.parse refused: where (line and column, when the engine's
+ * message gives the position), and "truncated" only when the text ends too early.
+ */
+function jsonSyntaxProblem(text: string, error: unknown): string {
+  const message = (error as Error).message;
+  if (text.trim() === "") return "not valid JSON (the file is empty)";
+  const at = /at position (\d+)/.exec(message);
+  if (at === null) {
+    const truncated = /end of (JSON )?input/i.test(message);
+    return `not valid JSON${truncated ? ", truncated" : ""}: ${message}`;
+  }
+  const offset = Number(at[1]);
+  if (offset >= text.trimEnd().length) return `not valid JSON, truncated: ${message}`;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  const near = JSON.stringify(text.slice(offset, offset + 12));
+  // Columns in characters, as editors count them (an emoji is one, not two UTF-16 units).
+  const column = [...text.slice(lineStart, offset)].length + 1;
+  return `line ${line}, column ${column}: not valid JSON at ${near}: ${message}`;
+}
+
+function describeIoError(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  if (code === "ENOENT") return "no such file";
+  if (code === "EISDIR") return "it is a directory";
+  return (error as Error).message;
+}
+
+/**
+ * Reads a file in the layout `save` writes (header, then one sample per line) without holding the
+ * whole text. Returns undefined when the file is in another layout.
+ */
+async function loadStreaming(path: string): Promise<BenchmarkResult | undefined> {
+  const lines = createInterface({
+    input: createReadStream(path, "utf8"),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
+  let headerText = "";
+  let inSamples = false;
+  let header: Omit<BenchmarkResultInit, "samples"> | undefined;
+  const samples: SampleResult[] = [];
+  let lineNo = 0;
+  let closed = false;
+  try {
+    for await (const raw of lines) {
+      lineNo++;
+      if (!inSamples) {
+        if (raw === ' "samples": [') {
+          inSamples = true;
+          header = parseHeader(JSON.parse(`${headerText.replace(/,\s*$/, "")}}`), path);
+          continue;
+        }
+        headerText += raw;
+        if (headerText.length > 64 * 1024 * 1024) return undefined;
+        continue;
+      }
+      if (raw === "]}") {
+        closed = true;
+        break;
+      }
+      const text = raw.endsWith(",") ? raw.slice(0, -1) : raw;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch (error) {
+        throw new ConfigurationError(
+          `${path}:${lineNo}: not valid JSON, perhaps truncated: ${(error as Error).message}`,
+          {
+            cause: error,
+          },
+        );
+      }
+      samples.push(parseSampleJson(parsed, path, `samples[${samples.length}] (line ${lineNo})`));
+    }
+  } catch (error) {
+    if (ConfigurationError.isInstance(error)) throw error;
+    return undefined;
+  } finally {
+    lines.close();
+  }
+  if (!header) return undefined;
+  if (!closed)
+    throw new ConfigurationError(
+      `${path}: truncated: the samples array never closes (read ${lineNo} lines)`,
+    );
+  checkStatusCounts(header.status as StatusCounts, countStatuses(samples), path);
+  checkSummary(
+    header.summary ?? {},
+    Object.keys(header.higherIsBetter),
+    (m) => scoreColumnOfSamples(samples, m),
+    path,
+  );
+  return new BenchmarkResult({ ...header, samples });
+}

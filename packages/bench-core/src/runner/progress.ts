@@ -1,0 +1,53 @@
+// Progress of a run: the counts handed to `onProgress` after every finished sample.
+import type { Progress, SampleResult } from "../types.js";
+
+/**
+ * Counts finished, errored and incomplete samples of a run and reports them to `onProgress`. The
+ * counts start from the samples of `positions` that `slots` already holds (from a checkpoint
+ * journal).
+ */
+export class ProgressCounter {
+  private readonly total: number;
+  private done: number;
+  private errored = 0;
+  private incomplete = 0;
+
+  constructor(
+    private readonly onProgress: ((progress: Progress) => void) | undefined,
+    positions: readonly number[],
+    slots: readonly (SampleResult | undefined)[],
+  ) {
+    this.total = positions.length;
+    this.done = 0;
+    for (const i of positions) {
+      const s = slots[i];
+      if (s === undefined) continue;
+      this.done++;
+      if (s.status === "errored") this.errored++;
+      else if (s.status === "incomplete") this.incomplete++;
+    }
+  }
+
+  /** Counts one more finished sample and reports. */
+  finished(record: SampleResult): void {
+    this.done++;
+    if (record.status === "errored") this.errored++;
+    else if (record.status === "incomplete") this.incomplete++;
+    this.report();
+  }
+
+  private report(): void {
+    const onProgress = this.onProgress;
+    if (!onProgress) return;
+    const { done, total, errored, incomplete } = this;
+    try {
+      const pending: unknown = onProgress({ done, total, errored, incomplete });
+      // An async callback's rejection is ignored too: left unhandled, it would end the process.
+      if (typeof (pending as PromiseLike<unknown> | null)?.then === "function") {
+        (pending as PromiseLike<unknown>).then(undefined, () => {});
+      }
+    } catch {
+      // A failing progress callback must not fail the run.
+    }
+  }
+}

@@ -1,0 +1,26 @@
+// What every stage of one sample shares: the run's settings, and the mark of a sample left
+// unfinished (for a resume).
+import type { Metadata, Metric, SampleResult, Target } from "../types.js";
+import type { TargetKind } from "./check-output.js";
+import type { MetricCutter } from "./metric-cutter.js";
+import type { RetryOptions } from "./retry.js";
+
+/** A sample left unfinished by the run's abort: not recorded, so a resume runs it again. */
+export const CANCELLED: unique symbol = Symbol("cancelled");
+
+/** The run's settings every stage of a sample reads, built once per run. */
+export interface SampleContext<M extends Metadata> {
+  readonly target: Target<M>;
+  readonly kind: TargetKind;
+  readonly metrics: readonly Metric<M>[];
+  readonly timeoutMs: number | undefined;
+  readonly retries: RetryOptions | undefined;
+  readonly signal: AbortSignal | undefined;
+  /** With a signal: what cuts a metric still pending long after the abort. */
+  readonly cutter: MetricCutter | undefined;
+  /** No timeout, no signal, one attempt: nothing can abort or repeat a call. */
+  readonly direct: boolean;
+}
+
+/** How a sample ends: its record, or {@link CANCELLED}. */
+export type Outcome = SampleResult | typeof CANCELLED;

@@ -1,0 +1,165 @@
+// Scoring a sample: every metric on the target's output, synchronously while the metrics are.
+import { MetricUnavailableError } from "../errors.js";
+import { setOwn } from "../internal/validate.js";
+import type { EvalSample, Metadata, Metric, MetricInput } from "../types.js";
+import type { PipelineOutput } from "./check-output.js";
+import { describeValue } from "./describe-value.js";
+import { errorMessage } from "./error-message.js";
+import { CUT_SHORT } from "./metric-cutter.js";
+import { CANCELLED, type Outcome, type SampleContext } from "./sample-context.js";
+import { scoredRecord } from "./sample-record.js";
+
+/**
+ * Scores a sample's output with every metric. Synchronous while the metrics are: the first metric
+ * that returns a promise hands the rest to {@link scoreAsync}.
+ */
+export function scoreSample<M extends Metadata>(
+  ctx: SampleContext<M>,
+  sample: EvalSample<M>,
+  question: string,
+  sampleId: string | undefined,
+  output: PipelineOutput,
+  rawLatencyMs: number,
+  attempts: number | undefined,
+): Outcome | Promise<Outcome> {
+  // Rounded to the microsecond once, so the latency metric and the recorded latency agree.
+  const latencyMs = Math.round(rawLatencyMs * 1000) / 1000;
+  const input: MetricInput<M> = {
+    sample,
+    answer: output.answer,
+    retrieved: output.chunks,
+    latencyMs,
+    usage: output.usage,
+    signal: ctx.signal,
+  };
+  const metrics = ctx.metrics;
+  const scores: Record<string, number | null> = {};
+  let errors: string | null = null;
+  let incomplete = false;
+  for (let m = 0; m < metrics.length; m++) {
+    const metric = metrics[m] as Metric<M>;
+    let v: number | null | string;
+    try {
+      const value = startScore(metric, output, input);
+      if (typeof (value as PromiseLike<unknown> | null)?.then === "function") {
+        const state: Scoring<M> = {
+          question,
+          sampleId,
+          output,
+          input,
+          scores,
+          errors,
+          incomplete,
+          attempts,
+        };
+        return scoreAsync(ctx, state, m, value as PromiseLike<unknown>);
+      }
+      v = recordable(value);
+    } catch (error) {
+      v = errorMessage(error);
+    }
+    setOwn(scores, metric.name, typeof v === "string" ? null : v);
+    if (v === null || typeof v === "string") incomplete = true;
+    if (typeof v === "string")
+      errors = `${errors === null ? "" : `${errors}; `}${metric.name}: ${v}`;
+  }
+  return scoredRecord(
+    ctx,
+    question,
+    sampleId,
+    output,
+    scores,
+    errors,
+    incomplete,
+    latencyMs,
+    attempts,
+  );
+}
+
+/** Where {@link scoreSample} stood when a metric returned a promise. */
+interface Scoring<M extends Metadata> {
+  readonly question: string;
+  readonly sampleId: string | undefined;
+  readonly output: PipelineOutput;
+  readonly input: MetricInput<M>;
+  readonly scores: Record<string, number | null>;
+  errors: string | null;
+  incomplete: boolean;
+  readonly attempts: number | undefined;
+}
+
+/**
+ * {@link scoreSample} from metric `from` on, whose score is `pending`. With a run signal, a metric
+ * still pending {@link ABORT_GRACE} after the run's abort (a judge that hangs and ignores its
+ * signal) does not hold the run: the sample is not finished and is left for a resume.
+ */
+async function scoreAsync<M extends Metadata>(
+  ctx: SampleContext<M>,
+  state: Scoring<M>,
+  from: number,
+  pending: PromiseLike<unknown>,
+): Promise<Outcome> {
+  const metrics = ctx.metrics;
+  const cutter = ctx.cutter;
+  const { output, input, scores } = state;
+  for (let m = from; m < metrics.length; m++) {
+    const metric = metrics[m] as Metric<M>;
+    let v: number | null | string;
+    try {
+      const value: unknown = m === from ? pending : startScore(metric, output, input);
+      let settled: unknown = value;
+      if (m === from || typeof (value as PromiseLike<unknown> | null)?.then === "function") {
+        const promise = value as PromiseLike<unknown>;
+        settled = await (cutter === undefined ? promise : cutter.wait(promise));
+        if (settled === CUT_SHORT) return CANCELLED;
+      }
+      v = recordable(settled);
+    } catch (error) {
+      v = errorMessage(error);
+    }
+    setOwn(scores, metric.name, typeof v === "string" ? null : v);
+    if (v === null || typeof v === "string") state.incomplete = true;
+    if (typeof v === "string") {
+      state.errors = `${state.errors === null ? "" : `${state.errors}; `}${metric.name}: ${v}`;
+    }
+  }
+  const { question, sampleId, errors, incomplete, attempts } = state;
+  return scoredRecord(
+    ctx,
+    question,
+    sampleId,
+    output,
+    scores,
+    errors,
+    incomplete,
+    input.latencyMs,
+    attempts,
+  );
+}
+
+/** Calls one metric (it may throw, or return a promise). */
+function startScore<M extends Metadata>(
+  metric: Metric<M>,
+  output: PipelineOutput,
+  input: MetricInput<M>,
+): unknown {
+  // An engine that reports no chunks exposes no retrieval: not scorable, never a zero.
+  if (!output.chunksReported && metric.needsRelevantIds) {
+    throw new MetricUnavailableError(
+      "the query engine returned no chunks, so its retrieval cannot be scored (return { answer, chunks })",
+    );
+  }
+  return metric.score(input);
+}
+
+/**
+ * A metric's settled value as recorded: a finite number or `null` (for `null` and `undefined`);
+ * a string is the problem with any other value, which is recorded as `null`. `-0` (from
+ * `Math.round(-0.4)`, say) is recorded as `0`, as JSON writes it: a run's result then equals
+ * its saved file and its resumed journal.
+ */
+function recordable(value: unknown): number | null | string {
+  if (value === undefined || value === null) return null;
+  if (typeof value === "number" && Number.isFinite(value)) return value === 0 ? 0 : value;
+  return `returned ${typeof value === "number" ? String(value) : describeValue(value)}, expected a finite number or null`;
+}
