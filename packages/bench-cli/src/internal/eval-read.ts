@@ -104,7 +104,7 @@ export async function readLines(path: string, parser: LineFeeder): Promise<void>
         }
         parser.feed(buffer, from, stop);
       }
-      const consumed = stop > from ? stop : from;
+      const consumed = Math.max(stop, from);
       if (last) break;
       buffer.copy(buffer, 0, consumed, end);
       filled = end - consumed;
