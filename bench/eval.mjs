@@ -1,188 +1,129 @@
-// `fastrag-bench eval` as a whole process on large TREC runs (issue 6).
-// Generates (into bench/.data/, git-ignored) a run of 10,000 queries × 100 docs (1,000,000 lines)
-// and one of 100,000 queries × 10 docs, with graded qrels of ~15 judgments per query and tied
-// scores, then times the CLI on each with map, mrr, ndcg@10, recall@10 and precision@10.
-// Linearity: also times 2,500 and 5,000 queries × 100 docs. Then, in this process, the phases of
-// the two large runs (qrels, run, Benchmark constructor, run + metrics, and the dataset fingerprint
-// a saved result would hash), to show
-// where the time goes. Run after `pnpm build`.
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+// `fastrag-bench eval` as a whole process on realistic TREC runs (issues 6 and 31). Run after
+// `pnpm build`: node bench/eval.mjs [rounds=5]
+//
+// Data (bench/eval-data.mjs, generated into bench/.data/eval/ once): 10,000 queries × 100 docs
+// and 100,000 queries × 10 docs, docnos drawn from a corpus of 8.8 million ids (nearly all
+// distinct), ~15 graded judgments per query (grades 0–3, most retrieved documents unjudged),
+// tied scores, 3 % of the queries without a relevant document, 1 % of the judged queries missing
+// from the run, 2 % run-only queries.
+//
+// For each shape, `rounds` rounds alternate, in one run of this script, the processes compared:
+// - bare: a Node process that reads both files and looks at every byte (bench/bare-read.mjs);
+// - floor: the same parse as eval's, with no metric, no output, no CLI (bench/eval-floor.mjs);
+// - eval: `fastrag-bench eval` with map, mrr, ndcg@10, recall@10, precision@10;
+// - eval --threads 2 (accepted for compatibility; it must not be slower than the default).
+// It prints the medians of wall time and of CPU time (user + system), the ratios eval / bare and
+// eval / floor (targets: ≤ 2× bare, or ≤ 1.25× the floor), and peak RSS. With TREC_EVAL=path
+// (a trec_eval binary you built), it also runs trec_eval once per shape on the same files, for
+// its time and peak RSS (target: eval's peak ≤ 1.5× trec_eval's). Wall times and CPU times come
+// from /usr/bin/time when present (`%e %U %S %M`), else wall time only.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { realisticFiles } from "./eval-data.mjs";
 
-const dir = fileURLToPath(new URL("./.data/", import.meta.url));
-const bin = fileURLToPath(new URL("../packages/bench-cli/dist/bin.js", import.meta.url));
-mkdirSync(dir, { recursive: true });
+const rounds = Number(process.argv[2] ?? 5);
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const bin = here("../packages/bench-cli/dist/bin.js");
+const timeBin = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
+const trecEval = process.env.TREC_EVAL;
+const METRICS = [
+  "-m",
+  "map",
+  "-m",
+  "mrr",
+  "-m",
+  "ndcg@10",
+  "-m",
+  "recall@10",
+  "-m",
+  "precision@10",
+];
 
-let seed = 42;
-const rand = () => {
-  seed = (seed * 1664525 + 1013904223) >>> 0;
-  return seed / 2 ** 32;
+/** One process: wall s, cpu s (user + system; NaN without /usr/bin/time), peak RSS MB. */
+function measure(command, args) {
+  const out = here("./.data/eval/time.txt");
+  const t = performance.now();
+  const r = timeBin
+    ? spawnSync(timeBin, ["-o", out, "-f", "%e %U %S %M", command, ...args], { stdio: "ignore" })
+    : spawnSync(command, args, { stdio: "ignore" });
+  const wall = (performance.now() - t) / 1000;
+  if (r.status !== 0) throw new Error(`${command} ${args.join(" ")} exited with ${r.status}`);
+  if (!timeBin) return { wall, cpu: Number.NaN, rss: Number.NaN };
+  const last = readFileSync(out, "utf8").trim().split("\n").pop() ?? "";
+  const [e, u, s, m] = last.split(" ").map(Number);
+  return { wall: e, cpu: u + s, rss: m / 1024 };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  return n % 2 === 1 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 };
+const loadavg = () =>
+  existsSync("/proc/loadavg")
+    ? readFileSync("/proc/loadavg", "utf8").trim().split(" ").slice(0, 3).join(" ")
+    : "n/a";
 
-function generate(queries, docs) {
-  const run = `${dir}run-${queries}x${docs}.txt`;
-  const qrels = `${dir}qrels-${queries}x${docs}.txt`;
-  if (existsSync(run) && existsSync(qrels)) return { run, qrels };
-  const runLines = [];
-  const qrelLines = [];
-  for (let q = 0; q < queries; q++) {
-    for (let d = 0; d < docs; d++) {
-      // Scores with ties: rounded to 1 decimal.
-      const score = Math.round(rand() * 100) / 10;
-      runLines.push(`${q} Q0 D${q % 997}-${d} ${d + 1} ${score.toFixed(1)} gen`);
-    }
-    for (let j = 0; j < 15; j++) {
-      const d = Math.floor(rand() * docs * 1.5);
-      qrelLines.push(`${q} 0 D${q % 997}-${d} ${Math.floor(rand() * 4) - (j === 0 ? 0 : 1)}`);
-    }
-  }
-  writeFileSync(run, `${runLines.join("\n")}\n`);
-  // One judgment per (query, docno): trec_eval and the loader both refuse a docno judged twice.
-  writeFileSync(qrels, `${dedupe(qrelLines).join("\n")}\n`);
-  return { run, qrels };
-}
-
-function dedupe(lines) {
-  const seen = new Set();
-  return lines.filter((l) => {
-    const key = l.split(" ").slice(0, 3).join(" ");
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-function time({ run, qrels }, ...extra) {
-  const args = [
-    bin,
-    "eval",
-    "--qrels",
-    qrels,
-    "--run",
-    run,
-    "-m",
-    "map",
-    "-m",
-    "mrr",
-    "-m",
-    "ndcg@10",
-    "-m",
-    "recall@10",
-    "-m",
-    "precision@10",
-    ...extra,
-  ];
-  const samples = [];
-  for (let i = 0; i < 3; i++) {
-    const t = performance.now();
-    execFileSync(process.execPath, args, { stdio: ["ignore", "ignore", "ignore"] });
-    samples.push(performance.now() - t);
-  }
-  return samples.sort((a, b) => a - b)[1];
-}
-
-const cases = [
-  [2_500, 100],
-  [5_000, 100],
+console.log(`host load (1, 5, 15 min) at start: ${loadavg()}; ${rounds} alternating rounds`);
+for (const [queries, docs] of [
   [10_000, 100],
   [100_000, 10],
-];
-const times = new Map();
-for (const [q, d] of cases) {
-  const files = generate(q, d);
-  // The default: one thread on a machine with fewer than four cores (this one has two).
-  const ms = time(files);
-  times.set(`${q}x${d}`, ms);
-  // Two threads, for comparison (each thread reads past the other's lines: see the CLI README).
-  const two = time(files, "--threads", "2");
-  console.log(
-    `eval ${q.toLocaleString("en")} queries × ${d} docs (${(q * d).toLocaleString("en")} lines): ${ms.toFixed(0)} ms wall (median of 3; target < 1500 ms for the two large runs); --threads 2: ${two.toFixed(0)} ms (${(ms / two).toFixed(2)}× the speed)`,
-  );
-}
-// The generated runs above repeat their docnos across queries (about 100,000 distinct in the
-// 10,000 × 100 run), as runs over a small corpus do. A run over a large corpus, like MS MARCO's
-// BM25 top 1,000, has nearly every docno distinct, and each distinct docno costs more (it is
-// interned once). So: 1,000 queries × 1,000 docs, numeric docnos all but distinct, 1–2 relevant
-// documents per query, with MS MARCO's measures.
-{
-  const run = `${dir}run-1000x1000-distinct.txt`;
-  const qrels = `${dir}qrels-1000x1000-distinct.txt`;
-  if (!(existsSync(run) && existsSync(qrels))) {
-    const runLines = [];
-    const qrelLines = [];
-    for (let q = 0; q < 1000; q++) {
-      const base = Math.floor(rand() * 8_000_000);
-      for (let d = 0; d < 1000; d++) {
-        runLines.push(
-          `${1_000_000 + q} Q0 ${base + d * 7} ${d + 1} ${(30 - d * 0.01).toFixed(4)} bm25`,
-        );
-      }
-      qrelLines.push(`${1_000_000 + q} 0 ${base + 7 * Math.floor(rand() * 1500)} 1`);
-      if (rand() < 0.5) qrelLines.push(`${1_000_000 + q} 0 ${base + 3} 1`);
-    }
-    writeFileSync(run, `${runLines.join("\n")}\n`);
-    writeFileSync(qrels, `${qrelLines.join("\n")}\n`);
-  }
-  const samples = [];
-  for (let i = 0; i < 3; i++) {
-    const t = performance.now();
-    execFileSync(
+]) {
+  const { run, qrels } = await realisticFiles(queries, docs);
+  const kinds = {
+    bare: [process.execPath, [here("./bare-read.mjs"), run, qrels]],
+    floor: [process.execPath, [here("./eval-floor.mjs"), qrels, run]],
+    eval: [process.execPath, [bin, "eval", "--qrels", qrels, "--run", run, ...METRICS]],
+    "eval --threads 2": [
       process.execPath,
-      [
-        bin,
-        "eval",
-        "--qrels",
-        qrels,
-        "--run",
-        run,
-        "-m",
-        "mrr@10",
-        "-m",
-        "recall@1000",
-        "-m",
-        "map",
-      ],
-      { stdio: ["ignore", "ignore", "ignore"] },
-    );
-    samples.push(performance.now() - t);
+      [bin, "eval", "--qrels", qrels, "--run", run, ...METRICS, "--threads", "2"],
+    ],
+  };
+  const samples = Object.fromEntries(Object.keys(kinds).map((k) => [k, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (const [kind, [command, args]] of Object.entries(kinds)) {
+      samples[kind].push(measure(command, args));
+    }
   }
-  const ms = samples.sort((a, b) => a - b)[1];
+  const med = (kind, key) => median(samples[kind].map((s) => s[key]));
+  const shape = `${queries.toLocaleString("en")} × ${docs}`;
   console.log(
-    `eval 1,000 queries × 1,000 docs, docnos all but distinct (1,000,000 lines; no target): ${ms.toFixed(0)} ms wall (median of 3), ${(ms / times.get("10000x100")).toFixed(2)}× the 10,000 × 100 run`,
+    `\n${shape} (${(queries * docs).toLocaleString("en")} run lines), load now ${loadavg()}`,
   );
-}
-
-const per = (k, q) => times.get(k) / q;
-console.log(
-  `linearity (ms per 1,000 queries × 100 docs): 2,500 → ${(per("2500x100", 2.5)).toFixed(0)}, 5,000 → ${(per("5000x100", 5)).toFixed(0)}, 10,000 → ${(per("10000x100", 10)).toFixed(0)} (flat = linear)`,
-);
-
-// Phases, in-process (one pass each; a fresh process per case so one case's heap does not slow
-// the next): the calls `fastrag-bench eval --threads 1` makes (with two threads, each does them
-// for the queries whose id hashes to it).
-const phases = `
-const [qrels, run] = process.argv.slice(1);
-const dist = (p) => new URL("../packages/" + p, ${JSON.stringify(import.meta.url)}).href;
-const { Benchmark } = await import(dist("bench-core/dist/index.js"));
-const { QADataset, TrecRun } = await import(dist("bench-datasets/dist/index.js"));
-const { MAP, MRR, NDCG, Precision, Recall } = await import(dist("bench-metrics/dist/retrieval.js"));
-const out = [];
-let t = performance.now();
-const lap = (name) => { const now = performance.now(); out.push(name + " " + (now - t).toFixed(0)); t = now; };
-const dataset = await QADataset.fromTrec({ qrels }); lap("qrels");
-const target = await TrecRun.load(run); lap("run");
-const metrics = [new MAP(), new MRR(), new NDCG({ k: 10 }), new Recall({ k: 10 }), new Precision({ k: 10 })];
-const benchmark = new Benchmark({ dataset, metrics, maxConcurrent: 64 }); lap("constructor");
-await benchmark.run(target, { name: "run" }); lap("run+metrics");
-// Not part of eval: a result hashes its dataset only when saved or paired.
-benchmark.fingerprint; lap("(fingerprint, on save only)");
-console.log(out.join(" ms, ") + " ms");
-`;
-for (const [q, d] of cases.slice(2)) {
-  const { run, qrels } = generate(q, d);
-  const line = execFileSync(process.execPath, ["--input-type=module", "-e", phases, qrels, run], {
-    encoding: "utf8",
-  });
-  console.log(`phases ${q.toLocaleString("en")} × ${d}: ${line.trim()}`);
+  for (const kind of Object.keys(kinds)) {
+    console.log(
+      `  ${kind.padEnd(17)} wall ${med(kind, "wall").toFixed(2)} s  cpu ${med(kind, "cpu").toFixed(2)} s  peak RSS ${med(kind, "rss").toFixed(0)} MB`,
+    );
+  }
+  const ratio = (a, b, key) => (med(a, key) / med(b, key)).toFixed(2);
+  console.log(
+    `  eval / bare: ${ratio("eval", "bare", "wall")}× wall, ${ratio("eval", "bare", "cpu")}× cpu (target ≤ 2×)`,
+  );
+  console.log(
+    `  eval / floor: ${ratio("eval", "floor", "wall")}× wall, ${ratio("eval", "floor", "cpu")}× cpu (target ≤ 1.25× where 2× bare is out of reach); floor / bare: ${ratio("floor", "bare", "wall")}× wall`,
+  );
+  console.log(
+    `  --threads 2 / default: ${ratio("eval --threads 2", "eval", "wall")}× wall (the flag changes nothing)`,
+  );
+  if (trecEval) {
+    const te = measure(trecEval, [
+      "-c",
+      "-m",
+      "map",
+      "-m",
+      "recip_rank",
+      "-m",
+      "ndcg_cut.10",
+      "-m",
+      "recall.10",
+      "-m",
+      "P.10",
+      qrels,
+      run,
+    ]);
+    console.log(
+      `  trec_eval: wall ${te.wall.toFixed(2)} s, peak RSS ${te.rss.toFixed(0)} MB; eval's peak / trec_eval's: ${(med("eval", "rss") / te.rss).toFixed(2)}× (target ≤ 1.5×)`,
+    );
+  }
 }

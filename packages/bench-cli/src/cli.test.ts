@@ -9,7 +9,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 // End-to-end: these tests start the built binary as a child process, as a user or CI would.
 const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 const fixtures = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
-const trec = fileURLToPath(new URL("../../../../shared/data/trec_eval/", import.meta.url));
+// shared/data beside the repository, found by walking up (a git worktree sits deeper than main).
+const trec = ((): string => {
+  let at = new URL("./", import.meta.url);
+  for (let i = 0; i < 8; i++, at = new URL("../", at)) {
+    const candidate = new URL("shared/data/trec_eval/", at);
+    if (existsSync(new URL("qrels.test", candidate))) return fileURLToPath(candidate);
+  }
+  throw new Error("shared/data/trec_eval not found above the repository");
+})();
 
 function cli(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [bin, ...args], {

@@ -157,10 +157,8 @@ export async function main(
       "minimum grade that counts as relevant for binary measures (like trec_eval -l)",
     )
     .option("--json", "machine-readable output")
-    .option(
-      "--threads <n>",
-      "threads to evaluate on, each taking the queries whose id hashes to it; regular files only, a pipe is read on one thread (default: 4 for inputs of 8 MiB and more on a machine with 4 cores or more, else 1)",
-    )
+    // Kept for scripts written for it; it changes nothing (see the README), so help leaves it out.
+    .addOption(new Option("--threads <n>", "no effect; kept for compatibility").hideHelp())
     .addHelpText(
       "after",
       "\nOutput: metric<TAB>query|all<TAB>value, 4 decimals. A qrels query missing from the run scores 0 (as trec_eval -c);\na query with no relevant document is left out of the average (trec_eval counts it as 0), and a note says so.",

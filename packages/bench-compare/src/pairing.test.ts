@@ -1,4 +1,7 @@
-import { ConfigurationError } from "@fastrag/bench-core";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
 import { describe, expect, it } from "vitest";
 import { makeResult } from "./__fixtures__/make-result.js";
 import { pairedScores, pairSamples } from "./pairing.js";
@@ -212,5 +215,46 @@ describe("pairedScores with metric names from Object.prototype", () => {
     expect([...p.a]).toEqual([1, 0]);
     expect([...p.b]).toEqual([0.5, 0.25]);
     expect(p.leftOut).toBe(0);
+  });
+});
+
+describe("pairSamples on lazily loaded runs without fingerprints", () => {
+  async function saved(dir: string, name: string, questions: string[]): Promise<string> {
+    const r = makeResult({
+      name,
+      scores: { m: questions.map((_, i) => i / 10) },
+      ids: questions.map((_, i) => `q${i}`),
+      questions,
+    });
+    const path = join(dir, `${name}.json`);
+    await r.save(path);
+    return path;
+  }
+
+  it("checks the questions by their hashes, without reading the records", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "fastrag-pairing-"));
+    // An escape spelled two ways ("\u00e9" and "é") is one question.
+    const questions = ["Who wrote Hamlet?", "Qu'est-ce que BM25 ? é", 'A "quoted" one\n'];
+    const pa = await saved(dir, "a", questions);
+    const pb = await saved(dir, "b", questions);
+    await writeFile(pb, (await readFile(pb, "utf8")).replace("é", "\\u00e9"));
+    const a = await BenchmarkResult.load(pa, { lazy: true });
+    const b = await BenchmarkResult.load(pb, { lazy: true });
+    expect(a.questionHashes()?.length).toBe(6);
+    expect([...(a.questionHashes() as Int32Array)]).toEqual([
+      ...(b.questionHashes() as Int32Array),
+    ]);
+    // The records can no longer be read (the files changed): pairing must not need them.
+    await writeFile(pa, "changed");
+    await writeFile(pb, "changed");
+    const p = pairSamples(a, b);
+    expect([...p.indexB]).toEqual([0, 1, 2]);
+  });
+
+  it("still refuses, naming the question, runs whose questions differ", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "fastrag-pairing-"));
+    const a = await BenchmarkResult.load(await saved(dir, "a", ["Who?", "What?"]), { lazy: true });
+    const b = await BenchmarkResult.load(await saved(dir, "b", ["Who?", "Why?"]), { lazy: true });
+    expect(() => pairSamples(a, b)).toThrow(/sample id "q1" is "What\?" in "a" but "Why\?" in "b"/);
   });
 });

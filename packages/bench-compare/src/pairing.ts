@@ -1,5 +1,5 @@
 import { type BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
-import { sampleCountOf, sampleIdsOf, scoreColumnOf } from "./internal/columns.js";
+import { questionHashesOf, sampleCountOf, sampleIdsOf, scoreColumnOf } from "./internal/columns.js";
 import { hasOwn } from "./internal/own.js";
 import { describe, expectResult } from "./internal/validate.js";
 
@@ -256,6 +256,20 @@ function checkSameQuestions(
   pairing: SamplePairing,
   where: string,
 ): void {
+  // Lazily loaded runs carry hashes of their questions: when every pair's agree, the questions
+  // are the same without reading a record (100 runs × 10⁴ samples: seconds of parsing saved).
+  // Where one pair's differ, the records say whether, and how, the questions do.
+  const ha = questionHashesOf(a);
+  const hb = questionHashesOf(b);
+  if (ha !== undefined && hb !== undefined) {
+    let same = true;
+    for (let k = 0; k < pairing.indexA.length && same; k++) {
+      const i = 2 * (pairing.indexA[k] as number);
+      const j = 2 * (pairing.indexB[k] as number);
+      same = ha[i] === hb[j] && ha[i + 1] === hb[j + 1];
+    }
+    if (same) return;
+  }
   const sa = a.samples;
   const sb = b.samples;
   for (let k = 0; k < pairing.indexA.length; k++) {

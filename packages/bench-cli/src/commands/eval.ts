@@ -1,8 +1,5 @@
-import { availableParallelism } from "node:os";
 import type { Metric } from "@fastrag/bench-core";
-import type { EvalScores } from "../internal/eval-shards.js";
-import { type EvalInput, startShards } from "../internal/eval-spawn.js";
-import { InputSizes } from "../internal/input-size.js";
+import type { EvalInput, EvalScores } from "../internal/eval-records.js";
 import { cliPath, type Io, UsageError, writeLine } from "../internal/io.js";
 import { printable } from "../internal/printable.js";
 import { trecFixed4 } from "../internal/trec-format.js";
@@ -53,8 +50,9 @@ export const DEFAULT_EVAL_METRICS: readonly string[] = [
 ];
 
 /**
- * `fastrag-bench eval`: offline evaluation of a TREC run against qrels, replayed through the same
- * runner and metrics as any benchmark. Prints `metric<TAB>query|all<TAB>value` with 4 decimals.
+ * `fastrag-bench eval`: offline evaluation of a TREC run against qrels, with the numbers the
+ * Benchmark runner and metric classes give (the columnar path calls the classes' kernels; see
+ * `evaluate`). Prints `metric<TAB>query|all<TAB>value` with 4 decimals.
  */
 export async function evalCommand(options: EvalOptions, io: Io): Promise<number> {
   const level = options.relevanceLevel === undefined ? undefined : Number(options.relevanceLevel);
@@ -67,50 +65,48 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
       : DEFAULT_EVAL_METRICS;
   const qrels = cliPath(io, options.qrels);
   const run = cliPath(io, options.run);
-  const sizes = new InputSizes(qrels, run);
-  const threads = await threadCount(options, sizes);
+  checkThreads(options.threads);
   const input: EvalInput = {
     qrels,
     run,
     relevanceLevel: level,
     metrics: specs,
   };
-  // The workers start first, and load the datasets and metrics packages while this thread does.
-  const workers = threads > 1 ? startShards(input, threads) : undefined;
-  let scored: EvalScores;
-  let metrics: Metric[];
-  try {
-    const { retrievalMetric } = await import("../internal/metric-spec.js");
-    metrics = specs.map(retrievalMetric);
-    const names = new Set<string>();
-    for (const m of metrics) {
-      if (names.has(m.name)) throw new UsageError(`-m ${m.name} is given twice`);
-      names.add(m.name);
-    }
-    const { evalSharded, evalWhole } = await import("../internal/eval-shards.js");
-    const sharded = workers && (await evalSharded(input, metrics, workers));
-    // Done, or given up on: either way the workers must not compete with a redo on one thread.
-    workers?.stop();
-    scored = sharded ?? (await evalWhole(input, metrics, sizes));
-  } finally {
-    workers?.stop();
+  const { retrievalMetric } = await import("../internal/metric-spec.js");
+  const metrics = specs.map(retrievalMetric);
+  const names = new Set<string>();
+  for (const m of metrics) {
+    if (names.has(m.name)) throw new UsageError(`-m ${m.name} is given twice`);
+    names.add(m.name);
   }
-  const { ids, errored, scores, summaries, missing } = scored;
+  const scored = await evaluate(input, metrics);
+  const { queries, errored, scores, summaries, missing } = scored;
   let erroredCount = 0;
-  for (const e of errored) if (e) erroredCount++;
-  const leftOut: string[] = [];
-  for (let i = 0; i < ids.length; i++) {
-    // Left out of at least one measure's average: under -l, ndcg (graded) may score a query
-    // that the binary measures leave out.
-    if (!errored[i] && scores.some((column) => column[i] === null)) leftOut.push(ids[i] as string);
+  for (let i = 0; i < queries; i++) erroredCount += errored[i] as number;
+  // Left out of at least one measure's average: under -l, ndcg (graded) may score a query that
+  // the binary measures leave out. (Query ids are decoded only where printed.)
+  const leftOut: number[] = [];
+  for (let i = 0; i < queries; i++) {
+    if (errored[i] === 1) continue;
+    for (const column of scores) {
+      if (Number.isNaN(column[i] as number)) {
+        leftOut.push(i);
+        break;
+      }
+    }
   }
+  const value = (column: Float64Array, i: number): number | null => {
+    const v = column[i] as number;
+    return Number.isNaN(v) ? null : v;
+  };
   if (options.json) {
+    const ids = Array.from({ length: queries }, (_, i) => scored.id(i));
     const out: Record<string, unknown> = {
       run: options.run,
       qrels: options.qrels,
-      queries: ids.length,
+      queries,
       not_in_run: missing,
-      left_out: leftOut,
+      left_out: leftOut.map((i) => ids[i] as string),
       metrics: Object.fromEntries(
         metrics.map((m, k) => [
           m.name,
@@ -120,7 +116,7 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
             ...(options.perQuery
               ? {
                   per_query: Object.fromEntries(
-                    ids.map((id, i) => [id, (scores[k] as (number | null)[])[i] ?? null]),
+                    ids.map((id, i) => [id, value(scores[k] as Float64Array, i)]),
                   ),
                 }
               : {}),
@@ -132,11 +128,12 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
   } else {
     const lines: string[] = [];
     if (options.perQuery) {
-      for (let i = 0; i < ids.length; i++) {
+      for (let i = 0; i < queries; i++) {
+        const id = scored.id(i);
         for (let k = 0; k < metrics.length; k++) {
-          const v = (scores[k] as (number | null)[])[i];
-          if (v !== null && v !== undefined)
-            lines.push(`${(metrics[k] as Metric).name}\t${ids[i]}\t${trecFixed4(v)}`);
+          const v = (scores[k] as Float64Array)[i] as number;
+          if (!Number.isNaN(v))
+            lines.push(`${(metrics[k] as Metric).name}\t${id}\t${trecFixed4(v)}`);
         }
       }
     }
@@ -154,7 +151,7 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
       `warning: ${erroredCount} quer${erroredCount === 1 ? "y" : "ies"} errored`,
     );
   // The queries averaged: those with a relevant document (the others are left out).
-  const averaged = ids.length - leftOut.length - erroredCount;
+  const averaged = queries - leftOut.length - erroredCount;
   if (missing > 0 && missing === averaged) {
     writeLine(
       io.stderr,
@@ -168,12 +165,16 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
   }
   if (leftOut.length > 0) {
     // Query ids come from the files: shown on the terminal, their control characters escaped.
-    const shown = leftOut.slice(0, 5).map(printable).join(", ");
+    const shown = leftOut
+      .slice(0, 5)
+      .map((i) => printable(scored.id(i)))
+      .join(", ");
     // Per measure, when they differ: "map 2, ndcg@5 1".
     const per = metrics.map((m, k) => {
       let n = 0;
-      const column = scores[k] as (number | null)[];
-      for (let i = 0; i < ids.length; i++) if (!errored[i] && column[i] === null) n++;
+      const column = scores[k] as Float64Array;
+      for (let i = 0; i < queries; i++)
+        if (errored[i] === 0 && Number.isNaN(column[i] as number)) n++;
       return [m.name, n] as const;
     });
     const uneven = per.some(([, n]) => n !== leftOut.length);
@@ -200,32 +201,37 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
 }
 
 /**
- * How many threads evaluate: `--threads` when given. Else one on a machine with fewer than four
- * cores or for inputs under 8 MiB (a gzip file counted unpacked), and otherwise four. Always one unless both inputs are regular
- * files, since every thread opens both. Each thread also reads past the other
- * threads' lines and loads its own modules (measured on 10⁵ queries × 10 docs: one shard of n, run
- * alone, takes 2.5 s for n = 1, 1.56 s for 2, 1.16 s for 4), so two threads barely beat one
- * even on two idle cores, and lose on a busy one.
+ * The columnar path, or the record path where it hands over (bad input, which the record path's
+ * loaders report in their words; gzip; a pipe; a run whose queries' lines are not contiguous).
+ * Both give the same numbers, bit for bit.
  */
-async function threadCount(options: EvalOptions, sizes: InputSizes): Promise<number> {
-  let asked: number | undefined;
-  if (options.threads !== undefined) {
-    asked = Number(options.threads);
-    if (!Number.isSafeInteger(asked) || asked < 1 || asked > MAX_THREADS) {
-      throw new UsageError(
-        `--threads "${options.threads}": expected a whole number from 1 to ${MAX_THREADS}`,
-      );
-    }
-    if (asked === 1) return 1;
-  } else if (availableParallelism() < 4) {
-    return 1;
+async function evaluate(input: EvalInput, metrics: readonly Metric[]): Promise<EvalScores> {
+  const [{ evalColumnar }, { HandOver }] = await Promise.all([
+    import("../internal/eval-score.js"),
+    import("../internal/eval-read.js"),
+  ]);
+  try {
+    return await evalColumnar(input, metrics);
+  } catch (error) {
+    if (!(error instanceof HandOver)) throw error;
   }
-  // Every thread opens both files: a pipe (`--run <(zcat run.gz)`) can be read only once. A
-  // gzip file counts by the size it unpacks to, which is what each thread parses.
-  const { qrels, run } = await sizes.get();
-  if (qrels === undefined || run === undefined) return 1;
-  if (asked !== undefined) return asked;
-  return qrels + run >= 8 * 1024 * 1024 ? 4 : 1;
+  const { evalRecords } = await import("../internal/eval-records.js");
+  return evalRecords(input, metrics);
+}
+
+/**
+ * `--threads` is accepted, and checked, so that scripts written for it keep working; it changes
+ * nothing. Sharding needed every thread to read both files whole, and the columnar path reads them
+ * once in less time than a shard took (see the CLI README).
+ */
+function checkThreads(threads: string | undefined): void {
+  if (threads === undefined) return;
+  const asked = Number(threads);
+  if (!Number.isSafeInteger(asked) || asked < 1 || asked > MAX_THREADS) {
+    throw new UsageError(
+      `--threads "${threads}": expected a whole number from 1 to ${MAX_THREADS}`,
+    );
+  }
 }
 
 const MAX_THREADS = 64;

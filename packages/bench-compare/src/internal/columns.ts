@@ -6,7 +6,9 @@ import type { BenchmarkResult, SampleResult } from "@fastrag/bench-core";
  * without these methods is read through `samples`, once per result and metric.
  */
 
-type Columnar = Partial<Pick<BenchmarkResult, "sampleCount" | "sampleIds" | "scoreColumn">> &
+type Columnar = Partial<
+  Pick<BenchmarkResult, "sampleCount" | "sampleIds" | "scoreColumn" | "questionHashes">
+> &
   BenchmarkResult;
 
 const fallback = new WeakMap<BenchmarkResult, Map<string, Float64Array>>();
@@ -21,6 +23,15 @@ export function sampleCountOf(r: BenchmarkResult): number {
 export function sampleIdsOf(r: BenchmarkResult): readonly (string | undefined)[] {
   const c = r as Columnar;
   return typeof c.sampleIds === "function" ? c.sampleIds() : r.samples.map((s) => s.sampleId);
+}
+
+/**
+ * Two 32-bit hashes per sample of its question (entries 2i, 2i + 1), when a lazy load read them;
+ * else undefined (the caller then reads the records).
+ */
+export function questionHashesOf(r: BenchmarkResult): Int32Array | undefined {
+  const c = r as Columnar;
+  return typeof c.questionHashes === "function" ? c.questionHashes() : undefined;
 }
 
 /**

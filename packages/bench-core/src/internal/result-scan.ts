@@ -10,6 +10,12 @@ export interface ScannedSamples<H> {
   readonly header: H;
   /** Per sample, in file order: its id, or undefined when it has none. */
   readonly sampleIds: (string | undefined)[];
+  /**
+   * Per sample, two 32-bit hashes of its question (entries 2i and 2i + 1; see
+   * {@link questionHash}): enough for pairing to check that two runs ask the same questions
+   * without reading their records.
+   */
+  readonly questionHashes: Int32Array;
   /** metric → per-sample score; NaN where the sample has no number (null, missing, errored). */
   readonly columns: Map<string, Float64Array>;
   /** How many samples have each status, for the check against the header's counts. */
@@ -33,6 +39,7 @@ export interface ScanParsers<H> {
     where: string,
   ) => {
     sampleId: string | undefined;
+    question: string;
     status: "successful" | "errored" | "incomplete";
     scores: Readonly<Record<string, number | null>>;
   };
@@ -235,6 +242,7 @@ export function scanResultFile<H>(
     return {
       header: header as H,
       sampleIds: s.ids,
+      questionHashes: s.questionHashes(),
       columns: s.columns(),
       statuses: s.statuses,
       size,
@@ -274,6 +282,7 @@ class LineScanner {
   /** The bytes of `"name":` per metric, as JSON.stringify writes the key. */
   readonly #keys: Uint8Array[];
   #cols: Float64Array[];
+  #questions: Int32Array;
   #capacity: number;
   #n = 0;
   readonly #parsers: ScanParsers<unknown>;
@@ -287,7 +296,13 @@ class LineScanner {
     this.#keys = metrics.map((m) => Buffer.from(`${JSON.stringify(m)}:`, "utf8"));
     this.#capacity = Math.max(16, Math.ceil(capacity));
     this.#cols = metrics.map(() => new Float64Array(this.#capacity));
+    this.#questions = new Int32Array(2 * this.#capacity);
     this.#parsers = parsers as ScanParsers<unknown>;
+  }
+
+  questionHashes(): Int32Array {
+    const used = 2 * this.#n;
+    return this.#questions.length === used ? this.#questions : this.#questions.slice(0, used);
   }
 
   columns(): Map<string, Float64Array> {
@@ -318,6 +333,9 @@ class LineScanner {
 
   #grow(): void {
     this.#capacity *= 2;
+    const questions = new Int32Array(2 * this.#capacity);
+    questions.set(this.#questions);
+    this.#questions = questions;
     this.#cols = this.#cols.map((c) => {
       const next = new Float64Array(this.#capacity);
       next.set(c);
@@ -332,11 +350,13 @@ class LineScanner {
     } catch {
       return false;
     }
-    const { sampleId, status, scores } = this.#parsers.sample(
+    const { sampleId, question, status, scores } = this.#parsers.sample(
       data,
       `samples[${row}] (line ${lineNo})`,
     );
     this.ids[row] = sampleId;
+    const canonical = canonicalQuestion(question);
+    questionHash(canonical, 0, canonical.length, this.#questions, row);
     this.statuses[status]++;
     for (let m = 0; m < this.#metrics.length; m++) {
       const name = this.#metrics[m] as string;
@@ -381,8 +401,16 @@ class LineScanner {
     } else if (startsWith(b, start, P_QUESTION_FIRST, end)) {
       i = start + P_QUESTION_FIRST.length;
     } else return false;
+    const questionStart = i;
     i = this.#string(b, i, end);
     if (i < 0 || !startsWith(b, i, P_STATUS, end)) return false;
+    if (this.#escaped) {
+      // Escapes have more than one spelling: hashed as JSON.stringify spells the question.
+      const canonical = canonicalQuestion(JSON.parse(b.toString("utf8", questionStart - 1, i)));
+      questionHash(canonical, 0, canonical.length, this.#questions, row);
+    } else {
+      questionHash(b, questionStart, i - 1, this.#questions, row);
+    }
     i += P_STATUS.length;
     let status: "successful" | "errored" | "incomplete";
     if (startsWith(b, i, S_SUCCESSFUL, end)) {
@@ -676,4 +704,36 @@ function tailField(b: Buffer, start: number, end: number): readonly [number, num
     if (k === n) return kind;
   }
   return OTHER_FIELD;
+}
+
+/** A question's bytes as `save` writes them between the quotes (JSON.stringify's escapes). */
+function canonicalQuestion(question: string): Buffer {
+  const json = JSON.stringify(question);
+  return Buffer.from(json.slice(1, -1), "utf8");
+}
+
+/**
+ * Two independent 32-bit hashes (FNV-1a, and a multiply-rotate hash with another seed) of bytes
+ * [start, end), written at entries 2·row and 2·row + 1 of `out`. Two questions whose 64 bits agree
+ * are taken to be equal: a chance of about 5·10⁻²⁰ per pair that two different ones do.
+ */
+export function questionHash(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  out: Int32Array,
+  row: number,
+): void {
+  let a = -2128831035;
+  let b = 0x27d4eb2f ^ (end - start);
+  for (let i = start; i < end; i++) {
+    const c = bytes[i] as number;
+    a = Math.imul(a ^ c, 16777619);
+    b = Math.imul((b << 5) | (b >>> 27), 0x9e3779b1) ^ c;
+  }
+  b ^= b >>> 15;
+  b = Math.imul(b, 0x85ebca6b);
+  b ^= b >>> 13;
+  out[2 * row] = a;
+  out[2 * row + 1] = b;
 }

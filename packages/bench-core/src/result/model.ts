@@ -105,6 +105,7 @@ export class BenchmarkResult {
   /** Set by a lazy load until the records are read. */
   #lazy: LazySamples | undefined;
   #sampleIds: readonly (string | undefined)[] | undefined;
+  #questionHashes: Int32Array | undefined;
   #columns: Map<string, Float64Array> | undefined;
 
   /**
@@ -144,6 +145,17 @@ export class BenchmarkResult {
   /** Number of samples; does not read the records of a lazily loaded result. */
   get sampleCount(): number {
     return this.#samples === undefined ? (this.#lazy as LazySamples).count : this.#samples.length;
+  }
+
+  /**
+   * Two 32-bit hashes of each sample's question (entries 2i and 2i + 1), read by a lazy load
+   * (`load(path, { lazy: true })`) without reading the records; `undefined` for a result built or
+   * loaded otherwise. Two runs whose hashes agree sample by sample ask the same questions (two
+   * different questions agree with a chance of about 5·10⁻²⁰): `@fastrag/bench-compare` pairs
+   * runs without fingerprints this way instead of reading every record. Shared: never write it.
+   */
+  questionHashes(): Int32Array | undefined {
+    return this.#questionHashes;
   }
 
   /**
@@ -242,6 +254,7 @@ export class BenchmarkResult {
         mtimeMs: scanned.mtimeMs,
       };
       r.#sampleIds = Object.freeze(scanned.sampleIds);
+      r.#questionHashes = scanned.questionHashes;
       r.#columns = scanned.columns;
       return r;
     };

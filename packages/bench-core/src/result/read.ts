@@ -48,7 +48,12 @@ export async function loadResult(
         },
         sample: (data, where) => {
           const s = parseSampleJson(data, path, where);
-          return { sampleId: s.sampleId, status: s.status, scores: s.scores };
+          return {
+            sampleId: s.sampleId,
+            question: s.question,
+            status: s.status,
+            scores: s.scores,
+          };
         },
       });
     } catch (error) {

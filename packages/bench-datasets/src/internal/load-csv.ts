@@ -53,7 +53,7 @@ async function readOnce(
       mode: () => "csv",
       row(cells, row, at) {
         if (failed !== undefined) return;
-        if (!crlfRead && !mixed && cells.some(hasCrlf)) crlfRead = true;
+        if (!crlfRead && !mixed && anyCrlf(cells)) crlfRead = true;
         try {
           add(cells, row, () => at.line());
         } catch (error) {
@@ -102,7 +102,7 @@ async function readWaiting(
     await streamCsv(path, delimiter, {
       mode: () => "csv",
       row(cells, row, at) {
-        if (waiting === undefined && !mixed && cells.some(hasCrlf)) waiting = [];
+        if (waiting === undefined && !mixed && anyCrlf(cells)) waiting = [];
         if (waiting !== undefined) waiting.push({ cells, row, line: at.line() });
         else add(cells, row, () => at.line());
       },
@@ -153,8 +153,10 @@ async function isRegularFile(path: string): Promise<boolean> {
   }
 }
 
-function hasCrlf(cell: string): boolean {
-  return cell.includes("\r\n");
+/** Whether a cell holds a `\r\n` (a loop, not `some` with a callback: it runs once per row). */
+function anyCrlf(cells: readonly string[]): boolean {
+  for (let i = 0; i < cells.length; i++) if ((cells[i] as string).includes("\r\n")) return true;
+  return false;
 }
 
 function joinLineBreaks(cell: string): string {

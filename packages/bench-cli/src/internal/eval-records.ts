@@ -1,0 +1,132 @@
+import {
+  Benchmark,
+  type BenchmarkResult,
+  ConfigurationError,
+  type DistributionSummary,
+  type EvalSample,
+  type Metric,
+} from "@fastrag/bench-core";
+import { QADataset, TrecRun } from "@fastrag/bench-datasets";
+import { NDCG } from "@fastrag/bench-metrics/retrieval";
+import { InputSizes } from "./input-size.js";
+
+/** What the options of one evaluation are. */
+export interface EvalInput {
+  readonly qrels: string;
+  readonly run: string;
+  readonly relevanceLevel: number | undefined;
+  readonly metrics: readonly string[];
+}
+
+/** What `eval` prints from: every query's scores, in the qrels' order of first appearance. */
+export interface EvalScores {
+  /** How many queries. */
+  readonly queries: number;
+  /** The id of query `i` (decoded when asked: most are never printed). */
+  id(i: number): string;
+  /** Per query: 1 when its pipeline call errored (the record path's runner says so), else 0. */
+  readonly errored: Uint8Array;
+  /** Per metric (in the order given), per query: the score, NaN for `null` (never a score). */
+  readonly scores: readonly Float64Array[];
+  /** Per metric: the summary of its scores. */
+  readonly summaries: readonly (DistributionSummary | undefined)[];
+  /**
+   * How many of the queries with a relevant document the run has no ranking for: they score 0,
+   * as with trec_eval -c. (Queries with none are left out whether the run has them or not.)
+   */
+  readonly missing: number;
+}
+
+/**
+ * The record path: the qrels loaded as a dataset, the run as a replay target, and the queries run
+ * through the Benchmark runner and the metric classes, as any benchmark is. The reference the
+ * columnar path (eval-score.ts) is tested against, and what takes over where that path hands over:
+ * its loaders say what is wrong with a bad input.
+ */
+export async function evalRecords(
+  input: EvalInput,
+  metrics: readonly Metric[],
+  sizes: InputSizes = new InputSizes(input.qrels, input.run),
+): Promise<EvalScores> {
+  // Decided before either load starts: an await between them would leave the first one's
+  // rejection unhandled for a moment, and Node ends the process on that.
+  const thread = await worthAThread(sizes);
+  const [dataset, run] = await Promise.all([
+    QADataset.fromTrec({
+      qrels: input.qrels,
+      ...(input.relevanceLevel !== undefined ? { relevanceLevel: input.relevanceLevel } : {}),
+    }),
+    TrecRun.load(input.run, { thread }),
+  ]);
+  checkJudged(dataset.samples, input, metrics);
+  const benchmark = new Benchmark({ dataset, metrics, maxConcurrent: 64 });
+  const result: BenchmarkResult = await benchmark.run(run, { name: run.tag ?? "run" });
+  const samples = result.samples;
+  const ids = samples.map((s) => s.sampleId ?? s.question);
+  return {
+    missing: missingFrom(run, dataset.samples),
+    queries: samples.length,
+    id: (i) => ids[i] as string,
+    errored: Uint8Array.from(samples, (s) => (s.status === "errored" ? 1 : 0)),
+    scores: metrics.map((m) => Float64Array.from(samples, (s) => s.scores[m.name] ?? Number.NaN)),
+    summaries: metrics.map((m) => result.summary[m.name]),
+  };
+}
+
+/**
+ * Refuses, naming the qrels file, what the runner would refuse in its own terms: no judgment at
+ * all, or nothing any of the measures can score. Under `-l` above every grade the binary
+ * measures have no relevant document, but nDCG still scores the positive grades (as trec_eval
+ * does, whose `-l` leaves ndcg alone). (The columnar path hands these cases over to this one, so
+ * they are reported here.)
+ */
+function checkJudged(
+  samples: readonly EvalSample[],
+  input: EvalInput,
+  metrics: readonly Metric[],
+): void {
+  if (samples.length === 0) {
+    throw new ConfigurationError(
+      `${input.qrels}: no judgments; expected lines "qid iter docno rel"`,
+    );
+  }
+  const graded = metrics.some((m) => m instanceof NDCG) && samples.some(hasPositiveGrade);
+  if (!graded && !samples.some((s) => s.relevantIds.length > 0)) {
+    const level = input.relevanceLevel;
+    throw new ConfigurationError(
+      level === undefined
+        ? `${input.qrels}: no query has a relevant document (a grade above 0), so there is nothing to score`
+        : `${input.qrels}: no query has a document of grade ${level} or more, so there is nothing to score; lower -l (or measure ndcg, which reads the grades whatever -l says)`,
+    );
+  }
+}
+
+function hasPositiveGrade(sample: EvalSample): boolean {
+  const relevance = sample.relevance;
+  if (relevance === undefined) return false;
+  for (const id in relevance)
+    if (Object.hasOwn(relevance, id) && (relevance[id] as number) > 0) return true;
+  return false;
+}
+
+/** How many samples with a relevant id `run` has no ranking for (see `EvalScores.missing`). */
+function missingFrom(run: TrecRun, samples: readonly EvalSample[]): number {
+  let missing = 0;
+  for (const s of samples) if (s.relevantIds.length > 0 && !run.has(s.id ?? s.question)) missing++;
+  return missing;
+}
+
+/**
+ * Whether to parse the run on a worker thread while the qrels are read. Starting one costs about
+ * 0.1 s, which a run under 8 MiB (~300,000 lines) does not win back; and handing its docnos over
+ * costs about 0.3 µs each, which only a long qrels parse to overlap wins back. So a thread is worth
+ * it when the qrels are at least 1/16 the run's size (measured: 10^4 queries × 100 docs with 15
+ * judgments each, 1/11, gain 0.1 s; MS MARCO's 6,980 queries × 1,000 docs with 1 or 2 each,
+ * 1/1,200, lose 4 s of 13).
+ */
+async function worthAThread(sizes: InputSizes): Promise<boolean> {
+  // Sized as text: a gzip file counts by the size it unpacks to (the loaders report a bad path).
+  const { run: runSize, qrels: qrelsSize } = await sizes.get();
+  if (runSize === undefined || qrelsSize === undefined) return false;
+  return runSize >= 8 * 1024 * 1024 && qrelsSize * 16 >= runSize;
+}
