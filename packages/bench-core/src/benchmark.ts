@@ -233,6 +233,7 @@ export class Benchmark<M extends Metadata = Metadata> {
       retries,
       signal,
       cutter: signal === undefined ? undefined : new MetricCutter(signal),
+      keepChunkText: options.keepChunkText === true,
       direct: timeoutMs === undefined && signal === undefined && (retries?.attempts ?? 1) === 1,
     };
     const work = { samples: this.samples, questions: this.questions, ids: this.ids, todo };
@@ -262,6 +263,8 @@ export class Benchmark<M extends Metadata = Metadata> {
       higherIsBetter,
       dataset: lazyDatasetInfo(this, total),
       ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}),
+      keepChunkText: options.keepChunkText === true,
+      ...(options.provenance ? { provenance: options.provenance } : {}),
     });
     if (signal?.aborted) {
       throw new RunAbortedError(

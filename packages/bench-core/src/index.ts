@@ -16,8 +16,10 @@ export {
   type BenchmarkResultInit,
   type DatasetInfo,
   type LoadResultOptions,
+  type Provenance,
   type ShardSpec,
 } from "./result/model.js";
+export type { RescoreOptions } from "./result/rescore.js";
 export { countStatuses, summarizeSamples } from "./result/summarize-samples.js";
 export { errorMessage } from "./runner/error-message.js";
 export type { RetryOptions } from "./runner/retry.js";
@@ -26,6 +28,7 @@ export { percentile, summarize } from "./summary.js";
 export {
   type DistributionSummary,
   type EvalSample,
+  type JudgeUsage,
   type Metadata,
   type Metric,
   type MetricInput,

@@ -42,7 +42,7 @@ export async function runSample<M extends Metadata>(
     if (!waited) return CANCELLED;
   }
   const tried = maxAttempts > 1 ? attempts : undefined;
-  if (output === undefined) return erroredRecord(ctx, question, sampleId, lastError, tried);
+  if (output === undefined) return erroredRecord(ctx, sample, question, sampleId, lastError, tried);
   return scoreSample(ctx, sample, question, sampleId, output, latencyMs, tried);
 }
 
@@ -59,12 +59,12 @@ export function settleDirect<M extends Metadata>(
   failed: boolean,
   latencyMs: number,
 ): Outcome | Promise<Outcome> {
-  if (failed) return erroredRecord(ctx, question, sampleId, raw, undefined);
+  if (failed) return erroredRecord(ctx, sample, question, sampleId, raw, undefined);
   let output: PipelineOutput;
   try {
     output = validateOutput(ctx.kind, raw);
   } catch (error) {
-    return erroredRecord(ctx, question, sampleId, error, undefined);
+    return erroredRecord(ctx, sample, question, sampleId, error, undefined);
   }
   return scoreSample(ctx, sample, question, sampleId, output, latencyMs, undefined);
 }

@@ -18,6 +18,8 @@ export interface SampleContext<M extends Metadata> {
   readonly signal: AbortSignal | undefined;
   /** With a signal: what cuts a metric still pending long after the abort. */
   readonly cutter: MetricCutter | undefined;
+  /** Keep the retrieved chunks' text in the records (`RunOptions.keepChunkText`). */
+  readonly keepChunkText: boolean;
   /** No timeout, no signal, one attempt: nothing can abort or repeat a call. */
   readonly direct: boolean;
 }
