@@ -22,6 +22,12 @@ export interface BenchConfig<M extends Metadata = Metadata> {
   readonly outDir?: string;
   /** Per-sample timeout of the pipeline call. */
   readonly timeoutMs?: number;
+  /**
+   * Keep each retrieved chunk's text in the results (`run --keep-chunk-text` does the same), so
+   * that `fastrag-bench rescore` can later score them with a metric that reads it (Faithfulness).
+   * Default `false`: chunk text can be most of a result's size.
+   */
+  readonly keepChunkText?: boolean;
 }
 
 /**

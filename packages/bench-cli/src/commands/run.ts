@@ -8,6 +8,7 @@ import {
   Benchmark,
   BenchmarkResult,
   ConfigurationError,
+  type DatasetLike,
   errorMessage,
   type Progress,
   RunAbortedError,
@@ -26,6 +27,7 @@ export interface RunCommandOptions {
   readonly outDir?: string;
   readonly fresh?: boolean;
   readonly retryErrored?: boolean;
+  readonly keepChunkText?: boolean;
 }
 
 const CONFIG_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"];
@@ -38,6 +40,7 @@ const CONFIG_KEYS: readonly string[] = [
   "maxConcurrent",
   "outDir",
   "timeoutMs",
+  "keepChunkText",
 ];
 
 /**
@@ -243,15 +246,10 @@ export async function runCommand(
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   const config = await loadConfig(path);
   const base = dirname(path);
-  const rawDataset = config.dataset;
-  const dataset =
-    typeof rawDataset === "string"
-      ? await QADataset.load(resolve(base, rawDataset))
-      : await rawDataset;
-  if (dataset === undefined || dataset === null) {
-    // An async loader that forgot its `return` resolves to undefined.
+  const dataset = await loadConfigDataset(config, base, configPath);
+  if (config.keepChunkText !== undefined && typeof config.keepChunkText !== "boolean") {
     throw new UsageError(
-      `${configPath}: dataset is ${dataset === null ? "null" : "missing (or a promise of undefined)"}; expected a QADataset, an array of samples, a path, or a promise of one`,
+      `${configPath}: keepChunkText must be true or false, found ${shown(config.keepChunkText)}`,
     );
   }
   if (config.outDir !== undefined && typeof config.outDir !== "string") {
@@ -364,6 +362,30 @@ export async function runCommand(
 }
 
 /**
+ * The config's dataset: loaded from its path (relative to the config's folder), or awaited.
+ *
+ * @throws {UsageError} when it is missing or resolves to nothing.
+ */
+export async function loadConfigDataset(
+  config: BenchConfig,
+  base: string,
+  configPath: string,
+): Promise<DatasetLike> {
+  const rawDataset = config.dataset;
+  const dataset =
+    typeof rawDataset === "string"
+      ? await QADataset.load(resolve(base, rawDataset))
+      : await rawDataset;
+  if (dataset === undefined || dataset === null) {
+    // An async loader that forgot its `return` resolves to undefined.
+    throw new UsageError(
+      `${configPath}: dataset is ${dataset === null ? "null" : "missing (or a promise of undefined)"}; expected a QADataset, an array of samples, a path, or a promise of one`,
+    );
+  }
+  return dataset;
+}
+
+/**
  * Runs the targets one after another, resuming or keeping what an interrupted command left:
  * their results, or the exit code when a target was stopped.
  */
@@ -419,6 +441,7 @@ async function runTargets(
         ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
         ...(shard ? { shard } : {}),
         ...(options.retryErrored ? { retryErrored: true } : {}),
+        ...(options.keepChunkText || config.keepChunkText === true ? { keepChunkText: true } : {}),
       });
     } catch (error) {
       progress.stop();
