@@ -1581,7 +1581,7 @@ describe("rescore", () => {
     expect(readFileSync(calls, "utf8").trim().split("\n")).toHaveLength(20);
     const written = join(root, "a", "engine.json");
     expect(r.stderr).toContain(`→ ${written}`);
-    expect(r.stderr).toMatch(/added: ndcg@3 [\d.]+, f1 [\d.]+, total_tokens 19\.5/);
+    expect(r.stderr).toMatch(/added: ndcg@3 [\d.]+, f1 [\d.]+, tokens 19\.5/);
     expect(r.stderr).toMatch(/removed: exact_match/);
     expect(r.stderr).toMatch(/unchanged: recall@2/);
 
