@@ -248,3 +248,47 @@ describe("result format 2", () => {
     );
   });
 });
+
+describe("merge of format-2 shards", () => {
+  const samples: EvalSample[] = Array.from({ length: 5 }, (_, i) => ({
+    id: `m${i}`,
+    question: `q${i}`,
+    expectedAnswers: ["a"],
+    relevantIds: [],
+  }));
+  const engine: QueryEngine = {
+    query: async () => ({ answer: "a", chunks: [{ id: "c", text: "t" }], usage: { cost: 1 } }),
+  };
+  const metric: Metric = {
+    name: "one",
+    higherIsBetter: true,
+    needsRelevantIds: false,
+    needsAnswer: true,
+    score: () => 1,
+  };
+
+  it("keeps provenance, sums usage, and refuses shards of different configs", async () => {
+    const b = new Benchmark({ dataset: samples, metrics: [metric] });
+    const shard = (index: number, configHash: string, keepChunkText: boolean) =>
+      b.run(engine, {
+        name: "m",
+        shard: { index, count: 2 },
+        keepChunkText,
+        provenance: { configHash, params: { k: 1 } },
+      });
+    const merged = BenchmarkResult.merge([await shard(0, "h1", true), await shard(1, "h1", true)]);
+    expect(merged.provenance).toEqual({ configHash: "h1", params: { k: 1 } });
+    expect(merged.usage).toEqual({ cost: 5 });
+    expect(merged.keepChunkText).toBe(true);
+    const mixedText = BenchmarkResult.merge([
+      await shard(0, "h1", true),
+      await shard(1, "h1", false),
+    ]);
+    expect(mixedText.keepChunkText).toBe(false);
+    const h1 = await shard(0, "h1", true);
+    const h2 = await shard(1, "h2", true);
+    expect(() => BenchmarkResult.merge([h1, h2])).toThrow(
+      /run from different configs \(config_hash h1 and h2\)/,
+    );
+  });
+});
