@@ -248,3 +248,40 @@ describe("rescore of a format-1 file written by main before format 2", () => {
     );
   });
 });
+
+describe("judge usage through a real judge metric", () => {
+  it("Faithfulness's judge reports usage: summed per sample in a run and in a rescore", async () => {
+    let judgeCalls = 0;
+    const faithfulness = new Faithfulness({
+      judge: (prompt, { reportUsage }) => {
+        judgeCalls++;
+        reportUsage?.({ inputTokens: 20, outputTokens: 5, totalTokens: 25, cost: 0.125 });
+        return judge(prompt);
+      },
+    });
+    const run = await new Benchmark({ dataset, metrics: [faithfulness] }).run(engine, {
+      name: "j",
+      keepChunkText: true,
+    });
+    // 60 samples, 9 errored: 51 judge calls, one per scored sample.
+    expect(judgeCalls).toBe(51);
+    expect(run.samples[0]?.judgeUsage).toEqual({
+      calls: 1,
+      inputTokens: 20,
+      outputTokens: 5,
+      totalTokens: 25,
+      cost: 0.125,
+    });
+    expect(run.judgeUsage).toEqual({
+      calls: 51,
+      inputTokens: 1020,
+      outputTokens: 255,
+      totalTokens: 1275,
+      cost: 6.375,
+    });
+    await run.save(join(dir, "j.json"));
+    const again = await (await BenchmarkResult.load(join(dir, "j.json"))).rescore([faithfulness]);
+    expect(judgeCalls).toBe(102);
+    expect(again.judgeUsage).toEqual(run.judgeUsage);
+  });
+});
