@@ -67,12 +67,41 @@ export async function main(
       "--continue-without-journal",
       "when the checkpoint journal cannot be written (a full disk), warn and go on without it instead of stopping the run",
     )
+    .option(
+      "--keep-chunk-text",
+      "keep each retrieved chunk's text in the results, so `rescore` can use metrics that read it (Faithfulness)",
+    )
     .addHelpText(
       "after",
       "\nA config is code: `run` executes it. Loading datasets or result files never evaluates code.\nAn interrupted run (Ctrl-C, crash) resumes from its journal when run again.",
     )
     .action(async (config: string, opts) => {
       code = await (await import("./commands/run.js")).runCommand(config, opts, io, signal);
+    });
+
+  program
+    .command("rescore")
+    .description(
+      "score saved results again with the config's metrics, calling no target; writes <name>.json beside each input (replacing it) or into --out-dir",
+    )
+    .argument(
+      "<config>",
+      "the config whose dataset and metrics to use (its targets are not called)",
+    )
+    .argument("<results...>", "result files or glob patterns")
+    .option("--out-dir <dir>", "write the rescored files here instead of replacing the inputs")
+    .addHelpText(
+      "after",
+      "\nScores equal a fresh run's over the same outputs. A metric that reads chunk text needs results run with --keep-chunk-text.\nWrap a judge with cached() to pay once: a second rescore calls it zero times.",
+    )
+    .action(async (config: string, results: string[], opts) => {
+      code = await (await import("./commands/rescore.js")).rescoreCommand(
+        config,
+        results,
+        opts,
+        io,
+        signal,
+      );
     });
 
   program

@@ -28,6 +28,12 @@ export interface BenchConfig<M extends Metadata = Metadata> {
    * Keys: the target's `cacheKey` (else its name) and the sample's id, question and metadata.
    */
   readonly cache?: boolean;
+  /**
+   * Keep each retrieved chunk's text in the results (`run --keep-chunk-text` does the same), so
+   * that `fastrag-bench rescore` can later score them with a metric that reads it (Faithfulness).
+   * Default `false`: chunk text can be most of a result's size.
+   */
+  readonly keepChunkText?: boolean;
 }
 
 /**

@@ -748,9 +748,11 @@ describe("review fixes", () => {
         "latencyMs",
         "error",
       ];
+      // Then format 2's fields: the kept chunks and the dataset sample's gold data.
+      const kept = ["retrieved", "expectedAnswers", "relevantIds"];
       const attempts = "retries" in extra ? ["attempts"] : [];
-      expect(Object.keys(withId ?? {})).toEqual([...fields, "sampleId", ...attempts]);
-      expect(Object.keys(without ?? {})).toEqual([...fields, ...attempts]);
+      expect(Object.keys(withId ?? {})).toEqual([...fields, "sampleId", ...attempts, ...kept]);
+      expect(Object.keys(without ?? {})).toEqual([...fields, ...attempts, ...kept]);
     }
   });
 });

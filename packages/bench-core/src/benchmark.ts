@@ -272,6 +272,7 @@ export class Benchmark<M extends Metadata = Metadata> {
       retries,
       signal,
       cutter: signal === undefined ? undefined : new MetricCutter(signal),
+      keepChunkText: options.keepChunkText === true,
       direct:
         timeoutMs === undefined &&
         signal === undefined &&
@@ -323,6 +324,8 @@ export class Benchmark<M extends Metadata = Metadata> {
       higherIsBetter,
       dataset: lazyDatasetInfo(this, total),
       ...(shard ? { shard: this.resultShard(shard, positions) } : {}),
+      keepChunkText: options.keepChunkText === true,
+      ...(options.provenance ? { provenance: options.provenance } : {}),
     });
     if (journal?.failure !== undefined) {
       const unstarted = positions.length - samples.length;

@@ -31,8 +31,10 @@ export {
   type DatasetInfo,
   type LoadResultOptions,
   type ResultShard,
+  type Provenance,
   type ShardSpec,
 } from "./result/model.js";
+export type { RescoreOptions } from "./result/rescore.js";
 export { countStatuses, summarizeSamples } from "./result/summarize-samples.js";
 export { errorMessage } from "./runner/error-message.js";
 export type { RetryOptions } from "./runner/retry.js";
@@ -42,6 +44,7 @@ export {
   type CallLimiter,
   type DistributionSummary,
   type EvalSample,
+  type JudgeUsage,
   type Metadata,
   type Metric,
   type MetricInput,

@@ -302,7 +302,7 @@ describe("BenchmarkResult.load(path, { lazy: true })", () => {
     const line = text.split("\n").find((l) => l.startsWith('{"sample_id"')) as string;
     const fields: [string, string][] = [
       ["scores", "an object of metric → score"],
-      ["retrieved_ids", "an array of strings"],
+      ["retrieved", "an array of chunks { id, … } (format 2), or retrieved_ids (format 1)"],
     ];
     for (const [field, expected] of fields) {
       const record = JSON.parse(line);
@@ -314,7 +314,7 @@ describe("BenchmarkResult.load(path, { lazy: true })", () => {
         expect(ConfigurationError.isInstance(error), `${field} ${lazy}`).toBe(true);
         expect((error as Error).message).toMatch(
           new RegExp(
-            `^${p}: samples\\[0\\]( \\(line \\d+\\))?\\.${field}: missing, expected ${expected.replace(/[()]/g, "\\$&")}$`,
+            `^${p}: samples\\[0\\]( \\(line \\d+\\))?\\.${field}: missing, expected ${expected.replace(/[(){}]/g, "\\$&")}$`,
           ),
         );
       }
@@ -356,25 +356,31 @@ describe("BenchmarkResult.load(path, { lazy: true })", () => {
     }
   });
 
-  it("refuses, lazily and fully alike, retrieved_uris not aligned with retrieved_ids", async () => {
+  it("refuses, lazily and fully alike, retrieved_uris not aligned with retrieved_ids (format 1)", async () => {
+    // A format-1 file written by main before format 2: sample q2 has 2 ids and 2 uris, q4 one.
     const path = nextPath();
-    await resultOf(
-      [
-        sample({ sampleId: "a", scores: { m: 1 } }),
-        sample({
-          sampleId: "b",
-          scores: { m: 0 },
-          retrievedIds: ["d1", "d2"],
-          retrievedUris: ["u1", null],
-        }),
-      ],
-      { m: true },
-    ).save(path);
+    const v1 = await readFile(
+      new URL("./__fixtures__/format1/engine.json", import.meta.url),
+      "utf8",
+    );
+    await writeFile(path, v1);
     const text = await readFile(path, "utf8");
     const short = nextPath();
-    await writeFile(short, text.replace('"retrieved_uris":["u1",null]', '"retrieved_uris":["u1"]'));
+    await writeFile(
+      short,
+      text.replace(
+        '"retrieved_uris":["https://ex.org/d2","https://ex.org/d2"]',
+        '"retrieved_uris":["https://ex.org/d2"]',
+      ),
+    );
     const long = nextPath();
-    await writeFile(long, text.replace('"retrieved_uris":[null]', '"retrieved_uris":[null,null]'));
+    await writeFile(
+      long,
+      text.replace(
+        '"retrieved_uris":["https://ex.org/d1",null]',
+        '"retrieved_uris":["u",null,null]',
+      ),
+    );
     expect(await readFile(short, "utf8")).not.toBe(text);
     expect(await readFile(long, "utf8")).not.toBe(text);
     for (const lazy of [true, false]) {
@@ -383,7 +389,7 @@ describe("BenchmarkResult.load(path, { lazy: true })", () => {
         /: samples\[1\]( \(line \d+\))?\.retrieved_uris: expected one entry per retrieved id \(2, null where a chunk has no uri\), found 1$/,
       );
       await expect(BenchmarkResult.load(long, { lazy })).rejects.toThrow(
-        /: samples\[0\]( \(line \d+\))?\.retrieved_uris: expected one entry per retrieved id \(1, null where a chunk has no uri\), found 2$/,
+        /: samples\[0\]( \(line \d+\))?\.retrieved_uris: expected one entry per retrieved id \(2, null where a chunk has no uri\), found 3$/,
       );
     }
   });

@@ -68,6 +68,7 @@ describe("BenchmarkResult save/load", () => {
       "summary",
       "higher_is_better",
       "dataset",
+      "keep_chunk_text",
       "samples",
     ]);
     expect(raw.status).toEqual({ successful: 4, errored: 1, incomplete: 1 });
@@ -78,10 +79,11 @@ describe("BenchmarkResult save/load", () => {
       "status",
       "scores",
       "answer",
-      "retrieved_ids",
-      "retrieved_uris",
+      "retrieved",
       "latency_ms",
       "error",
+      "expected_answers",
+      "relevant_ids",
     ]);
     expect(raw.samples[4]).toMatchObject({
       status: "errored",
@@ -208,7 +210,7 @@ describe("BenchmarkResult save/load", () => {
     ["other.json", '{"name": "x"}', /not a fastrag bench result.*"name"/],
     [
       "future.json",
-      '{"format": "fastrag-bench-result/2", "samples": []}',
+      '{"format": "fastrag-bench-result/3", "samples": []}',
       /not supported by this version/,
     ],
     ["alien.json", '{"format": "promptfoo/3", "samples": []}', /format is "promptfoo\/3"/],

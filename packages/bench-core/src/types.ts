@@ -142,11 +142,26 @@ export interface Metric<M extends Metadata = Metadata> {
   readonly needsRelevantIds: boolean;
   /** True when the metric needs an answer: a bare Retriever target is then a ConfigurationError. */
   readonly needsAnswer: boolean;
+  /**
+   * True when the metric reads the retrieved chunks' `text` (a faithfulness judge, say). A saved
+   * result keeps chunk text only when its run was asked to (`keepChunkText`), so
+   * `BenchmarkResult.rescore` refuses such a metric on a result without it, before any work.
+   */
+  readonly needsChunkText?: boolean;
   score(input: MetricInput<M>): number | null | Promise<number | null>;
 }
 
 /** Outcome of one sample. See the README for the exact semantics. */
 export type SampleStatus = "successful" | "incomplete" | "errored";
+
+/**
+ * Usage summed over the model calls made by a sample's metrics (judges, embedders), as they
+ * reported it through `MetricInput.reportUsage`. A field is absent when no call reported it.
+ */
+export interface JudgeUsage extends Usage {
+  /** Number of reports, i.e. of model calls. */
+  readonly calls: number;
+}
 
 /** One sample's record in a result. */
 export interface SampleResult {
@@ -165,8 +180,29 @@ export interface SampleResult {
   readonly error: string | null;
   /** Pipeline attempts made (more than 1 only with retries). */
   readonly attempts?: number;
-  /** True when the pipeline's output came from the run's `cache` (the target was not called). */
+  /**
+   * The retrieved chunks as the target ranked them: `id`, `documentId`, `uri`, `score`, and
+   * `text` only when the run kept chunk text (`keepChunkText`). `null` when a query engine returned
+   * no `chunks` at all (its retrieval cannot be scored); absent in records read from format 1
+   * (whose `retrievedIds`/`retrievedUris` are all they kept) and in errored samples.
+   */
+  readonly retrieved?: readonly RetrievedChunk[] | null;
+  /** The target's usage for this sample, as it reported it (absent when it reported none). */
+  readonly usage?: Usage;
+  /** True when the target's output came from a response cache rather than a call. */
   readonly cached?: boolean;
+  /** What the sample's metrics reported of their own model calls (absent when none did). */
+  readonly judgeUsage?: JudgeUsage;
+  /** The dataset sample's gold answers, kept so that a result alone shows why a sample failed. */
+  readonly expectedAnswers?: readonly string[];
+  /** The dataset sample's relevant ids. */
+  readonly relevantIds?: readonly string[];
+  /** The dataset sample's graded relevance, when it has one. */
+  readonly relevance?: Readonly<Record<string, number>>;
+  /** The dataset sample's metadata, when it has some: results can be sliced by a field of it. */
+  readonly metadata?: Metadata;
+  /** The stack of the pipeline's error (errored samples whose error had one). */
+  readonly errorStack?: string;
 }
 
 /** How many samples ended in each status. Never collapsed. */

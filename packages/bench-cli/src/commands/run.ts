@@ -9,6 +9,7 @@ import {
   Benchmark,
   BenchmarkResult,
   ConfigurationError,
+  type DatasetLike,
   errorMessage,
   JournalWriteError,
   type Progress,
@@ -34,6 +35,7 @@ export interface RunCommandOptions {
   /** Call every target again and overwrite the cache (implies `cache`). */
   readonly refresh?: boolean;
   readonly continueWithoutJournal?: boolean;
+  readonly keepChunkText?: boolean;
 }
 
 const CONFIG_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"];
@@ -47,6 +49,7 @@ const CONFIG_KEYS: readonly string[] = [
   "outDir",
   "timeoutMs",
   "cache",
+  "keepChunkText",
 ];
 
 /**
@@ -264,20 +267,10 @@ export async function runCommand(
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   const config = await loadConfig(path);
   const base = dirname(path);
-  const rawDataset = config.dataset;
-  awaiting(
-    `${configPath}: the config's dataset is a promise that never settles`,
-    "Make it resolve to a QADataset or an array of samples (or reject).",
-  );
-  const dataset =
-    typeof rawDataset === "string"
-      ? await QADataset.load(resolve(base, rawDataset))
-      : await rawDataset;
-  doneAwaiting();
-  if (dataset === undefined || dataset === null) {
-    // An async loader that forgot its `return` resolves to undefined.
+  const dataset = await loadConfigDataset(config, base, configPath);
+  if (config.keepChunkText !== undefined && typeof config.keepChunkText !== "boolean") {
     throw new UsageError(
-      `${configPath}: dataset is ${dataset === null ? "null" : "missing (or a promise of undefined)"}; expected a QADataset, an array of samples, a path, or a promise of one`,
+      `${configPath}: keepChunkText must be true or false, found ${shown(config.keepChunkText)}`,
     );
   }
   if (config.outDir !== undefined && typeof config.outDir !== "string") {
@@ -408,6 +401,35 @@ export async function runCommand(
 }
 
 /**
+ * The config's dataset: loaded from its path (relative to the config's folder), or awaited.
+ *
+ * @throws {UsageError} when it is missing or resolves to nothing.
+ */
+export async function loadConfigDataset(
+  config: BenchConfig,
+  base: string,
+  configPath: string,
+): Promise<DatasetLike> {
+  const rawDataset = config.dataset;
+  awaiting(
+    `${configPath}: the config's dataset is a promise that never settles`,
+    "Make it resolve to a QADataset or an array of samples (or reject).",
+  );
+  const dataset =
+    typeof rawDataset === "string"
+      ? await QADataset.load(resolve(base, rawDataset))
+      : await rawDataset;
+  doneAwaiting();
+  if (dataset === undefined || dataset === null) {
+    // An async loader that forgot its `return` resolves to undefined.
+    throw new UsageError(
+      `${configPath}: dataset is ${dataset === null ? "null" : "missing (or a promise of undefined)"}; expected a QADataset, an array of samples, a path, or a promise of one`,
+    );
+  }
+  return dataset;
+}
+
+/**
  * Runs the targets one after another, resuming or keeping what an interrupted command left:
  * their results, or the exit code when a target was stopped.
  */
@@ -480,6 +502,7 @@ async function runTargets(
           progress.stop();
           writeLine(io.stderr, c.yellow(`warning: ${message}`));
         },
+        ...(options.keepChunkText || config.keepChunkText === true ? { keepChunkText: true } : {}),
       });
     } catch (error) {
       progress.stop();

@@ -227,7 +227,7 @@ describe("JournalWriter: short and failed writes", () => {
 
   it("throws on the error after a short write; later appends do nothing; a resume keeps the whole lines", async () => {
     const path = join(dir, "enospc-stub.jsonl");
-    let budget = 2000;
+    let budget = 1000;
     const writer = await JournalWriter.open(
       path,
       header,

@@ -72,6 +72,7 @@ const FIELD_URIS = 3;
 const FIELD_NUMBER_OR_NULL = 4;
 const FIELD_COUNT = 5;
 const FIELD_KEPT = 6;
+const FIELD_RETRIEVED = 7;
 /**
  * The fields after `scores`, by name: what type a full load requires of each, and for the fields
  * a full load requires to be present, a bit of {@link REQUIRED_TAIL}.
@@ -81,6 +82,8 @@ const TAIL_FIELDS: ReadonlyMap<string, readonly [field: number, bit: number]> = 
   ["error", [FIELD_STRING_OR_NULL, 2]],
   ["retrieved_ids", [FIELD_IDS, 4]],
   ["retrieved_uris", [FIELD_URIS, 8]],
+  // Format 2: the chunks, which stand for both the ids and the uris of format 1.
+  ["retrieved", [FIELD_RETRIEVED, 4 | 8]],
   ["latency_ms", [FIELD_NUMBER_OR_NULL, 16]],
   ["attempts", [FIELD_COUNT, 0]],
   ["sample_id", [FIELD_KEPT, 0]],
@@ -93,8 +96,7 @@ const OTHER_FIELD: readonly [number, number] = [FIELD_OTHER, 0];
 /** `,"key":` of the fields `save` writes after `scores`, in its order. */
 const TAIL_ORDER: readonly (readonly [Uint8Array, number, number])[] = [
   "answer",
-  "retrieved_ids",
-  "retrieved_uris",
+  "retrieved",
   "latency_ms",
   "error",
   "attempts",
@@ -526,6 +528,12 @@ class LineScanner {
         case FIELD_COUNT:
           i = this.#number(b, i, end);
           if (i >= 0 && !(Number.isInteger(this.#value) && this.#value >= 0)) return false;
+          break;
+        case FIELD_RETRIEVED:
+          // An array (of chunk objects) or null; the chunks' fields are checked when the
+          // records are read.
+          if (b[i] !== 0x5b && b[i] !== 0x6e) return false;
+          i = this.#any(b, i, end, 0);
           break;
         case FIELD_OTHER:
           i = this.#any(b, i, end, 0);

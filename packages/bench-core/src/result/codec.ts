@@ -12,13 +12,32 @@ import {
   expectStringOrNull,
   setOwn,
 } from "../internal/validate.js";
-import type { DistributionSummary, SampleResult, SampleStatus, StatusCounts } from "../types.js";
+import type {
+  DistributionSummary,
+  JudgeUsage,
+  Metadata,
+  RetrievedChunk,
+  SampleResult,
+  SampleStatus,
+  StatusCounts,
+  Usage,
+} from "../types.js";
 import { SUMMARY_STATS } from "../types.js";
 import { parseCreatedAt } from "./date.js";
-import type { BenchmarkResult, BenchmarkResultInit, DatasetInfo } from "./model.js";
+import type {
+  BenchmarkResult,
+  BenchmarkResultInit,
+  DatasetInfo,
+  Provenance,
+  ShardSpec,
+} from "./model.js";
 
-/** The format string written into every result file. Files of another major version are refused. */
-export const RESULT_FORMAT = "fastrag-bench-result/1";
+/**
+ * The format string written into every result file. Files of format 1 and 2 are read; files of
+ * another major version are refused.
+ */
+export const RESULT_FORMAT = "fastrag-bench-result/2";
+const READABLE: ReadonlySet<string> = new Set(["1", "2"]);
 const FORMAT_RE = /^fastrag-bench-result\/(\d+)(?:\.\d+)*$/;
 const STATUSES: ReadonlySet<string> = new Set(["successful", "incomplete", "errored"]);
 
@@ -33,7 +52,38 @@ export interface ResultFile {
   higher_is_better: Record<string, boolean>;
   dataset?: DatasetInfo;
   shard?: { index: number; count: number; samples_fingerprint?: string };
+  /** Format 2: whether `retrieved[].text` was kept. */
+  keep_chunk_text?: boolean;
+  /** Format 2: the target's usage summed over the samples. */
+  usage?: UsageFile;
+  /** Format 2: the metrics' model-call usage summed over the samples. */
+  judge_usage?: JudgeUsageFile;
+  config_hash?: string;
+  git_commit?: string;
+  params?: Record<string, unknown>;
   samples: SampleFile[];
+}
+
+/** Usage on disk (snake_case). */
+export interface UsageFile {
+  input_tokens?: number;
+  output_tokens?: number;
+  total_tokens?: number;
+  cost?: number;
+}
+
+/** Judge usage on disk: usage plus the number of calls. */
+export interface JudgeUsageFile extends UsageFile {
+  calls: number;
+}
+
+/** One retrieved chunk on disk. */
+export interface ChunkFile {
+  id: string;
+  document_id?: string;
+  uri?: string;
+  score?: number;
+  text?: string;
 }
 
 /** The on-disk shape of one sample (snake_case). */
@@ -43,11 +93,23 @@ export interface SampleFile {
   status: SampleStatus;
   scores: Record<string, number | null>;
   answer: string | null;
-  retrieved_ids: string[];
-  retrieved_uris: (string | null)[];
+  /** Format 2: the chunks; `null` when a query engine returned none. */
+  retrieved?: ChunkFile[] | null;
+  /** Format 1 (derived from `retrieved` in format 2). */
+  retrieved_ids?: string[];
+  /** Format 1 (derived from `retrieved` in format 2). */
+  retrieved_uris?: (string | null)[];
   latency_ms: number | null;
+  usage?: UsageFile;
+  cached?: true;
+  judge_usage?: JudgeUsageFile;
   error: string | null;
+  error_stack?: string;
   attempts?: number;
+  expected_answers?: string[];
+  relevant_ids?: string[];
+  relevance?: Record<string, number>;
+  metadata?: Metadata;
 }
 
 /** The header of a result file: every field but `samples`. */
@@ -71,27 +133,91 @@ export function headerOf(r: BenchmarkResult): Omit<ResultFile, "samples"> {
     if (r.shard.samplesFingerprint !== undefined)
       out.shard.samples_fingerprint = r.shard.samplesFingerprint;
   }
+  out.keep_chunk_text = r.keepChunkText;
+  const usage = r.usage;
+  if (usage !== undefined) out.usage = usageToJson(usage);
+  const judge = r.judgeUsage;
+  if (judge !== undefined) out.judge_usage = judgeUsageToJson(judge);
+  const p = r.provenance;
+  if (p !== undefined) {
+    if (p.configHash !== undefined) out.config_hash = p.configHash;
+    if (p.gitCommit !== undefined) out.git_commit = p.gitCommit;
+    if (p.params !== undefined) out.params = { ...p.params };
+  }
   return out;
 }
 
-/** Converts a sample record to its snake_case file shape. */
-export function sampleToJson(s: SampleResult): SampleFile {
-  const out: SampleFile = {
-    question: s.question,
-    status: s.status,
-    scores: s.scores as Record<string, number | null>,
-    answer: s.answer,
-    retrieved_ids: s.retrievedIds as string[],
-    retrieved_uris: s.retrievedUris as (string | null)[],
-    latency_ms: s.latencyMs,
-    error: s.error,
-  };
-  if (s.sampleId !== undefined) return { sample_id: s.sampleId, ...out, ...attemptsOf(s) };
-  return { ...out, ...attemptsOf(s) };
+function usageToJson(u: Usage): UsageFile {
+  const out: UsageFile = {};
+  if (u.inputTokens !== undefined) out.input_tokens = u.inputTokens;
+  if (u.outputTokens !== undefined) out.output_tokens = u.outputTokens;
+  if (u.totalTokens !== undefined) out.total_tokens = u.totalTokens;
+  if (u.cost !== undefined) out.cost = u.cost;
+  return out;
 }
 
-function attemptsOf(s: SampleResult): { attempts?: number } {
-  return s.attempts === undefined ? {} : { attempts: s.attempts };
+function judgeUsageToJson(u: JudgeUsage): JudgeUsageFile {
+  return { ...usageToJson(u), calls: u.calls };
+}
+
+function chunkToJson(c: RetrievedChunk): ChunkFile {
+  const out: ChunkFile = { id: c.id };
+  if (c.documentId !== undefined) out.document_id = c.documentId;
+  if (c.uri !== undefined && c.uri !== null) out.uri = c.uri;
+  if (c.score !== undefined && c.score !== null) out.score = c.score;
+  if (c.text !== undefined && c.text !== null) out.text = c.text;
+  return out;
+}
+
+/**
+ * Converts a sample record to its format-2 file shape. `retrieved_ids`/`retrieved_uris` are not
+ * written: they are `retrieved`'s ids and uris, and writing both would double the ids of every
+ * file and let the two disagree. A record read from format 1 (no `retrieved`) gets chunks of its
+ * ids and uris.
+ */
+export function sampleToJson(s: SampleResult): SampleFile {
+  // Built in the file's key order: the lazy reader's fast path expects id, question, status and
+  // scores first.
+  const out = (
+    s.sampleId === undefined
+      ? { question: s.question, status: s.status, scores: {}, answer: s.answer }
+      : {
+          sample_id: s.sampleId,
+          question: s.question,
+          status: s.status,
+          scores: {},
+          answer: s.answer,
+        }
+  ) as SampleFile;
+  out.scores = s.scores as Record<string, number | null>;
+  out.retrieved = retrievedOf(s);
+  out.latency_ms = s.latencyMs;
+  if (s.usage !== undefined) out.usage = usageToJson(s.usage);
+  if (s.cached === true) out.cached = true;
+  if (s.judgeUsage !== undefined) out.judge_usage = judgeUsageToJson(s.judgeUsage);
+  out.error = s.error;
+  if (s.errorStack !== undefined) out.error_stack = s.errorStack;
+  if (s.attempts !== undefined) out.attempts = s.attempts;
+  if (s.expectedAnswers !== undefined) out.expected_answers = s.expectedAnswers as string[];
+  if (s.relevantIds !== undefined) out.relevant_ids = s.relevantIds as string[];
+  if (s.relevance !== undefined) out.relevance = s.relevance as Record<string, number>;
+  if (s.metadata !== undefined) out.metadata = s.metadata;
+  return out;
+}
+
+function retrievedOf(s: SampleResult): ChunkFile[] | null {
+  const r = s.retrieved;
+  if (r === null) return null;
+  if (r !== undefined) return r.map(chunkToJson);
+  const ids = s.retrievedIds;
+  const uris = s.retrievedUris;
+  const out: ChunkFile[] = new Array(ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    const uri = uris[i];
+    out[i] =
+      uri === null || uri === undefined ? { id: ids[i] as string } : { id: ids[i] as string, uri };
+  }
+  return out;
 }
 
 /**
@@ -113,9 +239,9 @@ export function parseHeader(data: unknown, source: string): Omit<BenchmarkResult
       `${source}: not a fastrag bench result: format is "${format}", expected "${RESULT_FORMAT}"`,
     );
   }
-  if (m[1] !== "1") {
+  if (!READABLE.has(m[1] as string)) {
     throw new ConfigurationError(
-      `${source}: result format "${format}" is not supported by this version, which reads "${RESULT_FORMAT}"; upgrade @fastrag/bench-core`,
+      `${source}: result format "${format}" is not supported by this version, which reads "fastrag-bench-result/1" and "${RESULT_FORMAT}"; upgrade @fastrag/bench-core`,
     );
   }
   const name = expectString(obj.name, source, "name");
@@ -189,6 +315,101 @@ export function parseHeader(data: unknown, source: string): Omit<BenchmarkResult
             ),
           };
   }
+  if (obj.keep_chunk_text !== undefined)
+    out.keepChunkText = expectBoolean(obj.keep_chunk_text, source, "keep_chunk_text");
+  if (obj.usage !== undefined && obj.usage !== null)
+    out.usage = parseUsage(obj.usage, source, "usage");
+  if (obj.judge_usage !== undefined && obj.judge_usage !== null)
+    out.judgeUsage = parseJudgeUsage(obj.judge_usage, source, "judge_usage");
+  const provenance: { -readonly [K in keyof Provenance]: Provenance[K] } = {};
+  let hasProvenance = false;
+  if (obj.config_hash !== undefined && obj.config_hash !== null) {
+    provenance.configHash = expectString(obj.config_hash, source, "config_hash");
+    hasProvenance = true;
+  }
+  if (obj.git_commit !== undefined && obj.git_commit !== null) {
+    provenance.gitCommit = expectString(obj.git_commit, source, "git_commit");
+    hasProvenance = true;
+  }
+  if (obj.params !== undefined && obj.params !== null) {
+    provenance.params = expectObject(obj.params, source, "params");
+    hasProvenance = true;
+  }
+  if (hasProvenance) out.provenance = provenance;
+  return out;
+}
+
+const USAGE_KEYS = [
+  ["input_tokens", "inputTokens"],
+  ["output_tokens", "outputTokens"],
+  ["total_tokens", "totalTokens"],
+  ["cost", "cost"],
+] as const;
+
+function parseUsage(value: unknown, source: string, where: string): Usage {
+  const o = expectObject(value, source, where);
+  const out: { -readonly [K in keyof Usage]: Usage[K] } = {};
+  for (const [file, key] of USAGE_KEYS) {
+    const v = o[file];
+    if (v === undefined || v === null) continue;
+    const n = expectFiniteOrNull(v, source, `${where}.${file}`);
+    if (n !== null) out[key] = n;
+  }
+  return out;
+}
+
+function parseJudgeUsage(value: unknown, source: string, where: string): JudgeUsage {
+  const usage = parseUsage(value, source, where);
+  const calls = expectNonNegativeInt(
+    (value as Record<string, unknown>).calls,
+    source,
+    `${where}.calls`,
+  );
+  return { ...usage, calls };
+}
+
+function parseChunks(value: unknown, source: string, where: string): RetrievedChunk[] {
+  const arr = expectArray(value, source, where);
+  const out: RetrievedChunk[] = new Array(arr.length);
+  for (let i = 0; i < arr.length; i++) {
+    const at = `${where}[${i}]`;
+    const c = expectObject(arr[i], source, at);
+    const chunk: { -readonly [K in keyof RetrievedChunk]: RetrievedChunk[K] } = {
+      id: expectString(c.id, source, `${at}.id`),
+    };
+    if (c.document_id !== undefined && c.document_id !== null)
+      chunk.documentId = expectString(c.document_id, source, `${at}.document_id`);
+    if (c.uri !== undefined && c.uri !== null) chunk.uri = expectString(c.uri, source, `${at}.uri`);
+    if (c.score !== undefined && c.score !== null) {
+      const score = expectFiniteOrNull(c.score, source, `${at}.score`);
+      if (score !== null) chunk.score = score;
+    }
+    if (c.text !== undefined && c.text !== null)
+      chunk.text = expectString(c.text, source, `${at}.text`);
+    out[i] = chunk;
+  }
+  return out;
+}
+
+function parseStrings(value: unknown, source: string, where: string): string[] {
+  const arr = expectArray(value, source, where);
+  const out: string[] = new Array(arr.length);
+  for (let i = 0; i < arr.length; i++) out[i] = expectString(arr[i], source, `${where}[${i}]`);
+  return out;
+}
+
+function parseGrades(value: unknown, source: string, where: string): Record<string, number> {
+  const o = expectObject(value, source, where);
+  const out: Record<string, number> = {};
+  for (const key of Object.keys(o)) {
+    const g = expectFiniteOrNull(o[key], source, `${where}["${key}"]`);
+    if (g === null) {
+      throw new ConfigurationError(
+        `${source}: ${where}["${key}"]: expected a number (a relevance grade), found null`,
+      );
+    }
+    setOwn(out, key, g);
+  }
   return out;
 }
 
@@ -243,33 +464,61 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
         : expectFiniteOrNull(v, source, `${where}.scores["${key}"]`),
     );
   }
-  const ids = expectArray(
-    present(o, "retrieved_ids", "an array of strings", source, where),
-    source,
-    `${where}.retrieved_ids`,
-  );
-  const retrievedIds: string[] = new Array(ids.length);
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i];
-    retrievedIds[i] =
-      typeof id === "string" ? id : expectString(id, source, `${where}.retrieved_ids[${i}]`);
-  }
-  const uris =
-    o.retrieved_uris === undefined || o.retrieved_uris === null
-      ? new Array<null>(ids.length).fill(null)
-      : expectArray(o.retrieved_uris, source, `${where}.retrieved_uris`);
-  if (uris.length !== ids.length) {
-    throw new ConfigurationError(
-      `${source}: ${where}.retrieved_uris: expected one entry per retrieved id (${ids.length}, null where a chunk has no uri), found ${uris.length}`,
+  let retrieved: RetrievedChunk[] | null | undefined;
+  let retrievedIds: string[];
+  let retrievedUris: (string | null)[];
+  if (o.retrieved !== undefined) {
+    // Format 2: the chunks; their ids and uris are derived.
+    retrieved =
+      o.retrieved === null ? null : parseChunks(o.retrieved, source, `${where}.retrieved`);
+    const chunks = retrieved ?? [];
+    retrievedIds = new Array(chunks.length);
+    retrievedUris = new Array(chunks.length);
+    for (let i = 0; i < chunks.length; i++) {
+      const c = chunks[i] as RetrievedChunk;
+      retrievedIds[i] = c.id;
+      retrievedUris[i] = c.uri ?? null;
+    }
+  } else {
+    if (o.retrieved_ids === undefined) {
+      throw new ConfigurationError(
+        `${source}: ${where}.retrieved: missing, expected an array of chunks { id, … } (format 2), or retrieved_ids (format 1)`,
+      );
+    }
+    const ids = expectArray(
+      present(
+        o,
+        "retrieved_ids",
+        "an array of strings (format 1), or retrieved (format 2)",
+        source,
+        where,
+      ),
+      source,
+      `${where}.retrieved_ids`,
     );
-  }
-  const retrievedUris: (string | null)[] = new Array(uris.length);
-  for (let i = 0; i < uris.length; i++) {
-    const u = uris[i];
-    retrievedUris[i] =
-      u === null || typeof u === "string"
-        ? u
-        : expectStringOrNull(u, source, `${where}.retrieved_uris[${i}]`);
+    retrievedIds = new Array(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      retrievedIds[i] =
+        typeof id === "string" ? id : expectString(id, source, `${where}.retrieved_ids[${i}]`);
+    }
+    const uris =
+      o.retrieved_uris === undefined || o.retrieved_uris === null
+        ? new Array<null>(ids.length).fill(null)
+        : expectArray(o.retrieved_uris, source, `${where}.retrieved_uris`);
+    if (uris.length !== ids.length) {
+      throw new ConfigurationError(
+        `${source}: ${where}.retrieved_uris: expected one entry per retrieved id (${ids.length}, null where a chunk has no uri), found ${uris.length}`,
+      );
+    }
+    retrievedUris = new Array(uris.length);
+    for (let i = 0; i < uris.length; i++) {
+      const u = uris[i];
+      retrievedUris[i] =
+        u === null || typeof u === "string"
+          ? u
+          : expectStringOrNull(u, source, `${where}.retrieved_uris[${i}]`);
+    }
   }
   const sample: {
     -readonly [K in keyof SampleResult]: SampleResult[K];
@@ -291,6 +540,25 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
   }
   if (o.attempts !== undefined)
     sample.attempts = expectNonNegativeInt(o.attempts, source, `${where}.attempts`);
+  // An errored sample has no output: its `retrieved` is written empty and read as absent.
+  if (retrieved !== undefined && status !== "errored") sample.retrieved = retrieved;
+  if (o.usage !== undefined && o.usage !== null)
+    sample.usage = parseUsage(o.usage, source, `${where}.usage`);
+  if (o.cached !== undefined && o.cached !== null) {
+    if (expectBoolean(o.cached, source, `${where}.cached`)) sample.cached = true;
+  }
+  if (o.judge_usage !== undefined && o.judge_usage !== null)
+    sample.judgeUsage = parseJudgeUsage(o.judge_usage, source, `${where}.judge_usage`);
+  if (o.error_stack !== undefined && o.error_stack !== null)
+    sample.errorStack = expectString(o.error_stack, source, `${where}.error_stack`);
+  if (o.expected_answers !== undefined && o.expected_answers !== null)
+    sample.expectedAnswers = parseStrings(o.expected_answers, source, `${where}.expected_answers`);
+  if (o.relevant_ids !== undefined && o.relevant_ids !== null)
+    sample.relevantIds = parseStrings(o.relevant_ids, source, `${where}.relevant_ids`);
+  if (o.relevance !== undefined && o.relevance !== null)
+    sample.relevance = parseGrades(o.relevance, source, `${where}.relevance`);
+  if (o.metadata !== undefined && o.metadata !== null)
+    sample.metadata = expectObject(o.metadata, source, `${where}.metadata`);
   return sample;
 }
 

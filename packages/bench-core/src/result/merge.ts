@@ -97,6 +97,16 @@ export function mergeResults(shards: readonly BenchmarkResult[]): BenchmarkResul
     for (let j = 0; j < s.samples.length; j++)
       samples[j * count + index] = s.samples[j] as SampleResult;
   }
+  // Shards made from different configs are two pipelines, not one run.
+  for (const s of shards) {
+    const a = first.provenance?.configHash;
+    const b = s.provenance?.configHash;
+    if (a !== undefined && b !== undefined && a !== b) {
+      throw new ConfigurationError(
+        `merge: shards of "${first.name}" were run from different configs (config_hash ${a} and ${b})`,
+      );
+    }
+  }
   let createdAt = first.createdAt;
   let durationS = 0;
   for (const s of shards) {
@@ -110,6 +120,9 @@ export function mergeResults(shards: readonly BenchmarkResult[]): BenchmarkResul
     samples,
     higherIsBetter: first.higherIsBetter,
     dataset: first.dataset,
+    // Chunk text is in the merged file only where every shard kept it.
+    keepChunkText: shards.every((s) => s.keepChunkText),
+    ...(first.provenance !== undefined ? { provenance: first.provenance } : {}),
   });
 }
 

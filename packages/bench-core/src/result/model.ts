@@ -4,9 +4,19 @@
 import { ConfigurationError } from "../errors.js";
 import type { ScannedSamples } from "../internal/result-scan.js";
 import { describe } from "../internal/validate.js";
-import type { DistributionSummary, SampleResult, StatusCounts, SummaryStat } from "../types.js";
+import type {
+  DistributionSummary,
+  JudgeUsage,
+  Metadata,
+  Metric,
+  SampleResult,
+  StatusCounts,
+  SummaryStat,
+  Usage,
+} from "../types.js";
 import { headerOf, type ResultFile, sampleToJson } from "./codec.js";
 import { mergeResults } from "./merge.js";
+import { checkProvenance } from "./provenance.js";
 import {
   type LazySamples,
   loadResult,
@@ -14,8 +24,9 @@ import {
   readLazySamples,
   resultFromJson,
 } from "./read.js";
+import { type RescoreOptions, rescoreResult } from "./rescore.js";
 import { saveResult } from "./save.js";
-import { countStatuses, summarizeSamples } from "./summarize-samples.js";
+import { countStatuses, sumJudgeUsage, summarizeSamples, sumUsage } from "./summarize-samples.js";
 
 /** Which deterministic slice of the dataset a run covered. */
 export interface ShardSpec {
@@ -41,6 +52,20 @@ export interface DatasetInfo {
   readonly fingerprint: string;
   /** Number of samples in the whole dataset (not only this shard). */
   readonly size: number;
+}
+
+/**
+ * Where a run came from, recorded in its result (`config_hash`, `git_commit`, `params` on disk)
+ * so that a result says which pipeline made it. The CLI fills it in from the config; a library
+ * user passes it as `run(target, { provenance })`.
+ */
+export interface Provenance {
+  /** A hash of the config the run was made from. */
+  readonly configHash?: string;
+  /** The git commit of the working tree the run was made in, when there is one. */
+  readonly gitCommit?: string;
+  /** The target's parameters as the user declared them (chunk size, model, top-k…): JSON values. */
+  readonly params?: Readonly<Record<string, unknown>>;
 }
 
 /** Options of {@link BenchmarkResult.load}. */
@@ -73,6 +98,13 @@ export interface BenchmarkResultInit {
   readonly status?: StatusCounts;
   readonly dataset?: DatasetInfo;
   readonly shard?: ResultShard;
+  /** Whether the run kept the retrieved chunks' text (`keepChunkText`). Default `false`. */
+  readonly keepChunkText?: boolean;
+  readonly provenance?: Provenance;
+  /** The target's usage summed over the samples. Recomputed from `samples` when absent. */
+  readonly usage?: Usage;
+  /** The metrics' model-call usage summed over the samples. Recomputed from `samples` when absent. */
+  readonly judgeUsage?: JudgeUsage;
 }
 
 /**
@@ -101,6 +133,12 @@ export class BenchmarkResult {
   readonly higherIsBetter: Readonly<Record<string, boolean>>;
   readonly dataset: DatasetInfo | undefined;
   readonly shard: ResultShard | undefined;
+  /** Whether the run kept the retrieved chunks' text, so that metrics reading it can rescore it. */
+  readonly keepChunkText: boolean;
+  /** Where the run came from, when it was recorded. */
+  readonly provenance: Provenance | undefined;
+  #usage: Usage | null | undefined;
+  #judgeUsage: JudgeUsage | null | undefined;
   #samples: readonly SampleResult[] | undefined;
   /** Set by a lazy load until the records are read. */
   #lazy: LazySamples | undefined;
@@ -124,6 +162,54 @@ export class BenchmarkResult {
     this.summary = init.summary ?? summarizeSamples(Object.keys(init.higherIsBetter), init.samples);
     this.dataset = init.dataset;
     this.shard = init.shard;
+    this.keepChunkText = init.keepChunkText === true;
+    this.provenance = init.provenance;
+    this.#usage = init.usage;
+    this.#judgeUsage = init.judgeUsage;
+  }
+
+  /**
+   * The target's usage summed over the samples that reported one (a field is absent when no
+   * sample reported it); `undefined` when none did.
+   */
+  get usage(): Usage | undefined {
+    if (this.#usage === undefined) this.#usage = sumUsage(this.samples) ?? null;
+    return this.#usage ?? undefined;
+  }
+
+  /**
+   * What the metrics reported of their model calls (judges, embedders), summed over the samples,
+   * `calls` included; `undefined` when none reported any.
+   */
+  get judgeUsage(): JudgeUsage | undefined {
+    if (this.#judgeUsage === undefined) this.#judgeUsage = sumJudgeUsage(this.samples) ?? null;
+    return this.#judgeUsage ?? undefined;
+  }
+
+  /**
+   * Scores the saved outputs of this run again with `metrics`, with no target call: the answers,
+   * retrieved chunks, latencies and usage the result kept are what the metrics read, so the scores
+   * equal a fresh run's over the same outputs, bit for bit. Errored samples stay errored. Judge
+   * metrics get `reportUsage` (summed into `judgeUsage`), and use a cache when the judge is
+   * wrapped with `cached()`.
+   *
+   * @example
+   * ```ts
+   * const saved = await BenchmarkResult.load("results/recursive-500.json");
+   * const again = await saved.rescore([new Recall({ k: 10 })], { dataset });
+   * await again.save("results/recursive-500.rescored.json");
+   * ```
+   *
+   * @throws {ConfigurationError} before any metric runs: metric names that repeat; a metric that
+   * reads what the result did not keep (chunk text without `keepChunkText`, an answer from a
+   * retriever run, relevant ids or gold answers of a format-1 result rescored without its
+   * dataset); a dataset that does not hold every sample of the result.
+   */
+  async rescore<M extends Metadata = Metadata>(
+    metrics: readonly Metric<M>[],
+    options: RescoreOptions<M> = {},
+  ): Promise<BenchmarkResult> {
+    return rescoreResult(this, metrics, options);
   }
 
   /**
@@ -311,4 +397,5 @@ function checkInit(init: BenchmarkResultInit): void {
   if (!Array.isArray(i.samples)) throw bad("samples", "an array", i.samples);
   if (typeof i.higherIsBetter !== "object" || i.higherIsBetter === null)
     throw bad("higherIsBetter", "an object of metric → boolean", i.higherIsBetter);
+  if (i.provenance !== undefined) checkProvenance(i.provenance, "BenchmarkResult: provenance");
 }

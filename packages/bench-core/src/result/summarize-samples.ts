@@ -1,7 +1,13 @@
 // Status counts and per-metric summaries computed from sample records.
 import { setOwn } from "../internal/validate.js";
 import { summarizeValues } from "../summary.js";
-import type { DistributionSummary, SampleResult, StatusCounts } from "../types.js";
+import type {
+  DistributionSummary,
+  JudgeUsage,
+  SampleResult,
+  StatusCounts,
+  Usage,
+} from "../types.js";
 
 /** Counts samples per status. */
 export function countStatuses(samples: readonly SampleResult[]): StatusCounts {
@@ -34,4 +40,37 @@ export function summarizeSamples(
     setOwn(summary, m, summarizeValues(column.subarray(0, n)));
   }
   return summary;
+}
+
+type Sums = { inputTokens?: number; outputTokens?: number; totalTokens?: number; cost?: number };
+
+function addUsage(into: Sums, u: Usage): void {
+  if (u.inputTokens !== undefined) into.inputTokens = (into.inputTokens ?? 0) + u.inputTokens;
+  if (u.outputTokens !== undefined) into.outputTokens = (into.outputTokens ?? 0) + u.outputTokens;
+  if (u.totalTokens !== undefined) into.totalTokens = (into.totalTokens ?? 0) + u.totalTokens;
+  if (u.cost !== undefined) into.cost = (into.cost ?? 0) + u.cost;
+}
+
+/** The target's usage summed over the samples that reported one; undefined when none did. */
+export function sumUsage(samples: readonly SampleResult[]): Usage | undefined {
+  let out: Sums | undefined;
+  for (const s of samples) {
+    if (s.usage === undefined) continue;
+    out ??= {};
+    addUsage(out, s.usage);
+  }
+  return out;
+}
+
+/** The metrics' model-call usage summed over the samples; undefined when none reported any. */
+export function sumJudgeUsage(samples: readonly SampleResult[]): JudgeUsage | undefined {
+  let out: (Sums & { calls: number }) | undefined;
+  for (const s of samples) {
+    const j = s.judgeUsage;
+    if (j === undefined) continue;
+    out ??= { calls: 0 };
+    out.calls += j.calls;
+    addUsage(out, j);
+  }
+  return out;
 }

@@ -1,7 +1,8 @@
 // The options of `Benchmark.run`, and their check before any sample runs.
 import type { ResponseCache } from "../cache.js";
 import { ConfigurationError } from "../errors.js";
-import type { ShardSpec } from "../result/model.js";
+import type { Provenance, ShardSpec } from "../result/model.js";
+import { checkProvenance } from "../result/provenance.js";
 import type { Progress } from "../types.js";
 import { describeValue } from "./describe-value.js";
 import type { RetryOptions } from "./retry.js";
@@ -57,6 +58,17 @@ export interface RunOptions {
   readonly cache?: ResponseCache;
   /** With `cache`: call the target for every sample anyway, and overwrite what is stored. */
   readonly refresh?: boolean;
+  /**
+   * Keep each retrieved chunk's `text` in the result (format 2's `retrieved[].text`). Off by
+   * default: chunk text can be most of a result's size. Turn it on to rescore the saved run later
+   * with a metric that reads chunk text (`needsChunkText`, e.g. `Faithfulness`).
+   */
+  readonly keepChunkText?: boolean;
+  /**
+   * Where the run came from (the config's hash, the git commit, the target's params), recorded
+   * as is in the result. The CLI fills it in; the library records only what it is given.
+   */
+  readonly provenance?: Provenance;
 }
 
 /**
@@ -162,6 +174,13 @@ export function validateRunOptions(options: RunOptions): void {
       `Benchmark.run: refresh must be true or false, found ${describeValue(refresh)}`,
     );
   }
+  if (options.keepChunkText !== undefined && typeof options.keepChunkText !== "boolean") {
+    throw new ConfigurationError(
+      `Benchmark.run: keepChunkText must be true or false, found ${describeValue(options.keepChunkText)}`,
+    );
+  }
+  if (options.provenance !== undefined)
+    checkProvenance(options.provenance, "Benchmark.run: provenance");
   if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
     throw new ConfigurationError("Benchmark.run: onProgress must be a function");
   }

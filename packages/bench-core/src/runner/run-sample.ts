@@ -30,7 +30,7 @@ export async function runSample<M extends Metadata>(
       key = sampleCacheKey(tc, sample, question);
       hit = await lookUp(tc, ctx.kind, key);
     } catch (error) {
-      return erroredRecord(ctx, question, sampleId, error, undefined);
+      return erroredRecord(ctx, sample, question, sampleId, error, undefined);
     }
     if (hit !== undefined) {
       const outcome = await scoreSample(
@@ -69,7 +69,7 @@ export async function runSample<M extends Metadata>(
     if (!waited) return CANCELLED;
   }
   const tried = maxAttempts > 1 ? attempts : undefined;
-  if (output === undefined) return erroredRecord(ctx, question, sampleId, lastError, tried);
+  if (output === undefined) return erroredRecord(ctx, sample, question, sampleId, lastError, tried);
   if (tc === undefined || key === undefined) {
     return scoreSample(ctx, sample, question, sampleId, output, latencyMs, tried);
   }
@@ -102,12 +102,12 @@ export function settleDirect<M extends Metadata>(
   failed: boolean,
   latencyMs: number,
 ): Outcome | Promise<Outcome> {
-  if (failed) return erroredRecord(ctx, question, sampleId, raw, undefined);
+  if (failed) return erroredRecord(ctx, sample, question, sampleId, raw, undefined);
   let output: PipelineOutput;
   try {
     output = validateOutput(ctx.kind, raw);
   } catch (error) {
-    return erroredRecord(ctx, question, sampleId, error, undefined);
+    return erroredRecord(ctx, sample, question, sampleId, error, undefined);
   }
   return scoreSample(ctx, sample, question, sampleId, output, latencyMs, undefined);
 }

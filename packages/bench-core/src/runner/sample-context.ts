@@ -19,6 +19,8 @@ export interface SampleContext<M extends Metadata> {
   readonly signal: AbortSignal | undefined;
   /** With a signal: what cuts a metric still pending long after the abort. */
   readonly cutter: MetricCutter | undefined;
+  /** Keep the retrieved chunks' text in the records (`RunOptions.keepChunkText`). */
+  readonly keepChunkText: boolean;
   /** No timeout, no signal, one attempt, no cache: nothing can abort, repeat or replace a call. */
   readonly direct: boolean;
   /** The run's response cache, when it has one. */

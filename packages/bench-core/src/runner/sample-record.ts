@@ -1,12 +1,22 @@
 // Sample records: what a finished sample keeps, scored or errored.
 import { setOwn } from "../internal/validate.js";
-import type { Metadata, Metric, SampleResult, SampleStatus } from "../types.js";
+import type {
+  EvalSample,
+  JudgeUsage,
+  Metadata,
+  Metric,
+  RetrievedChunk,
+  SampleResult,
+  SampleStatus,
+  Usage,
+} from "../types.js";
 import type { PipelineOutput } from "./check-output.js";
 import { errorMessage } from "./error-message.js";
 import { CANCELLED, type Outcome, type SampleContext } from "./sample-context.js";
 
 export function erroredRecord<M extends Metadata>(
   ctx: SampleContext<M>,
+  sample: EvalSample<M>,
   question: string,
   sampleId: string | undefined,
   error: unknown,
@@ -16,11 +26,27 @@ export function erroredRecord<M extends Metadata>(
   const scores: Record<string, number | null> = {};
   for (let m = 0; m < metrics.length; m++) setOwn(scores, (metrics[m] as Metric<M>).name, null);
   const message = errorMessage(error);
-  return sampleRecord(question, sampleId, "errored", scores, null, [], [], null, message, attempts);
+  const record = sampleRecord(
+    question,
+    sampleId,
+    "errored",
+    scores,
+    null,
+    [],
+    [],
+    null,
+    message,
+    attempts,
+  );
+  keepReference(record, sample);
+  const stack = errorStack(error);
+  if (stack !== undefined) record.errorStack = stack;
+  return record;
 }
 
 export function scoredRecord<M extends Metadata>(
   ctx: SampleContext<M>,
+  sample: EvalSample<M>,
   question: string,
   sampleId: string | undefined,
   output: PipelineOutput,
@@ -29,11 +55,13 @@ export function scoredRecord<M extends Metadata>(
   incomplete: boolean,
   latencyMs: number,
   attempts: number | undefined,
+  retrieved: RetrievedChunk[] | null,
+  judgeUsage: JudgeUsage | undefined,
 ): Outcome {
   // Aborted while scoring (a judge cut short): not finished, leave it for a resume.
   if (incomplete && ctx.signal?.aborted) return CANCELLED;
   const status: SampleStatus = incomplete ? "incomplete" : "successful";
-  return sampleRecord(
+  const record = sampleRecord(
     question,
     sampleId,
     status,
@@ -45,7 +73,15 @@ export function scoredRecord<M extends Metadata>(
     errors,
     attempts,
   );
+  record.retrieved = retrieved;
+  const usage = keptUsage(output.usage);
+  if (usage !== undefined) record.usage = usage;
+  if (judgeUsage !== undefined && judgeUsage.calls > 0) record.judgeUsage = judgeUsage;
+  keepReference(record, sample);
+  return record;
 }
+
+type MutableRecord = { -readonly [K in keyof SampleResult]: SampleResult[K] };
 
 /**
  * A sample's record, `sampleId` and `attempts` last where present. Built as one literal with its
@@ -64,8 +100,8 @@ export function sampleRecord(
   latencyMs: number | null,
   error: string | null,
   attempts: number | undefined,
-): SampleResult {
-  const record: { -readonly [K in keyof SampleResult]: SampleResult[K] } =
+): MutableRecord {
+  const record: MutableRecord =
     sampleId === undefined
       ? { question, status, scores, answer, retrievedIds, retrievedUris, latencyMs, error }
       : {
@@ -81,4 +117,111 @@ export function sampleRecord(
         };
   if (attempts !== undefined) record.attempts = attempts;
   return record;
+}
+
+/**
+ * The dataset sample's gold answers, relevant ids, graded relevance and metadata, kept on its
+ * record (result format 2) so that a result alone says why a sample failed, can be sliced by a
+ * metadata field, and can be rescored without the dataset. The arrays are the dataset's own
+ * (datasets are treated as immutable, as the fingerprint already assumes): no copy per sample.
+ */
+function keepReference<M extends Metadata>(record: MutableRecord, sample: EvalSample<M>): void {
+  record.expectedAnswers = sample.expectedAnswers;
+  record.relevantIds = sample.relevantIds;
+  if (sample.relevance !== undefined && sample.relevance !== null)
+    record.relevance = sample.relevance;
+  if (sample.metadata !== undefined && sample.metadata !== null) record.metadata = sample.metadata;
+}
+
+/**
+ * The chunks as the record keeps them: a copy of the fields a metric can read (id, document id,
+ * uri, finite score), with `text` only when the run keeps chunk text. A copy, so the record holds
+ * what the target returned even if it (or a metric) edits its chunks later, and no chunk text
+ * unless asked. Taken before the metrics run. `null` when a query engine returned no chunks.
+ */
+export function keptChunks(output: PipelineOutput, keepText: boolean): RetrievedChunk[] | null {
+  if (!output.chunksReported) return null;
+  const chunks = output.chunks;
+  const ids = output.ids;
+  const uris = output.uris;
+  const n = ids.length;
+  const out: RetrievedChunk[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const c = chunks[i] as RetrievedChunk;
+    const kept: { -readonly [K in keyof RetrievedChunk]: RetrievedChunk[K] } = {
+      id: ids[i] as string,
+    };
+    const documentId = c.documentId;
+    if (typeof documentId === "string") kept.documentId = documentId;
+    const uri = uris[i];
+    if (uri !== null && uri !== undefined) kept.uri = uri;
+    const score = c.score;
+    if (typeof score === "number" && Number.isFinite(score)) kept.score = score;
+    if (keepText) {
+      const text = c.text;
+      if (typeof text === "string") kept.text = text;
+    }
+    out[i] = kept;
+  }
+  return out;
+}
+
+const USAGE_FIELDS = ["inputTokens", "outputTokens", "totalTokens", "cost"] as const;
+
+/** The target's usage, its four numeric fields as reported (finite numbers only). */
+export function keptUsage(usage: Usage | undefined): Usage | undefined {
+  if (usage === undefined || usage === null) return undefined;
+  let out: { -readonly [K in keyof Usage]: Usage[K] } | undefined;
+  for (const key of USAGE_FIELDS) {
+    const v = usage[key];
+    if (typeof v === "number" && Number.isFinite(v)) {
+      out ??= {};
+      out[key] = v;
+    }
+  }
+  return out;
+}
+
+/** A per-sample accumulator of the usage metrics report, and the function they report through. */
+export class JudgeUsageMeter {
+  calls = 0;
+  inputTokens: number | undefined;
+  outputTokens: number | undefined;
+  totalTokens: number | undefined;
+  cost: number | undefined;
+  /** Handed to every metric of the sample as `MetricInput.reportUsage`. */
+  readonly report = (usage: Usage): void => {
+    this.calls++;
+    if (usage === null || typeof usage !== "object") return;
+    const { inputTokens, outputTokens, totalTokens, cost } = usage;
+    if (typeof inputTokens === "number" && Number.isFinite(inputTokens))
+      this.inputTokens = (this.inputTokens ?? 0) + inputTokens;
+    if (typeof outputTokens === "number" && Number.isFinite(outputTokens))
+      this.outputTokens = (this.outputTokens ?? 0) + outputTokens;
+    if (typeof totalTokens === "number" && Number.isFinite(totalTokens))
+      this.totalTokens = (this.totalTokens ?? 0) + totalTokens;
+    if (typeof cost === "number" && Number.isFinite(cost)) this.cost = (this.cost ?? 0) + cost;
+  };
+
+  /** What was reported, or undefined when nothing was. */
+  total(): JudgeUsage | undefined {
+    if (this.calls === 0) return undefined;
+    const out: { -readonly [K in keyof JudgeUsage]: JudgeUsage[K] } = { calls: this.calls };
+    if (this.inputTokens !== undefined) out.inputTokens = this.inputTokens;
+    if (this.outputTokens !== undefined) out.outputTokens = this.outputTokens;
+    if (this.totalTokens !== undefined) out.totalTokens = this.totalTokens;
+    if (this.cost !== undefined) out.cost = this.cost;
+    return out;
+  }
+}
+
+/** The stack of a thrown Error, when it has a readable one. Never throws. */
+function errorStack(error: unknown): string | undefined {
+  try {
+    if (error instanceof Error && typeof error.stack === "string" && error.stack !== "")
+      return error.stack;
+  } catch {
+    // a stack getter that throws: keep the message alone
+  }
+  return undefined;
 }

@@ -1,13 +1,13 @@
 // Scoring a sample: every metric on the target's output, synchronously while the metrics are.
 import { MetricUnavailableError } from "../errors.js";
 import { setOwn } from "../internal/validate.js";
-import type { EvalSample, Metadata, Metric, MetricInput } from "../types.js";
+import type { EvalSample, Metadata, Metric, MetricInput, RetrievedChunk } from "../types.js";
 import type { PipelineOutput } from "./check-output.js";
 import { describeValue } from "./describe-value.js";
 import { errorMessage } from "./error-message.js";
 import { CUT_SHORT } from "./metric-cutter.js";
 import { CANCELLED, type Outcome, type SampleContext } from "./sample-context.js";
-import { scoredRecord } from "./sample-record.js";
+import { JudgeUsageMeter, keptChunks, scoredRecord } from "./sample-record.js";
 
 /**
  * Scores a sample's output with every metric. Synchronous while the metrics are: the first metric
@@ -24,6 +24,9 @@ export function scoreSample<M extends Metadata>(
 ): Outcome | Promise<Outcome> {
   // Rounded to the microsecond once, so the latency metric and the recorded latency agree.
   const latencyMs = Math.round(rawLatencyMs * 1000) / 1000;
+  // What the metrics report of their own model calls, summed into the record's judge usage.
+  const meter = new JudgeUsageMeter();
+  const kept = keptChunks(output, ctx.keepChunkText);
   const input: MetricInput<M> = {
     sample,
     answer: output.answer,
@@ -31,6 +34,7 @@ export function scoreSample<M extends Metadata>(
     latencyMs,
     usage: output.usage,
     signal: ctx.signal,
+    reportUsage: meter.report,
   };
   const metrics = ctx.metrics;
   const scores: Record<string, number | null> = {};
@@ -43,6 +47,9 @@ export function scoreSample<M extends Metadata>(
       const value = startScore(metric, output, input);
       if (typeof (value as PromiseLike<unknown> | null)?.then === "function") {
         const state: Scoring<M> = {
+          sample,
+          meter,
+          kept,
           question,
           sampleId,
           output,
@@ -65,6 +72,7 @@ export function scoreSample<M extends Metadata>(
   }
   return scoredRecord(
     ctx,
+    sample,
     question,
     sampleId,
     output,
@@ -73,11 +81,16 @@ export function scoreSample<M extends Metadata>(
     incomplete,
     latencyMs,
     attempts,
+    kept,
+    meter.total(),
   );
 }
 
 /** Where {@link scoreSample} stood when a metric returned a promise. */
 interface Scoring<M extends Metadata> {
+  readonly sample: EvalSample<M>;
+  readonly meter: JudgeUsageMeter;
+  readonly kept: RetrievedChunk[] | null;
   readonly question: string;
   readonly sampleId: string | undefined;
   readonly output: PipelineOutput;
@@ -123,9 +136,10 @@ async function scoreAsync<M extends Metadata>(
       state.errors = `${state.errors === null ? "" : `${state.errors}; `}${metric.name}: ${v}`;
     }
   }
-  const { question, sampleId, errors, incomplete, attempts } = state;
+  const { sample, meter, kept, question, sampleId, errors, incomplete, attempts } = state;
   return scoredRecord(
     ctx,
+    sample,
     question,
     sampleId,
     output,
@@ -134,6 +148,8 @@ async function scoreAsync<M extends Metadata>(
     incomplete,
     input.latencyMs,
     attempts,
+    kept,
+    meter.total(),
   );
 }
 

@@ -72,6 +72,8 @@ export class Faithfulness implements Metric {
   readonly higherIsBetter: boolean = true;
   readonly needsRelevantIds: boolean = false;
   readonly needsAnswer: boolean = true;
+  /** It quotes the retrieved chunks' text: a saved result rescores with it only when kept. */
+  readonly needsChunkText: boolean = true;
   private readonly judge: JudgeFunction;
   private readonly prompt: (parts: FaithfulnessPromptParts) => string;
   private readonly timeoutMs: number | undefined;

@@ -1,0 +1,32 @@
+// Provenance: where a run came from (config hash, git commit, the target's params).
+import { ConfigurationError } from "../errors.js";
+import { describe } from "../internal/validate.js";
+import type { Provenance } from "./model.js";
+
+/**
+ * Checks a provenance given to `Benchmark.run` or `new BenchmarkResult`: an object whose
+ * `configHash` and `gitCommit` are strings and whose `params` is a plain object of JSON values.
+ *
+ * @throws {ConfigurationError} naming `where` and the field.
+ */
+export function checkProvenance(p: unknown, where: string): asserts p is Provenance {
+  if (typeof p !== "object" || p === null || Array.isArray(p)) {
+    throw new ConfigurationError(
+      `${where} must be { configHash?, gitCommit?, params? }, found ${describe(p)}`,
+    );
+  }
+  const o = p as Record<string, unknown>;
+  for (const key of ["configHash", "gitCommit"] as const) {
+    if (o[key] !== undefined && typeof o[key] !== "string") {
+      throw new ConfigurationError(`${where}.${key} must be a string, found ${describe(o[key])}`);
+    }
+  }
+  if (
+    o.params !== undefined &&
+    (typeof o.params !== "object" || o.params === null || Array.isArray(o.params))
+  ) {
+    throw new ConfigurationError(
+      `${where}.params must be an object of the target's parameters, found ${describe(o.params)}`,
+    );
+  }
+}

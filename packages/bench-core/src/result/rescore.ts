@@ -1,0 +1,295 @@
+// Rescoring a saved result: its kept outputs scored again by another metric set, no target call.
+import type { DatasetLike } from "../benchmark.js";
+import { ConfigurationError } from "../errors.js";
+import { fingerprintSamples } from "../internal/fingerprint.js";
+import { setOwn } from "../internal/validate.js";
+import type { PipelineOutput } from "../runner/check-output.js";
+import { CANCELLED, type Outcome, type SampleContext } from "../runner/sample-context.js";
+import { sampleRecord } from "../runner/sample-record.js";
+import { scoreSample } from "../runner/score-sample.js";
+import type { EvalSample, Metadata, Metric, RetrievedChunk, SampleResult } from "../types.js";
+import { BenchmarkResult } from "./model.js";
+
+/** Options of {@link BenchmarkResult.rescore}. */
+export interface RescoreOptions<M extends Metadata = Metadata> {
+  /**
+   * The dataset the run was made from: each record is matched to its sample by id, else by
+   * question. Optional for a format-2 result, whose records keep their samples' gold answers,
+   * relevant ids, relevance and metadata; required for a format-1 result.
+   */
+  readonly dataset?: DatasetLike<M>;
+  /** The new result's name. Default: the result's own. */
+  readonly name?: string;
+  /** How many samples are scored at once (for judge metrics). Default 4. */
+  readonly maxConcurrent?: number;
+  /** Aborting stops scoring; `rescore` then rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+}
+
+/** See {@link BenchmarkResult.rescore}. */
+export async function rescoreResult<M extends Metadata>(
+  result: BenchmarkResult,
+  metrics: readonly Metric<M>[],
+  options: RescoreOptions<M>,
+): Promise<BenchmarkResult> {
+  const where = `rescore of "${result.name}"`;
+  checkMetrics(metrics, where);
+  const maxConcurrent = options.maxConcurrent ?? 4;
+  if (!Number.isSafeInteger(maxConcurrent) || maxConcurrent < 1) {
+    throw new ConfigurationError(`${where}: maxConcurrent must be a positive integer`);
+  }
+  const records = result.samples;
+  checkKept(result, records, metrics, where);
+  const samples = matchSamples(records, options.dataset, where);
+
+  const ctx: SampleContext<M> = {
+    target: { retrieve: async () => [] },
+    kind: "engine",
+    metrics,
+    timeoutMs: undefined,
+    retries: undefined,
+    signal: options.signal,
+    cutter: undefined,
+    keepChunkText: result.keepChunkText,
+    direct: true,
+    targetCache: undefined,
+  };
+  const out: SampleResult[] = new Array(records.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < records.length) {
+      options.signal?.throwIfAborted();
+      const i = next++;
+      out[i] = await rescoreOne(ctx, records[i] as SampleResult, samples[i] as EvalSample<M>);
+    }
+  };
+  const workers: Promise<void>[] = [];
+  for (let w = 0; w < Math.min(maxConcurrent, records.length); w++) workers.push(worker());
+  await Promise.all(workers);
+  options.signal?.throwIfAborted();
+
+  const higherIsBetter: Record<string, boolean> = {};
+  for (const m of metrics) setOwn(higherIsBetter, m.name, m.higherIsBetter);
+  const given = datasetSamples(options.dataset);
+  return new BenchmarkResult({
+    name: options.name ?? result.name,
+    // The outputs' run: its date and duration, not the rescore's.
+    createdAt: result.createdAt,
+    durationS: result.durationS,
+    samples: out,
+    higherIsBetter,
+    ...(given !== undefined
+      ? { dataset: { fingerprint: fingerprintSamples(given), size: given.length } }
+      : result.dataset !== undefined
+        ? { dataset: result.dataset }
+        : {}),
+    ...(result.shard !== undefined ? { shard: result.shard } : {}),
+    keepChunkText: result.keepChunkText,
+    ...(result.provenance !== undefined ? { provenance: result.provenance } : {}),
+  });
+}
+
+/** One record scored again: the kept output through the run's own scoring step. */
+async function rescoreOne<M extends Metadata>(
+  ctx: SampleContext<M>,
+  record: SampleResult,
+  sample: EvalSample<M>,
+): Promise<SampleResult> {
+  if (record.status === "errored") {
+    const scores: Record<string, number | null> = {};
+    for (const m of ctx.metrics) setOwn(scores, m.name, null);
+    const again = sampleRecord(
+      record.question,
+      record.sampleId,
+      "errored",
+      scores,
+      null,
+      [],
+      [],
+      record.latencyMs,
+      record.error,
+      record.attempts,
+    );
+    if (record.errorStack !== undefined) again.errorStack = record.errorStack;
+    if (record.cached === true) again.cached = true;
+    copyReference(again, sample);
+    return again;
+  }
+  const output = outputOf(record);
+  const scored: Outcome = await scoreSample(
+    ctx,
+    sample,
+    record.question,
+    record.sampleId,
+    output,
+    record.latencyMs ?? 0,
+    record.attempts,
+  );
+  if (scored === CANCELLED) throw ctx.signal?.reason ?? new Error("rescore aborted");
+  const again = scored as { -readonly [K in keyof SampleResult]: SampleResult[K] };
+  if (record.cached === true) again.cached = true;
+  return again;
+}
+
+/**
+ * The output a record keeps, as the target returned it to the metrics. A format-1 record keeps
+ * ids and uris only; an engine's record with no ids there is read as "no chunks returned" (format
+ * 1 cannot tell it from an empty list), so retrieval metrics give `null` with the reason, never 0.
+ */
+function outputOf(record: SampleResult): PipelineOutput {
+  let chunks: readonly RetrievedChunk[];
+  let reported: boolean;
+  if (record.retrieved !== undefined) {
+    reported = record.retrieved !== null;
+    chunks = record.retrieved ?? [];
+  } else {
+    reported = !(record.answer !== null && record.retrievedIds.length === 0);
+    chunks = record.retrievedIds.map((id, i) => {
+      const uri = record.retrievedUris[i];
+      return uri === null || uri === undefined ? { id } : { id, uri };
+    });
+  }
+  return {
+    answer: record.answer,
+    chunks,
+    ids: chunks.map((c) => c.id),
+    uris: chunks.map((c) => c.uri ?? null),
+    chunksReported: reported,
+    usage: record.usage,
+  };
+}
+
+function copyReference<M extends Metadata>(
+  record: { -readonly [K in keyof SampleResult]: SampleResult[K] },
+  sample: EvalSample<M>,
+): void {
+  record.expectedAnswers = sample.expectedAnswers;
+  record.relevantIds = sample.relevantIds;
+  if (sample.relevance !== undefined) record.relevance = sample.relevance;
+  if (sample.metadata !== undefined) record.metadata = sample.metadata;
+}
+
+function checkMetrics<M extends Metadata>(metrics: readonly Metric<M>[], where: string): void {
+  if (!Array.isArray(metrics) || metrics.length === 0) {
+    throw new ConfigurationError(`${where}: expected at least one metric, found none`);
+  }
+  const seen = new Set<string>();
+  for (const [i, m] of metrics.entries()) {
+    if (typeof m !== "object" || m === null || typeof m.name !== "string") {
+      throw new ConfigurationError(
+        `${where}: metrics[${i}] is not a Metric (expected { name, score(), … })`,
+      );
+    }
+    if (typeof m.score !== "function" || typeof m.higherIsBetter !== "boolean") {
+      throw new ConfigurationError(
+        `${where}: metric "${m.name}" needs score() and a boolean higherIsBetter`,
+      );
+    }
+    if (seen.has(m.name)) {
+      throw new ConfigurationError(
+        `${where}: two metrics are named "${m.name}"; names must be unique`,
+      );
+    }
+    seen.add(m.name);
+  }
+}
+
+/** A metric that reads what the result did not keep is refused here, before any work. */
+function checkKept<M extends Metadata>(
+  result: BenchmarkResult,
+  records: readonly SampleResult[],
+  metrics: readonly Metric<M>[],
+  where: string,
+): void {
+  for (const m of metrics) {
+    if (m.needsChunkText === true && !result.keepChunkText) {
+      throw new ConfigurationError(
+        `${where}: metric "${m.name}" reads the retrieved chunks' text (field retrieved[].text), which this result did not keep; re-run with keepChunkText: true (CLI: run --keep-chunk-text, or keepChunkText: true in the config)`,
+      );
+    }
+  }
+  const answered = records.some((r) => r.status !== "errored" && r.answer !== null);
+  const ran = records.some((r) => r.status !== "errored");
+  if (ran && !answered) {
+    const needs = metrics.find((m) => m.needsAnswer);
+    if (needs !== undefined) {
+      throw new ConfigurationError(
+        `${where}: metric "${needs.name}" needs an answer (field answer), but this result is of a Retriever run, which answers nothing; rescore it with retrieval metrics, or run a QueryEngine`,
+      );
+    }
+  }
+}
+
+function datasetSamples<M extends Metadata>(
+  dataset: DatasetLike<M> | undefined,
+): readonly EvalSample<M>[] | undefined {
+  if (dataset === undefined) return undefined;
+  const samples = Array.isArray(dataset)
+    ? (dataset as readonly EvalSample<M>[])
+    : (dataset as { samples?: readonly EvalSample<M>[] }).samples;
+  if (!Array.isArray(samples)) {
+    throw new ConfigurationError(
+      "rescore: dataset must be an array of samples or an object with `samples` (e.g. a QADataset)",
+    );
+  }
+  return samples;
+}
+
+/** Each record's dataset sample: from the dataset by id (else question), or from the record. */
+function matchSamples<M extends Metadata>(
+  records: readonly SampleResult[],
+  dataset: DatasetLike<M> | undefined,
+  where: string,
+): EvalSample<M>[] {
+  const given = datasetSamples(dataset);
+  const out: EvalSample<M>[] = new Array(records.length);
+  if (given === undefined) {
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i] as SampleResult;
+      if (r.expectedAnswers === undefined || r.relevantIds === undefined) {
+        throw new ConfigurationError(
+          `${where}: samples[${i}] keeps no expected_answers or relevant_ids (a format-1 result); pass the dataset it was run on (rescore(metrics, { dataset }), or the config's dataset)`,
+        );
+      }
+      const s: { -readonly [K in keyof EvalSample<M>]: EvalSample<M>[K] } = {
+        question: r.question,
+        expectedAnswers: r.expectedAnswers,
+        relevantIds: r.relevantIds,
+      };
+      if (r.sampleId !== undefined) s.id = r.sampleId;
+      if (r.relevance !== undefined) s.relevance = r.relevance;
+      if (r.metadata !== undefined) s.metadata = r.metadata as M;
+      out[i] = s;
+    }
+    return out;
+  }
+  const byId = new Map<string, EvalSample<M>>();
+  const byQuestion = new Map<string, EvalSample<M>>();
+  for (const s of given) {
+    if (typeof s?.id === "string" && !byId.has(s.id)) byId.set(s.id, s);
+    if (typeof s?.question === "string" && !byQuestion.has(s.question))
+      byQuestion.set(s.question, s);
+  }
+  const missing: string[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i] as SampleResult;
+    const s = r.sampleId !== undefined ? byId.get(r.sampleId) : byQuestion.get(r.question);
+    if (s === undefined) {
+      if (missing.length < 3)
+        missing.push(
+          r.sampleId !== undefined
+            ? `id "${r.sampleId}"`
+            : `question ${JSON.stringify(r.question)}`,
+        );
+      else missing.push("");
+      continue;
+    }
+    out[i] = s;
+  }
+  if (missing.length > 0) {
+    throw new ConfigurationError(
+      `${where}: ${missing.length} of ${records.length} samples are not in the dataset given (${missing.filter(Boolean).join(", ")}${missing.length > 3 ? ", …" : ""}); rescore with the dataset the run was made from`,
+    );
+  }
+  return out;
+}
