@@ -81,6 +81,21 @@ export interface MetricInput<M extends Metadata = Metadata> {
   readonly usage?: Usage;
   /** The run's signal, for metrics that call out (judges, embedders). */
   readonly signal?: AbortSignal;
+  /** The run's shared rate limiter, for model calls made inside the metric. Absent without one. */
+  readonly limiter?: CallLimiter;
+}
+
+/** A run's shared rate limiter, for model calls made inside metrics (judges, embedders). */
+export interface CallLimiter {
+  /** Runs `call` when the run's budget allows; a rate-limited call (HTTP 429 or a `retryAfterMs`) waits and runs again. */
+  run<T>(
+    call: () => Promise<T>,
+    options?: {
+      readonly signal?: AbortSignal;
+      readonly estimatedTokens?: number;
+      readonly usage?: (value: T) => Usage | undefined;
+    },
+  ): Promise<T>;
 }
 
 /**
@@ -180,4 +195,10 @@ export interface Progress {
   readonly total: number;
   readonly errored: number;
   readonly incomplete: number;
+  /**
+   * With `rateLimit`: the concurrency in force (it moves with `adaptive`), and how many calls
+   * were rate-limited so far (each waited and ran again). Absent without `rateLimit`.
+   */
+  readonly concurrency?: number;
+  readonly rateLimited?: number;
 }

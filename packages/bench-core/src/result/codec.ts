@@ -15,7 +15,13 @@ import {
 import type { DistributionSummary, SampleResult, SampleStatus, StatusCounts } from "../types.js";
 import { SUMMARY_STATS } from "../types.js";
 import { parseCreatedAt } from "./date.js";
-import type { BenchmarkResult, BenchmarkResultInit, DatasetInfo, ShardSpec } from "./model.js";
+import type {
+  BenchmarkResult,
+  BenchmarkResultInit,
+  DatasetInfo,
+  RateLimitRecord,
+  ShardSpec,
+} from "./model.js";
 
 /** The format string written into every result file. Files of another major version are refused. */
 export const RESULT_FORMAT = "fastrag-bench-result/1";
@@ -33,7 +39,15 @@ export interface ResultFile {
   higher_is_better: Record<string, boolean>;
   dataset?: DatasetInfo;
   shard?: ShardSpec;
+  rate_limit?: RateLimitFile;
   samples: SampleFile[];
+}
+
+/** The on-disk shape of {@link RateLimitRecord}. */
+export interface RateLimitFile {
+  rate_limited_calls: number;
+  concurrency_final: number;
+  concurrency_min: number;
 }
 
 /** The on-disk shape of one sample (snake_case). */
@@ -67,6 +81,13 @@ export function headerOf(r: BenchmarkResult): Omit<ResultFile, "samples"> {
   };
   if (r.dataset) out.dataset = { fingerprint: r.dataset.fingerprint, size: r.dataset.size };
   if (r.shard) out.shard = { index: r.shard.index, count: r.shard.count };
+  if (r.rateLimit) {
+    out.rate_limit = {
+      rate_limited_calls: r.rateLimit.rateLimitedCalls,
+      concurrency_final: r.rateLimit.concurrencyFinal,
+      concurrency_min: r.rateLimit.concurrencyMin,
+    };
+  }
   return out;
 }
 
@@ -174,7 +195,27 @@ export function parseHeader(data: unknown, source: string): Omit<BenchmarkResult
     }
     out.shard = { index, count };
   }
+  if (obj.rate_limit !== undefined && obj.rate_limit !== null) {
+    out.rateLimit = parseRateLimit(obj.rate_limit, source);
+  }
   return out;
+}
+
+function parseRateLimit(value: unknown, source: string): RateLimitRecord {
+  const o = expectObject(value, source, "rate_limit");
+  return {
+    rateLimitedCalls: expectNonNegativeInt(
+      o.rate_limited_calls,
+      source,
+      "rate_limit.rate_limited_calls",
+    ),
+    concurrencyFinal: expectNonNegativeInt(
+      o.concurrency_final,
+      source,
+      "rate_limit.concurrency_final",
+    ),
+    concurrencyMin: expectNonNegativeInt(o.concurrency_min, source, "rate_limit.concurrency_min"),
+  };
 }
 
 function parseSummary(value: unknown, source: string, where: string): DistributionSummary {

@@ -32,6 +32,19 @@ export interface DatasetInfo {
   readonly size: number;
 }
 
+/**
+ * What a run with `rateLimit` counted (on disk: `rate_limit: { rate_limited_calls,
+ * concurrency_final, concurrency_min }`). A resumed run counts only its own calls.
+ */
+export interface RateLimitRecord {
+  /** Calls that were rate-limited (each waited and ran again, or gave up past `maxWaits`). */
+  readonly rateLimitedCalls: number;
+  /** The concurrency in force when the run ended (`maxConcurrent` unless adaptive). */
+  readonly concurrencyFinal: number;
+  /** The lowest concurrency of the run. */
+  readonly concurrencyMin: number;
+}
+
 /** Options of {@link BenchmarkResult.load}. */
 export interface LoadResultOptions {
   /**
@@ -62,6 +75,8 @@ export interface BenchmarkResultInit {
   readonly status?: StatusCounts;
   readonly dataset?: DatasetInfo;
   readonly shard?: ShardSpec;
+  /** With `rateLimit`: what the run's limiter counted. */
+  readonly rateLimit?: RateLimitRecord;
 }
 
 /**
@@ -90,6 +105,8 @@ export class BenchmarkResult {
   readonly higherIsBetter: Readonly<Record<string, boolean>>;
   readonly dataset: DatasetInfo | undefined;
   readonly shard: ShardSpec | undefined;
+  /** With `rateLimit`: what the run's limiter counted (rate-limited calls, concurrency). */
+  readonly rateLimit: RateLimitRecord | undefined;
   #samples: readonly SampleResult[] | undefined;
   /** Set by a lazy load until the records are read. */
   #lazy: LazySamples | undefined;
@@ -112,6 +129,7 @@ export class BenchmarkResult {
     this.summary = init.summary ?? summarizeSamples(Object.keys(init.higherIsBetter), init.samples);
     this.dataset = init.dataset;
     this.shard = init.shard;
+    this.rateLimit = init.rateLimit;
   }
 
   /**

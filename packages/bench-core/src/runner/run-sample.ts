@@ -1,7 +1,8 @@
 // One sample from its first call to its record: attempts and retries, then scoring.
 import type { EvalSample, Metadata } from "../types.js";
-import { callPipeline } from "./call-target.js";
+import { callPipelineLimited } from "./call-target.js";
 import { type PipelineOutput, validateOutput } from "./check-output.js";
+import { RateLimitWaitsExceededError } from "./rate-limiter.js";
 import { backoffDelay, isRetryable, type RetryOptions, sleep } from "./retry.js";
 import { CANCELLED, type Outcome, type SampleContext } from "./sample-context.js";
 import { erroredRecord } from "./sample-record.js";
@@ -25,7 +26,7 @@ export async function runSample<M extends Metadata>(
   let latencyMs = 0;
   while (attempts < maxAttempts) {
     attempts++;
-    const attempt = await callPipeline(ctx, sample, question);
+    const attempt = await callPipelineLimited(ctx, sample, question);
     latencyMs = attempt.latencyMs;
     if (attempt.ok) {
       output = attempt.output;
@@ -34,7 +35,14 @@ export async function runSample<M extends Metadata>(
     lastError = attempt.error;
     // A sample cut short by the run's abort is not finished: leave it for a resume.
     if (ctx.signal?.aborted) return CANCELLED;
-    if (attempts >= maxAttempts || !isRetryable(ctx.retries, lastError)) break;
+    // Past rateLimit.maxWaits the sample is errored: retrying would wait the same limit out again.
+    if (
+      attempts >= maxAttempts ||
+      lastError instanceof RateLimitWaitsExceededError ||
+      !isRetryable(ctx.retries, lastError)
+    ) {
+      break;
+    }
     const waited = await sleep(
       backoffDelay(ctx.retries as RetryOptions, attempts, lastError),
       ctx.signal,

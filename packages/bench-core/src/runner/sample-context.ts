@@ -3,6 +3,7 @@
 import type { Metadata, Metric, SampleResult, Target } from "../types.js";
 import type { TargetKind } from "./check-output.js";
 import type { MetricCutter } from "./metric-cutter.js";
+import type { RunLimiter } from "./rate-limiter.js";
 import type { RetryOptions } from "./retry.js";
 
 /** A sample left unfinished by the run's abort: not recorded, so a resume runs it again. */
@@ -18,7 +19,9 @@ export interface SampleContext<M extends Metadata> {
   readonly signal: AbortSignal | undefined;
   /** With a signal: what cuts a metric still pending long after the abort. */
   readonly cutter: MetricCutter | undefined;
-  /** No timeout, no signal, one attempt: nothing can abort or repeat a call. */
+  /** With `rateLimit`: the run's limiter, through which every target call goes. */
+  readonly limiter: RunLimiter | undefined;
+  /** No timeout, no signal, one attempt, no limiter: nothing can abort, delay or repeat a call. */
   readonly direct: boolean;
 }
 

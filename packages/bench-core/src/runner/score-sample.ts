@@ -31,6 +31,7 @@ export function scoreSample<M extends Metadata>(
     latencyMs,
     usage: output.usage,
     signal: ctx.signal,
+    limiter: ctx.limiter,
   };
   const metrics = ctx.metrics;
   const scores: Record<string, number | null> = {};
