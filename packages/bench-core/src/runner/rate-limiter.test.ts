@@ -133,23 +133,41 @@ describe("TokenBucket", () => {
 });
 
 describe("AdaptiveConcurrency", () => {
-  it("halves once per overload, adds one per window of successes, stays within [1, max]", () => {
+  it("slow start: one more per success until a rate limit with something served", () => {
+    const c = new AdaptiveConcurrency(64, 4);
+    for (let i = 0; i < 3; i++) c.succeeded(c.epoch);
+    expect(c.limit).toBe(7);
+    // Nothing measured yet (served 0): halved, slow start goes on.
+    expect(c.rateLimited(c.epoch, 0, 0, 0)).toBe(true);
+    expect(c.limit).toBe(3);
+    c.succeeded(c.epoch);
+    expect(c.limit).toBe(4);
+  });
+
+  it("halves once per overload and round trip, not below what was served, adds one per window", () => {
     const c = new AdaptiveConcurrency(64);
-    expect(c.limit).toBe(64);
     const burst = c.epoch;
-    expect(c.rateLimited(burst)).toBe(true);
+    // 5 served (measured): halving wins.
+    expect(c.rateLimited(burst, 5, 0, 100)).toBe(true);
     expect(c.limit).toBe(32);
-    // The other calls of the same burst do not halve again.
-    for (let i = 0; i < 63; i++) c.rateLimited(burst);
+    // The other calls of the same burst do not halve again, nor new ones within the round trip.
+    for (let i = 0; i < 63; i++) c.rateLimited(burst, 5, 10, 100);
+    expect(c.rateLimited(c.epoch, 5, 50, 100)).toBe(false);
     expect(c.limit).toBe(32);
-    // Successes of calls started before the decrease do not count toward the window.
+    // Successes of calls started before the cut do not count toward the window.
     for (let i = 0; i < 40; i++) c.succeeded(burst);
     expect(c.limit).toBe(32);
     for (let i = 0; i < 31; i++) c.succeeded(c.epoch);
     expect(c.limit).toBe(32);
     c.succeeded(c.epoch);
     expect(c.limit).toBe(33);
-    for (let i = 0; i < 20; i++) c.rateLimited(c.epoch);
+    // 30.6 calls were in service on average: down to 30, not 16.
+    expect(c.rateLimited(c.epoch, 30.6, 200, 100)).toBe(true);
+    expect(c.limit).toBe(30);
+    // Serving as many as the limit still takes one off.
+    expect(c.rateLimited(c.epoch, 45, 400, 100)).toBe(true);
+    expect(c.limit).toBe(29);
+    for (let t = 600; t < 5000; t += 200) c.rateLimited(c.epoch, 0.5, t, 100);
     expect(c.limit).toBe(1);
     expect(c.lowest).toBe(1);
     const small = new AdaptiveConcurrency(2);

@@ -161,7 +161,18 @@ export class RateLimitWaitsExceededError extends Error {
   }
 }
 
+/** Whether `error` is a {@link RateLimitWaitsExceededError} (safe on any thrown value, a Proxy too). */
+export function isWaitsExceeded(error: unknown): boolean {
+  try {
+    return error instanceof RateLimitWaitsExceededError;
+  } catch {
+    return false;
+  }
+}
+
 interface Waiter {
+  /** The call's arrival order: a call run again keeps its place ahead of later arrivals. */
+  readonly seq: number;
   readonly tokens: number;
   readonly resolve: (epoch: number) => void;
   readonly reject: (reason: unknown) => void;
@@ -179,6 +190,9 @@ export interface LimitedCallOptions<T> {
 }
 
 const HISTORY = 16;
+/** Bounds of the window over which the concurrency a provider serves is measured. */
+const MIN_WINDOW_MS = 500;
+const MAX_WINDOW_MS = 60_000;
 const BASE_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 60_000;
 
@@ -208,18 +222,28 @@ export class RunLimiter implements CallLimiter {
   private readonly maxWaits: number;
   private readonly queue: Waiter[] = [];
   private inFlight = 0;
+  private arrivals = 0;
   private pausedUntil = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
   private rateLimited = 0;
   private readonly history: number[] = [];
   private historyNext = 0;
+  /** Recent successful calls (see {@link RunLimiter.measure}): when each ended, and its duration. */
+  private readonly servedEnds: number[] = [];
+  private readonly servedTimes: number[] = [];
+  private servedHead = 0;
+  private servedSum = 0;
+  /** Start times of the calls in flight, summed: their time in service so far, in O(1). */
+  private startSum = 0;
+  private readonly startedAt: number;
 
   constructor(
     options: RateLimitOptions,
     private readonly maxConcurrent: number,
   ) {
     const now = performance.now();
+    this.startedAt = now;
     if (options.requestsPerMinute !== undefined) {
       this.requests = new TokenBucket(options.requestsPerMinute, now);
     }
@@ -255,14 +279,18 @@ export class RunLimiter implements CallLimiter {
     const estimated =
       typeof given === "number" && Number.isFinite(given) && given >= 0 ? given : undefined;
     let waits = 0;
+    const seq = this.arrivals++;
     for (;;) {
       const tokens = this.tokens === undefined ? 0 : (estimated ?? this.estimate());
-      const epoch = await this.acquire(tokens, signal, waits > 0);
+      const epoch = await this.acquire(seq, tokens, signal);
+      const start = performance.now();
+      this.startSum += start;
       let value: T;
       try {
         value = await call();
       } catch (thrown) {
         this.inFlight--;
+        this.startSum -= start;
         const error = options?.unwrap ? options.unwrap(thrown) : thrown;
         if (!isRateLimitError(error, this.isRateLimit)) {
           this.pump();
@@ -271,7 +299,10 @@ export class RunLimiter implements CallLimiter {
         this.rateLimited++;
         // A refused call used none of the token budget.
         this.tokens?.give(tokens);
-        this.adaptive?.rateLimited(epoch);
+        if (this.adaptive !== undefined) {
+          const { served, roundTripMs } = this.measure();
+          this.adaptive.rateLimited(epoch, served, performance.now(), roundTripMs);
+        }
         const after = retryAfterOf(error);
         if (after !== undefined) {
           this.pausedUntil = Math.max(this.pausedUntil, performance.now() + after);
@@ -287,7 +318,11 @@ export class RunLimiter implements CallLimiter {
         continue;
       }
       this.inFlight--;
-      this.adaptive?.succeeded(epoch);
+      this.startSum -= start;
+      if (this.adaptive !== undefined) {
+        this.adaptive.succeeded(epoch);
+        this.recordServed(start, performance.now());
+      }
       if (this.tokens !== undefined) {
         let used: number | undefined;
         try {
@@ -305,6 +340,44 @@ export class RunLimiter implements CallLimiter {
     }
   }
 
+  private recordServed(start: number, end: number): void {
+    this.servedEnds.push(end);
+    this.servedTimes.push(end - start);
+    this.servedSum += end - start;
+  }
+
+  /**
+   * The concurrency the provider served over the last few round trips, by Little's law: the time
+   * calls spent in service (successful ones that ended in the window, and those in flight), over
+   * the window's length. The window is four times the mean latency of recent successes, within
+   * [{@link MIN_WINDOW_MS}, {@link MAX_WINDOW_MS}].
+   */
+  private measure(): { served: number; roundTripMs: number } {
+    const now = performance.now();
+    const recent = this.servedEnds.length - this.servedHead;
+    const mean = recent === 0 ? 0 : this.servedSum / recent;
+    const window = Math.min(MAX_WINDOW_MS, Math.max(MIN_WINDOW_MS, 4 * mean));
+    const from = now - window;
+    const ends = this.servedEnds;
+    while (this.servedHead < ends.length && (ends[this.servedHead] as number) < from) {
+      this.servedSum -= this.servedTimes[this.servedHead] as number;
+      this.servedHead++;
+    }
+    if (this.servedHead > 1024 && this.servedHead * 2 > ends.length) {
+      ends.splice(0, this.servedHead);
+      this.servedTimes.splice(0, this.servedHead);
+      this.servedHead = 0;
+    }
+    const span = Math.min(window, now - this.startedAt);
+    // The call that was just refused has left the in-flight sum already.
+    const inService = this.inFlight * now - this.startSum;
+    const left = this.servedEnds.length - this.servedHead;
+    // Before any call succeeded nothing was measured, not even a round trip: after one cut,
+    // the next waits for a success (a first burst refused as a whole is one overload).
+    if (left === 0 || span <= 0) return { served: 0, roundTripMs: Number.POSITIVE_INFINITY };
+    return { served: (this.servedSum + inService) / span, roundTripMs: this.servedSum / left };
+  }
+
   /** Tokens a call without its own estimate is expected to use: the mean of the last calls. */
   private estimate(): number {
     const h = this.history;
@@ -320,15 +393,14 @@ export class RunLimiter implements CallLimiter {
     this.historyNext = (this.historyNext + 1) % HISTORY;
   }
 
-  /** Waits for a slot and the budgets, in arrival order (a call run again goes first); its epoch. */
-  private acquire(
-    tokens: number,
-    signal: AbortSignal | undefined,
-    first: boolean,
-  ): Promise<number> {
+  /**
+   * Waits for a slot and the budgets, in order of first arrival (a call run again goes before the
+   * calls that came after it, so none is refused over and over while others pass); its epoch.
+   */
+  private acquire(seq: number, tokens: number, signal: AbortSignal | undefined): Promise<number> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<number>((resolve, reject) => {
-      const waiter: Waiter = { tokens, resolve, reject, signal, onAbort: undefined };
+      const waiter: Waiter = { seq, tokens, resolve, reject, signal, onAbort: undefined };
       if (signal !== undefined) {
         waiter.onAbort = () => {
           const at = this.queue.indexOf(waiter);
@@ -338,8 +410,12 @@ export class RunLimiter implements CallLimiter {
         };
         signal.addEventListener("abort", waiter.onAbort, { once: true });
       }
-      if (first) this.queue.unshift(waiter);
-      else this.queue.push(waiter);
+      const queue = this.queue;
+      let at = queue.length;
+      // New arrivals (the common case) go last at once; a call run again finds its place.
+      while (at > 0 && (queue[at - 1] as Waiter).seq > seq) at--;
+      if (at === queue.length) queue.push(waiter);
+      else queue.splice(at, 0, waiter);
       this.pump();
     });
   }

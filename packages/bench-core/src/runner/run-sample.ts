@@ -2,7 +2,7 @@
 import type { EvalSample, Metadata } from "../types.js";
 import { callPipelineLimited } from "./call-target.js";
 import { type PipelineOutput, validateOutput } from "./check-output.js";
-import { RateLimitWaitsExceededError } from "./rate-limiter.js";
+import { isWaitsExceeded } from "./rate-limiter.js";
 import { backoffDelay, isRetryable, type RetryOptions, sleep } from "./retry.js";
 import { CANCELLED, type Outcome, type SampleContext } from "./sample-context.js";
 import { erroredRecord } from "./sample-record.js";
@@ -38,7 +38,7 @@ export async function runSample<M extends Metadata>(
     // Past rateLimit.maxWaits the sample is errored: retrying would wait the same limit out again.
     if (
       attempts >= maxAttempts ||
-      lastError instanceof RateLimitWaitsExceededError ||
+      (ctx.limiter !== undefined && isWaitsExceeded(lastError)) ||
       !isRetryable(ctx.retries, lastError)
     ) {
       break;
