@@ -569,12 +569,12 @@ function checkRetries(configPath: string, retries: unknown): void {
   }
   if (!(Number.isSafeInteger(r.attempts) && (r.attempts as number) >= 1)) {
     throw new UsageError(
-      `${configPath}: retries.attempts must be a positive integer (attempts per sample, the first included), found ${shown(r.attempts)}`,
+      `${configPath}: retries.attempts must be a positive integer (attempts per sample, the first included), found ${r.attempts === undefined ? "none" : shown(r.attempts)}`,
     );
   }
   if (typeof r.retryOn !== "function") {
     throw new UsageError(
-      `${configPath}: retries.retryOn must be a function (error) => boolean that marks transient errors, found ${shown(r.retryOn)}`,
+      `${configPath}: retries.retryOn must be a function (error) => boolean that marks transient errors, found ${r.retryOn === undefined ? "none" : shown(r.retryOn)}`,
     );
   }
   for (const key of ["backoffMs", "maxBackoffMs"]) {
