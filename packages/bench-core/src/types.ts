@@ -81,6 +81,12 @@ export interface MetricInput<M extends Metadata = Metadata> {
   readonly usage?: Usage;
   /** The run's signal, for metrics that call out (judges, embedders). */
   readonly signal?: AbortSignal;
+  /**
+   * Reports the usage of one model call made inside the metric (a judge or an embedder): call it
+   * once per call. The runner sums what is reported per sample into the result's `judge_usage`
+   * (input/output/total tokens, cost, calls). Absent when the runner does not record it.
+   */
+  readonly reportUsage?: (usage: Usage) => void;
   /** The run's shared rate limiter, for model calls made inside the metric. Absent without one. */
   readonly limiter?: CallLimiter;
 }
