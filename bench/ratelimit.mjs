@@ -104,6 +104,14 @@ async function scenario(label, n, benchOptions, runOptions = {}, during) {
         ? `; concurrency final ${r.rateLimit.concurrencyFinal}, lowest ${r.rateLimit.concurrencyMin}`
         : ""),
   );
+  if (benchOptions.rateLimit) {
+    // Past the start (2 s) and up to the last admission: the rate the run held.
+    const last = provider.admitted.at(-1) - t0;
+    const held = provider.admitted.filter((a) => a - t0 >= 2000).length / ((last - 2000) / 1000);
+    console.log(
+      `  held from 2 s to the last admission: ${held.toFixed(1)}/s = ${((held / RATE) * 100).toFixed(1)} % of the first limit`,
+    );
+  }
   return { provider, t0, r };
 }
 
