@@ -806,7 +806,7 @@ describe("run, compare, diff, check, merge", () => {
     ]);
     expect(typo.code, typo.stderr).toBe(0);
     expect(typo.stderr).toMatch(
-      /^warning: .*typo-key\.config\.mjs: config key "maxConcurent" is not one run reads, so it is ignored; the keys are dataset, metrics, targets, maxConcurrent, outDir, timeoutMs, cache, keepChunkText$/m,
+      /^warning: .*typo-key\.config\.mjs: config key "maxConcurent" is not one run reads, so it is ignored; the keys are dataset, metrics, targets, maxConcurrent, outDir, timeoutMs, cache, keepChunkText, retries, rateLimit$/m,
     );
     const array = cli([
       "run",
@@ -948,6 +948,56 @@ describe("run, compare, diff, check, merge", () => {
     expect(r.stderr).toMatch(/^error: .*targets must name at least one target/);
     expect(r.stderr).not.toMatch(/no-such-dataset|Unhandled|\n\s+at /);
     expect(r.stderr.trim().split("\n")).toHaveLength(2); // the error and its hint
+  });
+
+  it("runs with the config's rateLimit and retries and --adaptive; CI lines and the result say what the limiter did", async () => {
+    const to = join(dir, "ratelimit");
+    const r = cli([
+      "run",
+      join(fixtures, "ratelimit.config.mjs"),
+      "--out-dir",
+      to,
+      "--adaptive",
+      "--rpm",
+      "60000",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/is not one run reads/);
+    // Each sample's first call is refused: 20 rate-limited calls, none errored.
+    const saved = JSON.parse(await readFile(join(to, "limited.json"), "utf8"));
+    expect(saved.status).toEqual({ successful: 20, errored: 0, incomplete: 0 });
+    expect(saved.rate_limit.rate_limited_calls).toBe(20);
+    expect(saved.rate_limit.concurrency_min).toBeLessThan(8);
+    expect(r.stderr).toMatch(
+      /^limited: 20\/20 \| errored 0 \| concurrency \d+ \| rate-limited 20$/m,
+    );
+    expect(r.stderr).toMatch(
+      /rate limit: 20 calls rate-limited \(each waited and ran again\); concurrency \d+ at the end, \d+ at the lowest/,
+    );
+  });
+
+  it("refuses bad retries in a config, and a bad --rpm, naming them", () => {
+    const retries = cli([
+      "run",
+      join(fixtures, "bad-retries.config.mjs"),
+      "--out-dir",
+      join(dir, "never2"),
+    ]);
+    expect(retries.code).toBe(2);
+    expect(retries.stderr).toMatch(
+      /^error: \S+bad-retries\.config\.mjs: retries\.retryOn must be a function \(error\) => boolean that marks transient errors, found none$/m,
+    );
+    const rpm = cli([
+      "run",
+      join(fixtures, "ratelimit.config.mjs"),
+      "--rpm",
+      "fast",
+      "--out-dir",
+      join(dir, "never2"),
+    ]);
+    expect(rpm.code).toBe(2);
+    expect(rpm.stderr).toMatch(/--rpm "fast": expected a positive number per minute/);
+    expect(existsSync(join(dir, "never2"))).toBe(false);
   });
 
   it("refuses a config without a dataset, or with an outDir that is no path, in one line", () => {

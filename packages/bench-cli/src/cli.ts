@@ -71,6 +71,12 @@ export async function main(
       "--keep-chunk-text",
       "keep each retrieved chunk's text in the results, so `rescore` can use metrics that read it (Faithfulness)",
     )
+    .option("--rpm <n>", "requests per minute, shared by every call of a target's run")
+    .option("--tpm <n>", "tokens per minute (from the targets' usage), shared likewise")
+    .option(
+      "--adaptive",
+      "adapt concurrency to the provider: halve on a 429, grow on successes (up to maxConcurrent)",
+    )
     .addHelpText(
       "after",
       "\nA config is code: `run` executes it. Loading datasets or result files never evaluates code.\nAn interrupted run (Ctrl-C, crash) resumes from its journal when run again.",

@@ -1,4 +1,11 @@
-import type { DatasetLike, Metadata, Metric, Target } from "@fastrag/bench-core";
+import type {
+  DatasetLike,
+  Metadata,
+  Metric,
+  RateLimitOptions,
+  RetryOptions,
+  Target,
+} from "@fastrag/bench-core";
 
 /**
  * A dataset as a config gives it: a `QADataset` or an array of samples, a promise of either, or a
@@ -34,6 +41,17 @@ export interface BenchConfig<M extends Metadata = Metadata> {
    * Default `false`: chunk text can be most of a result's size.
    */
   readonly keepChunkText?: boolean;
+  /**
+   * Retries of errors `retryOn` marks transient, as `Benchmark.run`'s `retries`:
+   * `{ attempts, backoffMs?, maxBackoffMs?, retryOn }`. Default: none.
+   */
+  readonly retries?: RetryOptions;
+  /**
+   * The run's rate limit, as `Benchmark`'s `rateLimit`: `{ requestsPerMinute?, tokensPerMinute?,
+   * adaptive?, isRateLimit?, maxWaits? }`. `--rpm`, `--tpm` and `--adaptive` set or override its
+   * fields.
+   */
+  readonly rateLimit?: RateLimitOptions;
 }
 
 /**

@@ -7,6 +7,8 @@
 //   run-sample.ts       one sample: attempts and retries, then scoring
 //   call-target.ts      one call of the target, with its timeout and the run's abort
 //   retry.ts            which errors are retried and how long to wait
+//   rate-limiter.ts     rateLimit: token buckets, rate-limited calls waited out (one per run)
+//   adaptive-concurrency.ts  AIMD of the concurrency on rate-limit errors
 //   score-sample.ts     every metric on one output
 //   metric-cutter.ts    a metric pending long after the abort gives its sample up
 //   sample-record.ts    the record a finished sample keeps
@@ -21,6 +23,7 @@ import { setOwn } from "./internal/validate.js";
 import {
   BenchmarkResult,
   type DatasetInfo,
+  type RateLimitRecord,
   type ResultShard,
   type ShardSpec,
 } from "./result/model.js";
@@ -37,6 +40,7 @@ import { describeValue } from "./runner/describe-value.js";
 import { errorMessage } from "./runner/error-message.js";
 import { MetricCutter } from "./runner/metric-cutter.js";
 import { ProgressCounter } from "./runner/progress.js";
+import { type RateLimitOptions, RunLimiter, validateRateLimit } from "./runner/rate-limiter.js";
 import { runLoop } from "./runner/run-loop.js";
 import { type RunOptions, validateRunOptions } from "./runner/run-options.js";
 import type { SampleContext } from "./runner/sample-context.js";
@@ -45,6 +49,7 @@ import type { EvalSample, Metadata, Metric, SampleResult, Target } from "./types
 
 export { errorMessage } from "./runner/error-message.js";
 export { ABORT_GRACE } from "./runner/metric-cutter.js";
+export type { RateLimitOptions } from "./runner/rate-limiter.js";
 export type { RetryOptions } from "./runner/retry.js";
 export type { RunOptions } from "./runner/run-options.js";
 
@@ -57,8 +62,19 @@ export type DatasetLike<M extends Metadata = Metadata> =
 export interface BenchmarkOptions<M extends Metadata = Metadata> {
   readonly dataset: DatasetLike<M>;
   readonly metrics: readonly Metric<M>[];
-  /** Samples in flight at once. A positive integer; default 4. */
+  /** Samples in flight at once (with `rateLimit.adaptive`, the most). A positive integer; default 4. */
   readonly maxConcurrent?: number;
+  /**
+   * Run as fast as the provider allows, and no faster: budgets of requests and tokens per minute
+   * shared by every call of a run, concurrency that adapts to rate-limit errors, and rate-limited
+   * calls waited out and run again instead of failing. See {@link RateLimitOptions}.
+   *
+   * @example
+   * ```ts
+   * new Benchmark({ dataset, metrics, maxConcurrent: 64, rateLimit: { adaptive: true, requestsPerMinute: 500 } });
+   * ```
+   */
+  readonly rateLimit?: RateLimitOptions;
 }
 
 /**
@@ -79,6 +95,7 @@ export class Benchmark<M extends Metadata = Metadata> {
   readonly samples: readonly EvalSample<M>[];
   readonly metrics: readonly Metric<M>[];
   readonly maxConcurrent: number;
+  readonly rateLimit: RateLimitOptions | undefined;
   private fingerprintCache: string | undefined;
   // Each sample's question and id as validated here: what records and journals keep, and what a
   // resume checks a journal against, even after a target edited the sample objects in place.
@@ -88,7 +105,8 @@ export class Benchmark<M extends Metadata = Metadata> {
   /**
    * @throws {ConfigurationError} for an empty or malformed dataset, an empty metric list, two
    * metrics with one name, a `maxConcurrent` that is not a positive integer, or when no metric
-   * can score this dataset (every metric needs relevant ids and no sample has any).
+   * can score this dataset (every metric needs relevant ids and no sample has any), or a
+   * malformed `rateLimit`.
    */
   constructor(options: BenchmarkOptions<M>) {
     if (typeof options !== "object" || options === null) {
@@ -96,7 +114,7 @@ export class Benchmark<M extends Metadata = Metadata> {
         "Benchmark: expected options { dataset, metrics, maxConcurrent? }",
       );
     }
-    const { dataset, metrics, maxConcurrent = 4 } = options;
+    const { dataset, metrics, maxConcurrent = 4, rateLimit } = options;
     const samples = Array.isArray(dataset)
       ? (dataset as readonly EvalSample<M>[])
       : (dataset as { samples?: readonly EvalSample<M>[] } | undefined)?.samples;
@@ -156,6 +174,7 @@ export class Benchmark<M extends Metadata = Metadata> {
         `Benchmark: maxConcurrent must be a positive integer, found ${describeValue(maxConcurrent)}`,
       );
     }
+    validateRateLimit(rateLimit);
     if (metrics.every((m) => m.needsRelevantIds) && !samples.some(isJudged)) {
       throw new ConfigurationError(
         `Benchmark: no metric can score this dataset: every metric (${metrics.map((m) => m.name).join(", ")}) needs relevant ids and no sample has any (nor a positive grade in \`relevance\`). Map a relevant-ids column or add a generation/operational metric`,
@@ -166,6 +185,7 @@ export class Benchmark<M extends Metadata = Metadata> {
     this.ids = sampleIds;
     this.metrics = metrics;
     this.maxConcurrent = maxConcurrent;
+    this.rateLimit = rateLimit;
   }
 
   /** The dataset's fingerprint, as recorded in results and journals. */
@@ -252,7 +272,10 @@ export class Benchmark<M extends Metadata = Metadata> {
       journal = new JournalSink(writer, kept, options.continueWithoutJournal === true, warn);
     }
     const todo = positions.filter((i) => slots[i] === undefined);
-    const progress = new ProgressCounter(onProgress, positions, slots);
+    // One limiter per run: its buckets and concurrency are this run's, shared by all its calls.
+    const limiter =
+      this.rateLimit === undefined ? undefined : new RunLimiter(this.rateLimit, this.maxConcurrent);
+    const progress = new ProgressCounter(onProgress, positions, slots, limiter);
 
     const cacheKey = target.cacheKey;
     if (
@@ -273,11 +296,13 @@ export class Benchmark<M extends Metadata = Metadata> {
       signal,
       cutter: signal === undefined ? undefined : new MetricCutter(signal),
       keepChunkText: options.keepChunkText === true,
+      limiter,
       direct:
         timeoutMs === undefined &&
         signal === undefined &&
         (retries?.attempts ?? 1) === 1 &&
-        options.cache === undefined,
+        options.cache === undefined &&
+        limiter === undefined,
       targetCache:
         options.cache === undefined
           ? undefined
@@ -326,6 +351,7 @@ export class Benchmark<M extends Metadata = Metadata> {
       ...(shard ? { shard: this.resultShard(shard, positions) } : {}),
       keepChunkText: options.keepChunkText === true,
       ...(options.provenance ? { provenance: options.provenance } : {}),
+      ...(limiter ? { rateLimit: rateLimitRecord(limiter) } : {}),
     });
     if (journal?.failure !== undefined) {
       const unstarted = positions.length - samples.length;
@@ -352,6 +378,16 @@ function unjournaledText(n: number): string {
   return n === 1
     ? "the 1 sample whose line could not be written is"
     : `the ${n} samples whose lines could not be written are`;
+}
+
+/** What a run's limiter counted, as the result records it. */
+function rateLimitRecord(limiter: RunLimiter): RateLimitRecord {
+  const s = limiter.stats();
+  return {
+    rateLimitedCalls: s.rateLimitedCalls,
+    concurrencyFinal: s.concurrency,
+    concurrencyMin: s.lowestConcurrency,
+  };
 }
 
 /**

@@ -23,20 +23,30 @@ export { writeFileAtomic } from "./internal/atomic-write.js";
 export { fingerprintSamples } from "./internal/fingerprint.js";
 export { firstInvalidUtf8 } from "./internal/text.js";
 export { setOwn } from "./internal/validate.js";
-export { RESULT_FORMAT, type ResultFile, type SampleFile } from "./result/codec.js";
+export {
+  type RateLimitFile,
+  RESULT_FORMAT,
+  type ResultFile,
+  type SampleFile,
+} from "./result/codec.js";
 export { shardSize } from "./result/merge.js";
 export {
   BenchmarkResult,
   type BenchmarkResultInit,
   type DatasetInfo,
   type LoadResultOptions,
-  type ResultShard,
   type Provenance,
+  type RateLimitRecord,
+  type ResultShard,
   type ShardSpec,
 } from "./result/model.js";
 export type { RescoreOptions } from "./result/rescore.js";
 export { countStatuses, summarizeSamples } from "./result/summarize-samples.js";
 export { errorMessage } from "./runner/error-message.js";
+export {
+  DEFAULT_MAX_WAITS,
+  type RateLimitOptions,
+} from "./runner/rate-limiter.js";
 export type { RetryOptions } from "./runner/retry.js";
 export type { RunOptions } from "./runner/run-options.js";
 export { percentile, summarize } from "./summary.js";

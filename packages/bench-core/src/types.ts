@@ -251,4 +251,10 @@ export interface Progress {
   readonly total: number;
   readonly errored: number;
   readonly incomplete: number;
+  /**
+   * With `rateLimit`: the concurrency in force (it moves with `adaptive`), and how many calls
+   * were rate-limited so far (each waited and ran again). Absent without `rateLimit`.
+   */
+  readonly concurrency?: number;
+  readonly rateLimited?: number;
 }

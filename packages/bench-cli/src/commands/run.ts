@@ -13,6 +13,7 @@ import {
   errorMessage,
   JournalWriteError,
   type Progress,
+  type RateLimitOptions,
   RunAbortedError,
   type ShardSpec,
 } from "@fastrag/bench-core";
@@ -36,6 +37,12 @@ export interface RunCommandOptions {
   readonly refresh?: boolean;
   readonly continueWithoutJournal?: boolean;
   readonly keepChunkText?: boolean;
+  /** `--rpm`: requests per minute (overrides the config's `rateLimit.requestsPerMinute`). */
+  readonly rpm?: string;
+  /** `--tpm`: tokens per minute (overrides the config's `rateLimit.tokensPerMinute`). */
+  readonly tpm?: string;
+  /** `--adaptive`: adaptive concurrency (sets the config's `rateLimit.adaptive`). */
+  readonly adaptive?: boolean;
 }
 
 const CONFIG_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"];
@@ -50,6 +57,8 @@ const CONFIG_KEYS: readonly string[] = [
   "timeoutMs",
   "cache",
   "keepChunkText",
+  "retries",
+  "rateLimit",
 ];
 
 /**
@@ -302,6 +311,8 @@ export async function runCommand(
   if (useCache !== undefined && typeof useCache !== "boolean") {
     throw new UsageError(`${configPath}: cache must be true or false, found ${shown(useCache)}`);
   }
+  checkRetries(configPath, config.retries);
+  const rateLimit = rateLimitOf(configPath, config.rateLimit, options);
   const warnings = (dataset as { warnings?: readonly string[] }).warnings ?? [];
   const c = colors(io);
   for (const key of unknownConfigKeys(config)) {
@@ -313,11 +324,21 @@ export async function runCommand(
     );
   }
   for (const w of warnings) writeLine(io.stderr, c.yellow(`warning: ${w}`));
-  const benchmark = new Benchmark({
-    dataset,
-    metrics: config.metrics,
-    ...(config.maxConcurrent !== undefined ? { maxConcurrent: config.maxConcurrent } : {}),
-  });
+  let benchmark: Benchmark;
+  try {
+    benchmark = new Benchmark({
+      dataset,
+      metrics: config.metrics,
+      ...(config.maxConcurrent !== undefined ? { maxConcurrent: config.maxConcurrent } : {}),
+      ...(rateLimit !== undefined ? { rateLimit } : {}),
+    });
+  } catch (error) {
+    // A bad rateLimit field is the config's (or a flag's): say so in its terms.
+    if (ConfigurationError.isInstance(error) && error.message.startsWith("Benchmark: rateLimit")) {
+      throw new UsageError(`${configPath}: ${error.message.slice("Benchmark: ".length)}`);
+    }
+    throw error;
+  }
   const outDir =
     options.outDir !== undefined
       ? resolve(io.cwd, options.outDir)
@@ -475,7 +496,7 @@ async function runTargets(
     const total = shard
       ? Math.max(0, Math.ceil((benchmark.samples.length - shard.index) / shard.count))
       : benchmark.samples.length;
-    const progress = startProgress(io, name, total);
+    const progress = startProgress(io, name, total, benchmark.rateLimit !== undefined);
     let finished = 0;
     const onProgress = (p: Progress) => {
       finished = p.done;
@@ -494,6 +515,7 @@ async function runTargets(
         checkpoint: journal,
         onProgress,
         ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+        ...(config.retries !== undefined ? { retries: config.retries } : {}),
         ...(shard ? { shard } : {}),
         ...(options.retryErrored ? { retryErrored: true } : {}),
         ...(cache !== undefined ? { cache, refresh: options.refresh === true } : {}),
@@ -573,6 +595,15 @@ async function runTargets(
       io.stderr,
       `${s.errored > 0 ? c.yellow("!") : c.green("✓")} ${printable(name)}: ${plural(result.samples.length, "sample")} in ${result.durationS.toFixed(1)} s (${status}) → ${file}`,
     );
+    const limited = result.rateLimit;
+    if (limited !== undefined) {
+      writeLine(
+        io.stderr,
+        c.dim(
+          `  rate limit: ${plural(limited.rateLimitedCalls, "call")} rate-limited (each waited and ran again); concurrency ${limited.concurrencyFinal} at the end, ${limited.concurrencyMin} at the lowest`,
+        ),
+      );
+    }
     for (const line of problems(result, file)) writeLine(io.stderr, c.yellow(`  ${line}`));
     results.push(result);
   }
@@ -633,6 +664,79 @@ function problems(result: BenchmarkResult, file: string): string[] {
     );
   }
   return lines;
+}
+
+/**
+ * Checks a config's `retries` as `Benchmark.run` would, but naming the config, before anything is
+ * made: `{ attempts, backoffMs?, maxBackoffMs?, retryOn }`.
+ */
+function checkRetries(configPath: string, retries: unknown): void {
+  if (retries === undefined) return;
+  const expected = "{ attempts, backoffMs?, maxBackoffMs?, retryOn }";
+  if (typeof retries !== "object" || retries === null || Array.isArray(retries)) {
+    throw new UsageError(`${configPath}: retries must be ${expected}, found ${shown(retries)}`);
+  }
+  const r = retries as Record<string, unknown>;
+  for (const key of Object.keys(r)) {
+    if (!["attempts", "backoffMs", "maxBackoffMs", "retryOn"].includes(key)) {
+      throw new UsageError(
+        `${configPath}: retries has an unknown field ${JSON.stringify(key)}; expected ${expected}`,
+      );
+    }
+  }
+  if (!(Number.isSafeInteger(r.attempts) && (r.attempts as number) >= 1)) {
+    throw new UsageError(
+      `${configPath}: retries.attempts must be a positive integer (attempts per sample, the first included), found ${r.attempts === undefined ? "none" : shown(r.attempts)}`,
+    );
+  }
+  if (typeof r.retryOn !== "function") {
+    throw new UsageError(
+      `${configPath}: retries.retryOn must be a function (error) => boolean that marks transient errors, found ${r.retryOn === undefined ? "none" : shown(r.retryOn)}`,
+    );
+  }
+  for (const key of ["backoffMs", "maxBackoffMs"]) {
+    const v = r[key];
+    if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v >= 0)) {
+      throw new UsageError(
+        `${configPath}: retries.${key} must be a non-negative number of milliseconds, found ${shown(v)}`,
+      );
+    }
+  }
+}
+
+/** The run's `rateLimit`: the config's, with `--rpm`, `--tpm` and `--adaptive` over it. */
+function rateLimitOf(
+  configPath: string,
+  configured: unknown,
+  options: RunCommandOptions,
+): RateLimitOptions | undefined {
+  const rpm = options.rpm === undefined ? undefined : perMinute("--rpm", options.rpm);
+  const tpm = options.tpm === undefined ? undefined : perMinute("--tpm", options.tpm);
+  if (configured !== undefined && (typeof configured !== "object" || configured === null)) {
+    throw new UsageError(
+      `${configPath}: rateLimit must be { requestsPerMinute?, tokensPerMinute?, adaptive?, isRateLimit?, maxWaits? }, found ${shown(configured)}`,
+    );
+  }
+  if (configured === undefined && rpm === undefined && tpm === undefined && !options.adaptive) {
+    return undefined;
+  }
+  return {
+    ...(configured as RateLimitOptions | undefined),
+    ...(rpm !== undefined ? { requestsPerMinute: rpm } : {}),
+    ...(tpm !== undefined ? { tokensPerMinute: tpm } : {}),
+    ...(options.adaptive ? { adaptive: true } : {}),
+  };
+}
+
+/** `--rpm 500`, `--tpm 90000`: a positive number per minute. */
+function perMinute(flag: string, value: string): number {
+  const n = Number(value.trim());
+  if (value.trim() === "" || !Number.isFinite(n) || n <= 0) {
+    throw new UsageError(
+      `${flag} "${value}": expected a positive number per minute, e.g. ${flag} 500`,
+    );
+  }
+  return n;
 }
 
 /** A config value in a message: a number or string as written, anything else by its type. */
@@ -714,13 +818,34 @@ interface ProgressHandle {
   readonly stop: () => void;
 }
 
-/** A progress bar on a terminal; nothing per sample in CI logs (one line per target instead). */
-function startProgress(io: Io, name: string, total: number): ProgressHandle {
-  if (!io.stderr.isTTY) return { update: () => {}, stop: () => {} };
+/**
+ * A progress bar on a terminal; in CI logs, nothing per sample (one line per target instead), and
+ * with a rate limit a line at each tenth of the samples, with the concurrency in force and the
+ * calls rate-limited so far.
+ */
+function startProgress(io: Io, name: string, total: number, limited: boolean): ProgressHandle {
+  const target = printable(name);
+  if (!io.stderr.isTTY) {
+    if (!limited) return { update: () => {}, stop: () => {} };
+    let tenth = 0;
+    return {
+      update: (p) => {
+        const reached = p.total === 0 ? 10 : Math.floor((p.done * 10) / p.total);
+        if (reached <= tenth) return;
+        tenth = reached;
+        writeLine(
+          io.stderr,
+          `${target}: ${p.done}/${p.total} | errored ${p.errored} | concurrency ${p.concurrency ?? "?"} | rate-limited ${p.rateLimited ?? 0}`,
+        );
+      },
+      stop: () => {},
+    };
+  }
+  const rate = limited ? " | concurrency {concurrency} | rate-limited {rateLimited}" : "";
   const bar = new cliProgress.SingleBar(
     {
       // The name goes in as a value: in the format string, a name such as "{eta}" would be replaced.
-      format: `{target} [{bar}] {value}/{total} | errored {errored} | ETA {eta_formatted}`,
+      format: `{target} [{bar}] {value}/{total} | errored {errored}${rate} | ETA {eta_formatted}`,
       stream: io.stderr as NodeJS.WritableStream,
       hideCursor: true,
       clearOnComplete: true,
@@ -729,10 +854,15 @@ function startProgress(io: Io, name: string, total: number): ProgressHandle {
     },
     cliProgress.Presets.shades_classic,
   );
-  const target = printable(name);
-  bar.start(total, 0, { errored: 0, target });
+  bar.start(total, 0, { errored: 0, target, concurrency: "", rateLimited: 0 });
   return {
-    update: (p) => bar.update(p.done, { errored: p.errored, target }),
+    update: (p) =>
+      bar.update(p.done, {
+        errored: p.errored,
+        target,
+        concurrency: p.concurrency ?? "",
+        rateLimited: p.rateLimited ?? 0,
+      }),
     stop: () => bar.stop(),
   };
 }

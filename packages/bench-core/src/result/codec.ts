@@ -29,6 +29,7 @@ import type {
   BenchmarkResultInit,
   DatasetInfo,
   Provenance,
+  RateLimitRecord,
   ShardSpec,
 } from "./model.js";
 
@@ -61,6 +62,7 @@ export interface ResultFile {
   config_hash?: string;
   git_commit?: string;
   params?: Record<string, unknown>;
+  rate_limit?: RateLimitFile;
   samples: SampleFile[];
 }
 
@@ -84,6 +86,13 @@ export interface ChunkFile {
   uri?: string;
   score?: number;
   text?: string;
+}
+
+/** The on-disk shape of {@link RateLimitRecord}. */
+export interface RateLimitFile {
+  rate_limited_calls: number;
+  concurrency_final: number;
+  concurrency_min: number;
 }
 
 /** The on-disk shape of one sample (snake_case). */
@@ -143,6 +152,13 @@ export function headerOf(r: BenchmarkResult): Omit<ResultFile, "samples"> {
     if (p.configHash !== undefined) out.config_hash = p.configHash;
     if (p.gitCommit !== undefined) out.git_commit = p.gitCommit;
     if (p.params !== undefined) out.params = { ...p.params };
+  }
+  if (r.rateLimit) {
+    out.rate_limit = {
+      rate_limited_calls: r.rateLimit.rateLimitedCalls,
+      concurrency_final: r.rateLimit.concurrencyFinal,
+      concurrency_min: r.rateLimit.concurrencyMin,
+    };
   }
   return out;
 }
@@ -315,6 +331,9 @@ export function parseHeader(data: unknown, source: string): Omit<BenchmarkResult
             ),
           };
   }
+  if (obj.rate_limit !== undefined && obj.rate_limit !== null) {
+    out.rateLimit = parseRateLimit(obj.rate_limit, source);
+  }
   if (obj.keep_chunk_text !== undefined)
     out.keepChunkText = expectBoolean(obj.keep_chunk_text, source, "keep_chunk_text");
   if (obj.usage !== undefined && obj.usage !== null)
@@ -411,6 +430,23 @@ function parseGrades(value: unknown, source: string, where: string): Record<stri
     setOwn(out, key, g);
   }
   return out;
+}
+
+function parseRateLimit(value: unknown, source: string): RateLimitRecord {
+  const o = expectObject(value, source, "rate_limit");
+  return {
+    rateLimitedCalls: expectNonNegativeInt(
+      o.rate_limited_calls,
+      source,
+      "rate_limit.rate_limited_calls",
+    ),
+    concurrencyFinal: expectNonNegativeInt(
+      o.concurrency_final,
+      source,
+      "rate_limit.concurrency_final",
+    ),
+    concurrencyMin: expectNonNegativeInt(o.concurrency_min, source, "rate_limit.concurrency_min"),
+  };
 }
 
 function parseSummary(value: unknown, source: string, where: string): DistributionSummary {

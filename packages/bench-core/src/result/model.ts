@@ -68,6 +68,19 @@ export interface Provenance {
   readonly params?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * What a run with `rateLimit` counted (on disk: `rate_limit: { rate_limited_calls,
+ * concurrency_final, concurrency_min }`). A resumed run counts only its own calls.
+ */
+export interface RateLimitRecord {
+  /** Calls that were rate-limited (each waited and ran again, or gave up past `maxWaits`). */
+  readonly rateLimitedCalls: number;
+  /** The concurrency in force when the run ended (`maxConcurrent` unless adaptive). */
+  readonly concurrencyFinal: number;
+  /** The lowest concurrency of the run. */
+  readonly concurrencyMin: number;
+}
+
 /** Options of {@link BenchmarkResult.load}. */
 export interface LoadResultOptions {
   /**
@@ -105,6 +118,8 @@ export interface BenchmarkResultInit {
   readonly usage?: Usage;
   /** The metrics' model-call usage summed over the samples. Recomputed from `samples` when absent. */
   readonly judgeUsage?: JudgeUsage;
+  /** With `rateLimit`: what the run's limiter counted. */
+  readonly rateLimit?: RateLimitRecord;
 }
 
 /**
@@ -139,6 +154,8 @@ export class BenchmarkResult {
   readonly provenance: Provenance | undefined;
   #usage: Usage | null | undefined;
   #judgeUsage: JudgeUsage | null | undefined;
+  /** With `rateLimit`: what the run's limiter counted (rate-limited calls, concurrency). */
+  readonly rateLimit: RateLimitRecord | undefined;
   #samples: readonly SampleResult[] | undefined;
   /** Set by a lazy load until the records are read. */
   #lazy: LazySamples | undefined;
@@ -166,6 +183,7 @@ export class BenchmarkResult {
     this.provenance = init.provenance;
     this.#usage = init.usage;
     this.#judgeUsage = init.judgeUsage;
+    this.rateLimit = init.rateLimit;
   }
 
   /**

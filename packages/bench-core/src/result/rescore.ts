@@ -53,6 +53,7 @@ export async function rescoreResult<M extends Metadata>(
     keepChunkText: result.keepChunkText,
     direct: true,
     targetCache: undefined,
+    limiter: undefined,
   };
   const out: SampleResult[] = new Array(records.length);
   let next = 0;

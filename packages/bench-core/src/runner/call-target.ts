@@ -3,6 +3,42 @@ import type { EvalSample, Metadata, QueryEngine, Retriever } from "../types.js";
 import { type PipelineOutput, validateOutput } from "./check-output.js";
 import type { SampleContext } from "./sample-context.js";
 
+/** A failed attempt thrown through the run's limiter, which reads its error for a rate limit. */
+class FailedAttempt {
+  constructor(readonly attempt: Attempt & { ok: false }) {}
+}
+
+const unwrapAttempt = (e: unknown): unknown => (e instanceof FailedAttempt ? e.attempt.error : e);
+const attemptUsage = (a: Attempt) => (a.ok ? a.output.usage : undefined);
+
+/**
+ * One attempt at the target: through the run's limiter when it has one (which waits for the
+ * budgets and runs a rate-limited call again, not counting it as an attempt), else directly.
+ * Time spent waiting in the limiter counts neither toward `timeoutMs` nor the latency.
+ */
+export async function callPipelineLimited<M extends Metadata>(
+  ctx: SampleContext<M>,
+  sample: EvalSample<M>,
+  question: string,
+): Promise<Attempt> {
+  const limiter = ctx.limiter;
+  if (limiter === undefined) return callPipeline(ctx, sample, question);
+  try {
+    return await limiter.run(
+      async () => {
+        const attempt = await callPipeline(ctx, sample, question);
+        if (!attempt.ok) throw new FailedAttempt(attempt);
+        return attempt;
+      },
+      { signal: ctx.signal, usage: attemptUsage, unwrap: unwrapAttempt },
+    );
+  } catch (error) {
+    if (error instanceof FailedAttempt) return error.attempt;
+    // Past rateLimit.maxWaits, or the run's abort while waiting for a turn.
+    return { ok: false, error, latencyMs: 0 };
+  }
+}
+
 export class TimeoutError extends Error {
   constructor(ms: number) {
     super(`timed out after ${ms} ms`);

@@ -1,5 +1,6 @@
 // Progress of a run: the counts handed to `onProgress` after every finished sample.
 import type { Progress, SampleResult } from "../types.js";
+import type { RunLimiter } from "./rate-limiter.js";
 
 /**
  * Counts finished, errored and incomplete samples of a run and reports them to `onProgress`. The
@@ -16,6 +17,7 @@ export class ProgressCounter {
     private readonly onProgress: ((progress: Progress) => void) | undefined,
     positions: readonly number[],
     slots: readonly (SampleResult | undefined)[],
+    private readonly limiter: RunLimiter | undefined,
   ) {
     this.total = positions.length;
     this.done = 0;
@@ -41,7 +43,14 @@ export class ProgressCounter {
     if (!onProgress) return;
     const { done, total, errored, incomplete } = this;
     try {
-      const pending: unknown = onProgress({ done, total, errored, incomplete });
+      const limiter = this.limiter;
+      let progress: Progress;
+      if (limiter === undefined) progress = { done, total, errored, incomplete };
+      else {
+        const { concurrency, rateLimitedCalls } = limiter.stats();
+        progress = { done, total, errored, incomplete, concurrency, rateLimited: rateLimitedCalls };
+      }
+      const pending: unknown = onProgress(progress);
       // An async callback's rejection is ignored too: left unhandled, it would end the process.
       if (typeof (pending as PromiseLike<unknown> | null)?.then === "function") {
         (pending as PromiseLike<unknown>).then(undefined, () => {});

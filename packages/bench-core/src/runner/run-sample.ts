@@ -1,8 +1,9 @@
 // One sample from its first call to its record: attempts and retries, then scoring.
 import type { EvalSample, Metadata } from "../types.js";
-import { callPipeline } from "./call-target.js";
+import { callPipelineLimited } from "./call-target.js";
 import { type PipelineOutput, validateOutput } from "./check-output.js";
 import { errorMessage } from "./error-message.js";
+import { isWaitsExceeded } from "./rate-limiter.js";
 import { backoffDelay, isRetryable, type RetryOptions, sleep } from "./retry.js";
 import { CANCELLED, type Outcome, type SampleContext } from "./sample-context.js";
 import { erroredRecord } from "./sample-record.js";
@@ -52,7 +53,7 @@ export async function runSample<M extends Metadata>(
   let latencyMs = 0;
   while (attempts < maxAttempts) {
     attempts++;
-    const attempt = await callPipeline(ctx, sample, question);
+    const attempt = await callPipelineLimited(ctx, sample, question);
     latencyMs = attempt.latencyMs;
     if (attempt.ok) {
       output = attempt.output;
@@ -61,7 +62,14 @@ export async function runSample<M extends Metadata>(
     lastError = attempt.error;
     // A sample cut short by the run's abort is not finished: leave it for a resume.
     if (ctx.signal?.aborted) return CANCELLED;
-    if (attempts >= maxAttempts || !isRetryable(ctx.retries, lastError)) break;
+    // Past rateLimit.maxWaits the sample is errored: retrying would wait the same limit out again.
+    if (
+      attempts >= maxAttempts ||
+      (ctx.limiter !== undefined && isWaitsExceeded(lastError)) ||
+      !isRetryable(ctx.retries, lastError)
+    ) {
+      break;
+    }
     const waited = await sleep(
       backoffDelay(ctx.retries as RetryOptions, attempts, lastError),
       ctx.signal,

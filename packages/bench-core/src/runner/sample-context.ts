@@ -3,6 +3,7 @@
 import type { Metadata, Metric, SampleResult, Target } from "../types.js";
 import type { TargetKind } from "./check-output.js";
 import type { MetricCutter } from "./metric-cutter.js";
+import type { RunLimiter } from "./rate-limiter.js";
 import type { RetryOptions } from "./retry.js";
 import type { TargetCache } from "./target-cache.js";
 
@@ -21,7 +22,9 @@ export interface SampleContext<M extends Metadata> {
   readonly cutter: MetricCutter | undefined;
   /** Keep the retrieved chunks' text in the records (`RunOptions.keepChunkText`). */
   readonly keepChunkText: boolean;
-  /** No timeout, no signal, one attempt, no cache: nothing can abort, repeat or replace a call. */
+  /** With `rateLimit`: the run's limiter, through which every target call goes. */
+  readonly limiter: RunLimiter | undefined;
+  /** No timeout, no signal, one attempt, no cache, no limiter: nothing can abort, delay, repeat or replace a call. */
   readonly direct: boolean;
   /** The run's response cache, when it has one. */
   readonly targetCache: TargetCache | undefined;

@@ -35,6 +35,7 @@ export function scoreSample<M extends Metadata>(
     usage: output.usage,
     signal: ctx.signal,
     reportUsage: meter.report,
+    limiter: ctx.limiter,
   };
   const metrics = ctx.metrics;
   const scores: Record<string, number | null> = {};
