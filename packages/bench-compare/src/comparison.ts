@@ -10,7 +10,8 @@ import { convertPathToPattern, globby } from "globby";
 import { type BootstrapOptions, bootstrapCi, type ConfidenceInterval } from "./bootstrap-ci.js";
 import { type DiffOptions, diff, type SampleDiff } from "./diff.js";
 import { buildHtmlReport } from "./html/model.js";
-import { scoreColumnOf } from "./internal/columns.js";
+import { sampleCountOf, scoreColumnOf } from "./internal/columns.js";
+import { type Alignment, alignRuns, commonColumn } from "./internal/common-samples.js";
 import { decimalsFor } from "./internal/format.js";
 import { runLabel } from "./internal/labels.js";
 import { hasOwn, own } from "./internal/own.js";
@@ -39,6 +40,7 @@ import {
   DEFAULT_MAX_PAIRWISE_RUNS,
   type MarkMode,
   type RunRef,
+  type SampleBasis,
   type TableCell,
   type TableColumn,
   type TableOptions,
@@ -280,27 +282,39 @@ export class Comparison {
 
   /**
    * The run with the best `stat` of `metric`, in the metric's own direction (`higher_is_better`
-   * from the results: the highest recall, the lowest latency). Runs without the metric or without
-   * scores for it are passed over; ties go to the earlier run, also ties up to floating-point
+   * from the results: the highest recall, the lowest latency), compared on the samples every run
+   * with scores for the metric scored (`options.samples`, default `"common"`; `"all"` compares each
+   * run's stored summary): a run that errored on hard samples is not crowned for its mean over the
+   * easy ones. Runs that cannot be paired are compared on all their samples. Runs without the
+   * metric or without scores for it are passed over; ties go to the earlier run, also ties up to floating-point
    * rounding (a mean of 0.30000000000000004 ties an earlier run's 0.3), as the HTML report's ★
    * and the table's significance marks count them.
    *
    * @throws {ConfigurationError} for an unknown metric or statistic, or when no run has a value.
    */
-  best(metric: string, stat: SummaryStat = "mean"): BenchmarkResult {
+  best(
+    metric: string,
+    stat: SummaryStat = "mean",
+    options: { readonly samples?: SampleBasis } = {},
+  ): BenchmarkResult {
     const s = expectStat(stat, "best");
     const higher = this.#direction.get(metric);
     if (higher === undefined) throw this.#unknownMetric(metric, "best");
+    const basis = expectBasis(options?.samples ?? "common");
+    const j = this.metrics().indexOf(metric);
+    const rows = this.table({ stat: s, samples: basis }).rows;
     let extreme: number | undefined;
-    for (const r of this.results) {
-      const v = own(r.summary, metric)?.[s];
+    for (const row of rows) {
+      const v = row.cells[j]?.value;
       if (typeof v !== "number") continue;
       if (extreme === undefined || (higher ? v > extreme : v < extreme)) extreme = v;
     }
     if (extreme !== undefined) {
-      for (const r of this.results) {
-        const v = own(r.summary, metric)?.[s];
-        if (typeof v === "number" && equalUpToRounding(v, extreme)) return r;
+      for (const row of rows) {
+        const v = row.cells[j]?.value;
+        if (typeof v === "number" && equalUpToRounding(v, extreme)) {
+          return this.results[row.index] as BenchmarkResult;
+        }
       }
     }
     throw new ConfigurationError(
@@ -336,14 +350,36 @@ export class Comparison {
     const testName = options.test ?? (options.baseline !== undefined ? "randomization" : "none");
     // Checked even when no test runs: a mistyped baseline in a CI gate must not pass unnoticed.
     if (options.baseline !== undefined) this.#indexOf(options.baseline, "table: baseline");
+    const asked = expectBasis(options.samples ?? "common");
     const metrics = this.metrics();
-    const values: (number | null | undefined)[][] = this.results.map((r) =>
+    const allValues: (number | null | undefined)[][] = this.results.map((r) =>
       metrics.map((m) => {
         const s = own(r.summary, m);
         if (s === undefined) return hasOwn(r.higherIsBetter, m) ? null : undefined;
         return s[stat];
       }),
     );
+    let basis: SampleBasis = "all";
+    let basisNote: string | null = null;
+    const values = allValues.map((row) => row.slice());
+    const dropped: number[][] = this.results.map(() => metrics.map(() => 0));
+    const commonCounts: (number | null)[] = metrics.map(() => null);
+    if (asked === "common" && this.results.length > 1) {
+      const aligned = this.#alignment();
+      if (aligned.positions === null) basisNote = aligned.reason;
+      else {
+        basis = "common";
+        for (let j = 0; j < metrics.length; j++) {
+          const c = commonColumn(this.results, aligned.positions, metrics[j] as string, stat);
+          commonCounts[j] = c.common;
+          for (let i = 0; i < this.results.length; i++) {
+            const v = c.values[i];
+            if (v !== undefined) (values[i] as (number | null | undefined)[])[j] = v;
+            (dropped[i] as number[])[j] = c.dropped[i] as number;
+          }
+        }
+      }
+    }
     const columns: TableColumn[] = metrics.map((metric, j) => ({
       metric,
       header: stat === "mean" ? metric : `${metric} ${stat}`,
@@ -352,6 +388,8 @@ export class Comparison {
         values.map((row) => row[j]),
         stat,
       ),
+      commonSamples: commonCounts[j] ?? null,
+      narrowed: dropped.some((row) => (row[j] as number) > 0),
     }));
     const wins: Mark[][][] = this.results.map(() => metrics.map(() => []));
     const tests: (PairedComparison | undefined)[][] = this.results.map(() =>
@@ -406,6 +444,7 @@ export class Comparison {
       label: runLabel(i),
       name: r.name,
       isBaseline: significance?.baselineIndex === i,
+      status: r.status,
       cells: metrics.map((_, j): TableCell => {
         const test = tests[i]?.[j];
         const marks = (wins[i] as Mark[][])[j] as Mark[];
@@ -415,11 +454,13 @@ export class Comparison {
           value: values[i]?.[j],
           beats: marks.map((m) => runLabel(m.loser)),
           wins: marks.map((m) => m.test),
+          allValue: allValues[i]?.[j],
+          dropped: dropped[i]?.[j] ?? 0,
         };
         return test === undefined ? cell : { ...cell, test };
       }),
     }));
-    return { stat, columns, rows, significance };
+    return { stat, samples: basis, basisNote, columns, rows, significance };
   }
 
   /**
@@ -638,6 +679,14 @@ export class Comparison {
     return out;
   }
 
+  #aligned: Alignment | undefined;
+
+  /** Every run's samples aligned on the first run's, computed once. */
+  #alignment(): Alignment {
+    this.#aligned ??= alignRuns(this.results, (i, j) => this.#pairing(i, j), sampleCountOf);
+    return this.#aligned;
+  }
+
   #pairing(i: number, j: number): SamplePairing {
     const key = `${i}:${j}`;
     let p = this.#pairings.get(key);
@@ -691,6 +740,13 @@ export class Comparison {
 interface Mark {
   readonly loser: number;
   readonly test: PairedComparison;
+}
+
+function expectBasis(samples: unknown): SampleBasis {
+  if (samples === "common" || samples === "all") return samples;
+  throw new ConfigurationError(
+    `samples: expected "common" (the samples every run scored) or "all" (each run's own scores), found ${describe(samples)}`,
+  );
 }
 
 async function isFile(path: string): Promise<boolean> {
