@@ -20,12 +20,17 @@ import { fileSafe } from "../internal/files.js";
 import { colors, type Io, UsageError, writeLine } from "../internal/io.js";
 import { printable } from "../internal/printable.js";
 import { LockWaitInterruptedError, TargetLocks } from "../internal/run-lock.js";
+import { erroredLimit, parseMaxErrored } from "./check.js";
 
 export interface RunCommandOptions {
   readonly shard?: string;
   readonly outDir?: string;
   readonly fresh?: boolean;
   readonly retryErrored?: boolean;
+  /** `--max-errored`: exit 1 when a target errored on more samples than this. */
+  readonly maxErrored?: string;
+  /** `--verbose`: every sample error in full, with its stack when the result keeps one. */
+  readonly verbose?: boolean;
 }
 
 const CONFIG_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"];
@@ -78,7 +83,7 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
     }
   } catch (error) {
     // A syntax error or a throw in the config's top-level code is bad input: say where, briefly.
-    const where = syntaxErrorLocation(error, path);
+    const where = syntaxErrorLocation(error, path) ?? thrownAt(error);
     throw new ConfigurationError(
       `${path}: could not load the config: ${where === undefined ? "" : `${where}: `}${errorMessage(error)}`,
       { cause: error },
@@ -173,6 +178,31 @@ function syntaxErrorLocation(error: unknown, path: string): string | undefined {
   return `${file}:${line}:${Math.max(1, column)}`;
 }
 
+/**
+ * Where the config's code threw, as `file:line:column`: the first frame of the error's stack in
+ * the user's own files (not Node's, not a package under node_modules, not jiti's loader), so a
+ * throw in a module the config imports names that module. `undefined` when the stack has none.
+ */
+export function thrownAt(error: unknown): string | undefined {
+  if (!(error instanceof Error) || typeof error.stack !== "string") return undefined;
+  for (const line of error.stack.split("\n").slice(1)) {
+    const m = /^\s+at (?:.*? \()?(.+?):(\d+):(\d+)\)?$/.exec(line);
+    if (m === null) continue;
+    let file = m[1] as string;
+    if (file.startsWith("node:") || /[\\/]node_modules[\\/]/.test(file)) continue;
+    if (file.startsWith("file:")) {
+      try {
+        file = fileURLToPath(file);
+      } catch {
+        continue;
+      }
+    }
+    if (!file.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(file)) continue;
+    return `${file}:${m[2]}:${m[3]}`;
+  }
+  return undefined;
+}
+
 /** Put before the first line of every ES module the child loads: none of their code can run. */
 const NO_RUN_PREFIX = "throw 0;";
 
@@ -238,9 +268,12 @@ export async function runCommand(
   options: RunCommandOptions,
   io: Io,
   signal: AbortSignal,
+  stop: AbortSignal = signal,
 ): Promise<number> {
   const path = resolve(io.cwd, configPath);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  const maxErrored =
+    options.maxErrored === undefined ? undefined : parseMaxErrored(options.maxErrored);
   const config = await loadConfig(path);
   const base = dirname(path);
   const rawDataset = config.dataset;
@@ -346,7 +379,7 @@ export async function runCommand(
   }
   let results: BenchmarkResult[] | number;
   try {
-    results = await runTargets(config, benchmark, names, paths, options, shard, io, signal);
+    results = await runTargets(config, benchmark, names, paths, options, shard, io, signal, stop);
   } finally {
     await locks.release();
   }
@@ -360,7 +393,49 @@ export async function runCommand(
     writeLine(io.stdout);
     io.stdout.write(table.endsWith("\n") ? table : `${table}\n`);
   }
-  return 0;
+  return failedTargets(results, maxErrored, io);
+}
+
+/**
+ * The exit code of a finished run: 1 when a target errored on every sample (a run that did
+ * nothing must not pass for one that worked), or on more samples than `--max-errored` allows;
+ * each such target is named on stderr. Else 0.
+ */
+function failedTargets(
+  results: readonly BenchmarkResult[],
+  maxErrored: ReturnType<typeof parseMaxErrored> | undefined,
+  io: Io,
+): number {
+  const c = colors(io);
+  let code = 0;
+  for (const r of results) {
+    const { errored } = r.status;
+    const total = r.status.successful + errored + r.status.incomplete;
+    if (total === 0 || errored === 0) continue;
+    if (maxErrored !== undefined) {
+      const limit = erroredLimit(maxErrored, total);
+      if (errored > limit) {
+        const given =
+          maxErrored.percent === undefined ? "" : ` (${maxErrored.percent}% of ${total})`;
+        writeLine(
+          io.stderr,
+          c.red(
+            `error: ${printable(r.name)}: ${errored} of ${total} samples errored, more than --max-errored allows: ${limit}${given}`,
+          ),
+        );
+        code = 1;
+      }
+    } else if (errored === total) {
+      writeLine(
+        io.stderr,
+        c.red(
+          `error: ${printable(r.name)}: every sample errored (${total} of ${total}); nothing was measured. Allow it with --max-errored 100%`,
+        ),
+      );
+      code = 1;
+    }
+  }
+  return code;
 }
 
 /**
@@ -376,6 +451,7 @@ async function runTargets(
   shard: ShardSpec | undefined,
   io: Io,
   signal: AbortSignal,
+  stop: AbortSignal,
 ): Promise<BenchmarkResult[] | number> {
   const c = colors(io);
   const results: BenchmarkResult[] = [];
@@ -397,7 +473,8 @@ async function runTargets(
           io.stderr,
           `${kept.status.errored > 0 ? c.yellow("!") : c.green("✓")} ${printable(name)}: finished before the interruption; kept ${file} (--fresh runs it again)`,
         );
-        for (const line of problems(kept, file)) writeLine(io.stderr, c.yellow(`  ${line}`));
+        for (const line of problems(kept, file, options.verbose))
+          writeLine(io.stderr, c.yellow(`  ${line}`));
         results.push(kept);
         continue;
       }
@@ -414,6 +491,7 @@ async function runTargets(
       result = await benchmark.run(target as never, {
         name,
         signal,
+        stop,
         checkpoint: journal,
         onProgress: progress.update,
         ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
@@ -456,7 +534,8 @@ async function runTargets(
       io.stderr,
       `${s.errored > 0 ? c.yellow("!") : c.green("✓")} ${printable(name)}: ${plural(result.samples.length, "sample")} in ${result.durationS.toFixed(1)} s (${status}) → ${file}`,
     );
-    for (const line of problems(result, file)) writeLine(io.stderr, c.yellow(`  ${line}`));
+    for (const line of problems(result, file, options.verbose))
+      writeLine(io.stderr, c.yellow(`  ${line}`));
     results.push(result);
   }
   for (const p of paths) {
@@ -475,8 +554,20 @@ function plural(n: number, word: string): string {
  * messages; every one is in the result file), and metrics that scored no sample at all (a
  * dataset without what they need: expected answers, relevant ids).
  */
-function problems(result: BenchmarkResult, file: string): string[] {
+function problems(result: BenchmarkResult, file: string, verbose = false): string[] {
   const lines: string[] = [];
+  if (verbose) {
+    // Every error in full, with its stack when the result keeps one (result format 2).
+    for (const sample of result.samples) {
+      if (sample.error === null) continue;
+      const stack = (sample as { errorStack?: string | null }).errorStack;
+      const id = sample.sampleId === undefined ? "" : `${printable(sample.sampleId)}: `;
+      lines.push(`${sample.status} ${id}${printable(sample.error)}`);
+      if (typeof stack === "string" && stack !== "") {
+        for (const frame of stack.split("\n")) lines.push(`    ${printable(frame)}`);
+      }
+    }
+  }
   // Errored samples: the pipeline failed. Incomplete ones with an error: a metric threw.
   const errored = { count: 0, examples: [] as string[] };
   const metricErrors = { count: 0, examples: [] as string[] };
