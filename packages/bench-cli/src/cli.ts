@@ -78,8 +78,20 @@ export async function main(
   program
     .command("compare")
     .description("compare result files: a table with significance marks against a baseline")
-    .argument("<files...>", "result files or glob patterns (quote globs), sorted by path")
+    .argument(
+      "<files...>",
+      "result files or glob patterns (quote globs), in the order given (a glob's files by path)",
+    )
     .option("--stat <stat>", "count, mean, std, min, p50, p90, p95, p99 or max", "mean")
+    .option(
+      "--samples <basis>",
+      "common: compare every metric on the samples every run scored (default); all: each run's own scores",
+    )
+    .option(
+      "--label <file=name>",
+      "show the run of a result file under another name (repeatable), e.g. b/bm25.json=bm25-seed2",
+      collect,
+    )
     .option(
       "--baseline <name>",
       "the run others are tested against, by run name or result file (default: the first)",

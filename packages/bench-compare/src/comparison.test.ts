@@ -661,7 +661,8 @@ describe("files", () => {
 
   it("takes an existing path literally, and merges several patterns", async () => {
     const c = await Comparison.load(join(dir, "c[1].json"), join(dir, "a-*.json"));
-    expect(c.results.map((r) => r.name)).toEqual(["bm25", "hybrid"]);
+    // In the order the patterns were given (issue 34): c[1].json first.
+    expect(c.results.map((r) => r.name)).toEqual(["hybrid", "bm25"]);
   });
 
   it("excludes what a ! pattern matches from the other patterns, as globby does", async () => {

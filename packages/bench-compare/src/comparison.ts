@@ -112,7 +112,7 @@ const LOAD_CONCURRENCY = 4;
  * baseline), bootstrap CIs and per-sample diffs.
  *
  * Runs are labelled a, b, c… (then aa, ab…) in their order here: the order given to `of`, or
- * path order for `load`.
+ * to `load` (pattern by pattern, each glob's matches in path order).
  *
  * @example
  * ```ts
@@ -178,7 +178,8 @@ export class Comparison {
 
   /**
    * Loads every result file matching the glob patterns (globby syntax, relative to the working
-   * directory, or absolute), sorted by path. A pattern that names an existing file is taken
+   * directory, or absolute), in the order of the patterns, each pattern's matches sorted by path
+   * (one glob: path order). A file matched twice keeps its first place. A pattern that names an existing file is taken
    * literally, so file names with glob characters (`run[1].json`) work. A pattern starting with
    * `!` excludes what it matches from every other pattern, as in one globby call:
    * `Comparison.load("results/*.json", "!results/old-*.json")`.
@@ -220,7 +221,9 @@ export class Comparison {
     }
     const excluding =
       negative.length === 0 ? "" : `, after excluding ${negative.map((p) => `"${p}"`).join(", ")}`;
-    const files = new Set<string>();
+    // In the order of the patterns given (so `compare c.json a.json` keeps c first, as `run`
+    // printed it), each glob's matches sorted by path.
+    const ordered: string[] = [];
     for (const { pattern, literal } of positive) {
       let matched: string[];
       if (literal && negative.length === 0) matched = [pattern];
@@ -237,9 +240,10 @@ export class Comparison {
           `Comparison.load: pattern "${pattern}" matched no file (working directory ${process.cwd()}${excluding})`,
         );
       }
-      for (const file of matched) files.add(file);
+      matched.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+      for (const file of matched) ordered.push(file);
     }
-    const paths = [...files].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+    const paths = ordered;
     // Two spellings of one file (a relative and an absolute pattern) load once.
     const unique: string[] = [];
     const seen = new Set<string>();
@@ -261,6 +265,42 @@ export class Comparison {
     for (let w = 0; w < Math.min(LOAD_CONCURRENCY, unique.length); w++) workers.push(worker());
     await Promise.all(workers);
     return new Comparison(results, unique);
+  }
+
+  /**
+   * The same comparison with some runs renamed (`{ 1: "bm25 (seed 2)" }`, by index): two runs of
+   * one name become tellable apart in every table, test and report. Order and letters are kept.
+   * A renamed result is rebuilt in memory from its records (read from its file if it was loaded
+   * lazily); the others are shared.
+   *
+   * @throws {ConfigurationError} for an index out of range or a name that is not a non-empty string.
+   */
+  renamed(names: Readonly<Record<number, string>>): Comparison {
+    if (names === null || typeof names !== "object") {
+      throw new ConfigurationError(`renamed: expected { index: name }, found ${describe(names)}`);
+    }
+    const results = this.results.slice();
+    for (const [key, name] of Object.entries(names)) {
+      const i = this.#indexOf(Number(key), "renamed");
+      if (typeof name !== "string" || name.trim() === "") {
+        throw new ConfigurationError(
+          `renamed: run ${runLabel(i)}: expected a non-empty name, found ${describe(name)}`,
+        );
+      }
+      const r = this.results[i] as BenchmarkResult;
+      results[i] = new BenchmarkResult({
+        name,
+        createdAt: r.createdAt,
+        durationS: r.durationS,
+        samples: r.samples,
+        higherIsBetter: r.higherIsBetter,
+        summary: r.summary,
+        status: r.status,
+        ...(r.dataset !== undefined ? { dataset: r.dataset } : {}),
+        ...(r.shard !== undefined ? { shard: r.shard } : {}),
+      });
+    }
+    return new Comparison(results, this.paths);
   }
 
   /** Every metric name across the results, in first-seen order. */

@@ -367,7 +367,8 @@ export async function runCommand(
       names.map((name, t) => ({ name, lock: (paths[t] as TargetPaths).lock })),
       (message) => writeLine(io.stderr, c.yellow(`note: ${message}`)),
       undefined,
-      signal,
+      // The first Ctrl-C: waiting for a lock costs no call, so it stops at once.
+      stop,
     );
   } catch (error) {
     // Ctrl-C while another machine's lock was watched: stop now, as during a run.
