@@ -357,7 +357,41 @@ export async function runCommand(
   await checkOutDir(outDir, options.outDir !== undefined ? "--out-dir" : `${configPath}: outDir`);
   // Every target is checked before the first one runs: a bad last target must not cost the
   // minutes (and API calls) of the ones before it only to fail at the end.
-  for (const name of names) checkTarget(path, name, config.targets[name], benchmark.metrics);
+  // In a config with a QueryEngine, a Retriever target is scored without the metrics that need
+  // an answer: they do not apply to it (its table cells read `—`), they are no failure of it. A
+  // config of Retrievers alone with such a metric is still refused (nothing could score it).
+  const hasEngine = names.some((name) => isEngine(config.targets[name]));
+  const answerMetrics = benchmark.metrics.filter((m) => m.needsAnswer);
+  let retrieverBenchmark: Benchmark | undefined;
+  if (hasEngine && answerMetrics.length > 0) {
+    const rest = config.metrics.filter((m) => !m.needsAnswer);
+    if (rest.length > 0) {
+      retrieverBenchmark = new Benchmark({
+        dataset,
+        metrics: rest,
+        ...(config.maxConcurrent !== undefined ? { maxConcurrent: config.maxConcurrent } : {}),
+      });
+    }
+  }
+  const benchmarks = names.map((name) =>
+    retrieverBenchmark !== undefined && !isEngine(config.targets[name])
+      ? retrieverBenchmark
+      : benchmark,
+  );
+  for (const [t, name] of names.entries()) {
+    checkTarget(path, name, config.targets[name], (benchmarks[t] as Benchmark).metrics);
+  }
+  if (retrieverBenchmark !== undefined) {
+    const retrievers = names.filter((_, t) => benchmarks[t] === retrieverBenchmark);
+    if (retrievers.length > 0) {
+      writeLine(
+        io.stderr,
+        c.dim(
+          `note: ${answerMetrics.map((m) => m.name).join(", ")} ${answerMetrics.length === 1 ? "needs" : "need"} an answer, so ${retrievers.map((n) => printable(n)).join(", ")} (${retrievers.length === 1 ? "a Retriever" : "Retrievers"}) ${retrievers.length === 1 ? "is" : "are"} scored without ${answerMetrics.length === 1 ? "it" : "them"}`,
+        ),
+      );
+    }
+  }
   const suffix = shard ? `.shard-${shard.index + 1}-of-${shard.count}` : "";
   const paths = names.map((name) => targetPaths(outDir, name, suffix));
   // No other run may run these targets into this directory meanwhile (see TargetLocks).
@@ -380,7 +414,7 @@ export async function runCommand(
   }
   let results: BenchmarkResult[] | number;
   try {
-    results = await runTargets(config, benchmark, names, paths, options, shard, io, signal, stop);
+    results = await runTargets(config, benchmarks, names, paths, options, shard, io, signal, stop);
   } finally {
     await locks.release();
   }
@@ -445,7 +479,7 @@ function failedTargets(
  */
 async function runTargets(
   config: BenchConfig,
-  benchmark: Benchmark,
+  benchmarks: readonly Benchmark[],
   names: readonly string[],
   paths: readonly TargetPaths[],
   options: RunCommandOptions,
@@ -464,6 +498,7 @@ async function runTargets(
   }
   for (const [t, name] of names.entries()) {
     const target = config.targets[name];
+    const benchmark = benchmarks[t] as Benchmark;
     const { file, journal, marker } = paths[t] as TargetPaths;
     // A target that finished before an interruption of this command keeps its saved result: a
     // resume must not spend its calls again, nor overwrite the file.
@@ -710,6 +745,15 @@ function startProgress(io: Io, name: string, total: number): ProgressHandle {
     update: (p) => bar.update(p.done, { errored: p.errored, target }),
     stop: () => bar.stop(),
   };
+}
+
+/** Whether a config's target is a QueryEngine (it has `query()`). */
+function isEngine(target: unknown): boolean {
+  return (
+    typeof target === "object" &&
+    target !== null &&
+    typeof (target as { query?: unknown }).query === "function"
+  );
 }
 
 /**
