@@ -83,7 +83,12 @@ export async function compareCommand(
     ...(alpha !== undefined ? { alpha } : {}),
   };
   if (test === "none" && many) warnIfUnpaired(comparison, io);
-  warnIfErrored(comparison, io, samples);
+  // The basis in force: runs that cannot be paired fall back to each run's own scores.
+  const basis =
+    samples === "common" && many
+      ? (comparison.table({ stat, samples, test: "none" }).samples ?? "all")
+      : "all";
+  warnIfErrored(comparison, io, basis);
   let text: string;
   try {
     if (format === "md") text = comparison.toMarkdown(tableOptions);
