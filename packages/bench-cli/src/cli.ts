@@ -82,7 +82,7 @@ export async function main(
       "<files...>",
       "result files or glob patterns (quote globs), in the order given (a glob's files by path)",
     )
-    .option("--stat <stat>", "count, mean, std, min, p50, p90, p95, p99 or max", "mean")
+    .option("--stat <stat>", "count, mean, std, min, p50 (or median), p90, p95, p99 or max", "mean")
     .option(
       "--samples <basis>",
       "common: compare every metric on the samples every run scored (default); all: each run's own scores",

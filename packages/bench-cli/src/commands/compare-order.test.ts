@@ -74,6 +74,14 @@ describe("compare", () => {
     expect(t.out()).toContain("| bm25 | 2 | 0 | 0.8000 |");
   });
 
+  it("--stat median is p50", async () => {
+    const t = await setup();
+    const args = ["compare", "zeta.json", "--stat", "median"];
+    expect(await main(args, t.io), t.err()).toBe(0);
+    // zeta's scores 0.2, 0.4, 0.9, 0.9: the median is (0.4 + 0.9) / 2.
+    expect(t.out()).toBe("| run | recall@5 p50 |\n| --- | ---: |\n| zeta | 0.6500 |\n");
+  });
+
   it("refuses a bad --label or --samples, naming the flag", async () => {
     const t = await setup();
     expect(await main(["compare", "zeta.json", "--label", "nope.json=x"], t.io)).toBe(2);

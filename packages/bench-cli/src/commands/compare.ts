@@ -44,7 +44,8 @@ export async function compareCommand(
   options: CompareOptions,
   io: Io,
 ): Promise<number> {
-  const stat = (options.stat ?? "mean") as SummaryStat;
+  // "median" is what people type for p50.
+  const stat = (options.stat === "median" ? "p50" : (options.stat ?? "mean")) as SummaryStat;
   if (!(SUMMARY_STATS as readonly string[]).includes(stat)) {
     throw new UsageError(`--stat "${stat}": expected one of ${SUMMARY_STATS.join(", ")}`);
   }
