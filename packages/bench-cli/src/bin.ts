@@ -3,6 +3,10 @@ import { main } from "./cli.js";
 import { stalled } from "./internal/activity.js";
 
 const controller = new AbortController();
+// The first Ctrl-C (or SIGTERM) stops `run` gracefully: no new sample starts, and the calls in
+// flight are not told to abort (a paid call cancelled now would be paid again on resume). The
+// second Ctrl-C aborts them; a third quits at once.
+const stop = new AbortController();
 let interrupts = 0;
 let terminated = false;
 // Only `run` stops gracefully (its samples cost calls, and are journaled); the other commands
@@ -13,9 +17,14 @@ if (graceful) {
     interrupts++;
     if (interrupts === 1) {
       process.stderr.write(
-        "\nstopping: letting in-flight samples finish (Ctrl-C again to quit now)\n",
+        "\nstopping: no new sample starts; in-flight samples finish and are kept (Ctrl-C again to cancel them)\n",
       );
-      controller.abort(new Error("interrupted"));
+      stop.abort(new Error("interrupted"));
+    } else if (interrupts === 2) {
+      process.stderr.write(
+        "\ncancelling in-flight samples (they run again on resume; Ctrl-C again to quit now)\n",
+      );
+      controller.abort(new Error("interrupted twice"));
     } else {
       process.exit(130);
     }
@@ -26,7 +35,7 @@ if (graceful) {
     if (terminated) process.exit(143);
     terminated = true;
     process.stderr.write("\nterminated: letting in-flight samples finish\n");
-    controller.abort(new Error("terminated"));
+    stop.abort(new Error("terminated"));
   });
 }
 
@@ -66,6 +75,7 @@ try {
     process.argv.slice(2),
     { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() },
     controller.signal,
+    stop.signal,
   );
   if (terminated && process.exitCode !== 0) process.exitCode = 143;
   if (stallReported) process.exitCode = 2;

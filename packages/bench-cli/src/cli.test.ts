@@ -478,7 +478,7 @@ describe("run, compare, diff, check, merge", () => {
     expect(r.status, r.stderr).toBe(0);
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(r.stderr).toMatch(/pooled: 2 samples .*successful 1, incomplete 0, errored 1/);
-    expect(r.stdout).toMatch(/\| pooled \| 1\.0000 \|/);
+    expect(r.stdout).toMatch(/\| pooled \| 1 \| 0 \| 1\.0000 \|/);
     expect(existsSync(join(to, "pooled.json"))).toBe(true);
   });
 
@@ -769,7 +769,9 @@ describe("run, compare, diff, check, merge", () => {
 
   it("says why samples errored, and which metric scored nothing", () => {
     const r = cli(["run", join(fixtures, "bad-output.config.mjs"), "--out-dir", join(dir, "bad")]);
-    expect(r.code, r.stderr).toBe(0);
+    // strings errored on every sample: the run fails (issue 34), naming it; results are saved.
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain("error: strings: every sample errored (3 of 3)");
     // engine ran fine, but the dataset has no expected answers: exact_match scored no sample.
     expect(r.stderr).toMatch(
       /✓ engine: 3 samples .*\n {2}exact_match scored no sample: does the dataset have what it needs/,
@@ -932,7 +934,9 @@ describe("run, compare, diff, check, merge", () => {
   it("reports a config that throws while loading in one line, exit 2", () => {
     const r = cli(["run", join(fixtures, "broken.config.mjs")]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/could not load the config: OPENAI_API_KEY is not set/);
+    expect(r.stderr).toMatch(
+      /could not load the config: .*broken\.config\.mjs:\d+:\d+: OPENAI_API_KEY is not set/,
+    );
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
@@ -1108,7 +1112,8 @@ describe("run, compare, diff, check, merge", () => {
     expect(JSON.parse(byFile.stdout).significance.baseline).toBe("strong");
     const unknown = cli(["compare", ...files, "--baseline", "nope"]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/no run named "nope"; runs are "strong", "weak", "weak"/);
+    // In the order the files were given (issue 34), not by path.
+    expect(unknown.stderr).toMatch(/no run named "nope"; runs are "weak", "strong", "weak"/);
   });
 
   it("takes an existing file literally, even when its name reads as a glob", async () => {
@@ -1449,15 +1454,17 @@ describe("names from result files on the terminal, and --out's format", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(
       [
-        "| run | recall@5 |",
-        "| --- | ---: |",
-        "| base | 1.0000 |",
-        "| \\u001b[2J\\u001b[31mpwned\\u009b1m &lt;img src=x onerror=alert(1)&gt; | 0.3333 |",
+        "| run | errored | incomplete | recall@5 |",
+        "| --- | ---: | ---: | ---: |",
+        "| base | 0 | 0 | 1.0000 |",
+        "| \\u001b[2J\\u001b[31mpwned\\u009b1m &lt;img src=x onerror=alert(1)&gt; | 1 | 0 | 0.3333 |",
+        "",
+        'Each metric is compared on the samples every run scored (recall@5 on 3), so a run is not ranked on only the samples it did not fail; each run\'s own all-samples statistic is available with samples "all" (`--samples all`).',
         "",
       ].join("\n"),
     );
     expect(r.stderr).toBe(
-      'warning: 1 of 4 samples of "\\u001b[2J\\u001b[31mpwned\\u009b1m\\n<img src=x onerror=alert(1)>" errored; its means leave them out (a failure is never scored as 0)\n',
+      'warning: 1 of 4 samples of "\\u001b[2J\\u001b[31mpwned\\u009b1m\\n<img src=x onerror=alert(1)>" errored; every run is compared on the samples all runs scored (a failure is never scored as 0)\n',
     );
     const json = cli(["compare", files.base, files.evil, "--test", "none", "--format", "json"]);
     expect(json.code, json.stderr).toBe(0);
@@ -1477,7 +1484,7 @@ describe("names from result files on the terminal, and --out's format", () => {
   it("compare keeps a CSV's bytes in a pipe, and escapes them on a terminal", async () => {
     const piped = cli(["compare", files.base, files.evil, "--test", "none", "--format", "csv"]);
     expect(piped.code, piped.stderr).toBe(0);
-    expect(piped.stdout).toContain(`"${EVIL}",0.3333333333333333\r\n`);
+    expect(piped.stdout).toContain(`"${EVIL}",1,0,0.3333333333333333\r\n`);
     // In process, with a stdout that says it is a terminal.
     const { main } = await import("./cli.js");
     let stdout = "";
@@ -1492,7 +1499,7 @@ describe("names from result files on the terminal, and --out's format", () => {
     );
     expect(code).toBe(0);
     expect(stdout).toBe(
-      'run,recall@5\r\nbase,1\r\n"\\u001b[2J\\u001b[31mpwned\\u009b1m\n<img src=x onerror=alert(1)>",0.3333333333333333\r\n',
+      'run,errored,incomplete,recall@5\r\nbase,0,0,1\r\n"\\u001b[2J\\u001b[31mpwned\\u009b1m\n<img src=x onerror=alert(1)>",1,0,0.3333333333333333\r\n',
     );
   });
 
@@ -1534,12 +1541,24 @@ describe("names from result files on the terminal, and --out's format", () => {
     const cases: [string, (text: string) => void][] = [
       ["report.html", (t) => expect(t.toLowerCase()).toMatch(/^<!doctype html>\n/)],
       ["report.HTM", (t) => expect(t.toLowerCase()).toMatch(/^<!doctype html>\n/)],
-      ["table.csv", (t) => expect(t.startsWith("run,recall@5\r\nbase,1\r\n")).toBe(true)],
+      [
+        "table.csv",
+        (t) => expect(t.startsWith("run,errored,incomplete,recall@5\r\nbase,0,0,1\r\n")).toBe(true),
+      ],
       ["table.json", (t) => expect(JSON.parse(t).format).toBe("fastrag-bench-comparison/1")],
-      ["table.markdown", (t) => expect(t.startsWith("| run | recall@5 |\n")).toBe(true)],
-      ["table.md", (t) => expect(t.startsWith("| run | recall@5 |\n")).toBe(true)],
+      [
+        "table.markdown",
+        (t) => expect(t.startsWith("| run | errored | incomplete | recall@5 |\n")).toBe(true),
+      ],
+      [
+        "table.md",
+        (t) => expect(t.startsWith("| run | errored | incomplete | recall@5 |\n")).toBe(true),
+      ],
       // An extension that names no format keeps the default, markdown.
-      ["table.txt", (t) => expect(t.startsWith("| run | recall@5 |\n")).toBe(true)],
+      [
+        "table.txt",
+        (t) => expect(t.startsWith("| run | errored | incomplete | recall@5 |\n")).toBe(true),
+      ],
     ];
     for (const [name, expectText] of cases) {
       const path = join(dir, "escaping", name);
@@ -1553,7 +1572,7 @@ describe("names from result files on the terminal, and --out's format", () => {
     expect((await readFile(htm, "utf8")).toLowerCase()).toMatch(/^<!doctype html>/);
     const txt = join(dir, "escaping", "data.txt");
     expect(cli(["compare", ...pair, "--format", "csv", "--out", txt]).code).toBe(0);
-    expect(await readFile(txt, "utf8")).toMatch(/^run,recall@5\r\n/);
+    expect(await readFile(txt, "utf8")).toMatch(/^run,errored,incomplete,recall@5\r\n/);
   });
 
   it("compare refuses a --format that contradicts --out's extension, writing nothing", () => {

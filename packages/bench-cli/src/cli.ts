@@ -1,7 +1,7 @@
 import { ConfigurationError } from "@fastrag/bench-core";
 import { Command, CommanderError, Option } from "commander";
 import { colors, type Io, UsageError, writeLine } from "./internal/io.js";
-import { printable } from "./internal/printable.js";
+import { printable, terminalSafe } from "./internal/printable.js";
 
 /** Kept here, not imported from the eval command, so `--help` loads no command module. */
 const DEFAULT_EVAL_METRICS = ["map", "mrr", "r_precision", "ndcg@10", "recall@100", "precision@10"];
@@ -18,14 +18,18 @@ async function version(): Promise<string> {
 }
 
 /**
- * Runs the `fastrag-bench` command line and resolves to its exit code: 0 fine; 1 a check failed or
- * a regression was found; 2 a usage error or a `ConfigurationError` (one line on stderr with the
- * fix, no stack trace); 130 interrupted.
+ * Runs the `fastrag-bench` command line and resolves to its exit code: 0 fine; 1 a check failed, a
+ * regression was found, or `run` saw a target error on every sample (or past `--max-errored`); 2 a usage error or a `ConfigurationError` (one line on stderr with the
+ * fix, no stack trace; with `--verbose`, the stack and causes too); 130 interrupted.
+ *
+ * `signal` cancels work in flight; `stop` (default: `signal`) only stops `run` from starting new
+ * samples, letting those in flight finish: the first Ctrl-C aborts `stop`, the second `signal`.
  */
 export async function main(
   argv: readonly string[],
   io: Io,
   signal: AbortSignal = new AbortController().signal,
+  stop: AbortSignal = signal,
 ): Promise<number> {
   let code = 0;
   const program = new Command("fastrag-bench")
@@ -77,12 +81,17 @@ export async function main(
       "--adaptive",
       "adapt concurrency to the provider: halve on a 429, grow on successes (up to maxConcurrent)",
     )
+    .option(
+      "--max-errored <n|p%>",
+      "exit 1 when a target errored on more samples than this: a count (0) or a share (5%); by default only a target that errored on every sample fails the run",
+    )
+    .option("--verbose", "print every sample error, and a failure's stack and causes")
     .addHelpText(
       "after",
       "\nA config is code: `run` executes it. Loading datasets or result files never evaluates code.\nAn interrupted run (Ctrl-C, crash) resumes from its journal when run again.",
     )
     .action(async (config: string, opts) => {
-      code = await (await import("./commands/run.js")).runCommand(config, opts, io, signal);
+      code = await (await import("./commands/run.js")).runCommand(config, opts, io, signal, stop);
     });
 
   program
@@ -113,8 +122,20 @@ export async function main(
   program
     .command("compare")
     .description("compare result files: a table with significance marks against a baseline")
-    .argument("<files...>", "result files or glob patterns (quote globs), sorted by path")
-    .option("--stat <stat>", "count, mean, std, min, p50, p90, p95, p99 or max", "mean")
+    .argument(
+      "<files...>",
+      "result files or glob patterns (quote globs), in the order given (a glob's files by path)",
+    )
+    .option("--stat <stat>", "count, mean, std, min, p50 (or median), p90, p95, p99 or max", "mean")
+    .option(
+      "--samples <basis>",
+      "common: compare every metric on the samples every run scored (default); all: each run's own scores",
+    )
+    .option(
+      "--label <file=name>",
+      "show the run of a result file under another name (repeatable), e.g. b/bm25.json=bm25-seed2",
+      collect,
+    )
     .option(
       "--baseline <name>",
       "the run others are tested against, by run name or result file (default: the first)",
@@ -230,6 +251,7 @@ export async function main(
       const command = program.commands.find((cmd) => cmd.name() === first)?.name();
       // A lock's message says itself what to do (by name: the lock module loads with `run` only).
       if (error.name !== "TargetLockedError") writeLine(io.stderr, c.dim(hint(error, command)));
+      if (argv.includes("--verbose")) writeLine(io.stderr, c.dim(details(error)));
       return 2;
     }
     throw error;
@@ -239,6 +261,18 @@ export async function main(
 /** A message on one line, any control character in it (from a run name, say) escaped. */
 function firstLine(message: string): string {
   return printable(message.replace(/\s*\n\s*/g, " "));
+}
+
+/** `--verbose`: the error's stack, and each cause's, so a failure deep in a config can be traced. */
+export function details(error: unknown): string {
+  const parts: string[] = [];
+  let e: unknown = error;
+  for (let depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
+    const text = e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e);
+    parts.push(depth === 0 ? text : `caused by: ${text}`);
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return terminalSafe(parts.join("\n"));
 }
 
 function hint(error: Error, command: string | undefined): string {

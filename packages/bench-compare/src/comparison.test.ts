@@ -127,8 +127,16 @@ describe("toMarkdown", () => {
     const b = makeResult({ name: "b", scores: { m: [0.9, "error", 0.8, "error"] } });
     const md = Comparison.of([a, b]).toMarkdown({ baseline: 0, test: "t-test" });
     expect(md).toContain(
+      "2 pair(s) with an errored or null score were left out of the tests, which compare only the samples both runs scored.",
+    );
+    // The means are over samples 1 and 3, which both runs scored: (0.1 + 0.3) / 2, (0.9 + 0.8) / 2.
+    expect(md).toContain("| a | 0 | 0 | 0.2000 |");
+    expect(md).toContain("| b | 2 | 0 | 0.8500 |");
+    const all = Comparison.of([a, b]).toMarkdown({ baseline: 0, test: "t-test", samples: "all" });
+    expect(all).toContain(
       "2 pair(s) with an errored or null score were left out of the tests, which compare only the samples both runs scored; each mean in the table is over all of its own run's scores",
     );
+    expect(all).toContain("| a | 0 | 0 | 0.2500 |");
   });
 
   it("refuses an unknown statistic instead of printing zeros", () => {
@@ -141,7 +149,7 @@ describe("toMarkdown", () => {
 
   it("prints — for a metric without scores and escapes pipes in run names", () => {
     const r = makeResult({ name: "a|b", scores: { m: [null, null] } });
-    expect(Comparison.of([r]).toMarkdown()).toContain("| a\\|b | — |");
+    expect(Comparison.of([r]).toMarkdown()).toContain("| a\\|b | 0 | 2 | — |");
   });
 
   it("marks significant wins the way ranx does, with a legend", () => {
@@ -189,7 +197,7 @@ describe("toMarkdown", () => {
     });
     const md = Comparison.of([runs[0]!, withError]).toMarkdown({ baseline: "base" });
     expect(md).toContain("2 pair(s) with an errored or null score were left out");
-    expect(md).toContain("| b | flaky | 1.0000ᵃ | 90.0ᵃ |");
+    expect(md).toContain("| b | flaky | 1 | 0 | 1.0000ᵃ | 90.0ᵃ |");
   });
 
   it("refuses a bad baseline, and significance on a statistic other than the mean", () => {
@@ -653,7 +661,8 @@ describe("files", () => {
 
   it("takes an existing path literally, and merges several patterns", async () => {
     const c = await Comparison.load(join(dir, "c[1].json"), join(dir, "a-*.json"));
-    expect(c.results.map((r) => r.name)).toEqual(["bm25", "hybrid"]);
+    // In the order the patterns were given (issue 34): c[1].json first.
+    expect(c.results.map((r) => r.name)).toEqual(["hybrid", "bm25"]);
   });
 
   it("excludes what a ! pattern matches from the other patterns, as globby does", async () => {
@@ -723,11 +732,18 @@ describe("toCsv and toJson", () => {
   it("writes JSON with snake_case keys, absent missing metrics and the tests", () => {
     const json = JSON.parse(Comparison.of([bm25, hybrid]).toJson());
     expect(json.format).toBe("fastrag-bench-comparison/1");
-    expect(json.metrics[1]).toEqual({ name: "latency_ms", higher_is_better: false });
+    expect(json.samples).toBe("common");
+    expect(json.metrics[1]).toEqual({
+      name: "latency_ms",
+      higher_is_better: false,
+      common_samples: 4,
+    });
     expect(json.runs[1]).toEqual({
       label: "b",
       name: "hybrid",
+      status: { successful: 4, errored: 0, incomplete: 0 },
       values: { "recall@5": 0.125, "ndcg@5": 0.5 },
+      all_samples_values: { "recall@5": 0.125, "ndcg@5": 0.5 },
     });
     const sig = JSON.parse(Comparison.of(sigRuns()).toJson({ baseline: "base" }));
     expect(sig.significance).toMatchObject({

@@ -10,7 +10,8 @@ import { convertPathToPattern, globby } from "globby";
 import { type BootstrapOptions, bootstrapCi, type ConfidenceInterval } from "./bootstrap-ci.js";
 import { type DiffOptions, diff, type SampleDiff } from "./diff.js";
 import { buildHtmlReport } from "./html/model.js";
-import { scoreColumnOf } from "./internal/columns.js";
+import { sampleCountOf, scoreColumnOf } from "./internal/columns.js";
+import { type Alignment, alignRuns, commonColumn } from "./internal/common-samples.js";
 import { decimalsFor } from "./internal/format.js";
 import { runLabel } from "./internal/labels.js";
 import { hasOwn, own } from "./internal/own.js";
@@ -39,6 +40,7 @@ import {
   DEFAULT_MAX_PAIRWISE_RUNS,
   type MarkMode,
   type RunRef,
+  type SampleBasis,
   type TableCell,
   type TableColumn,
   type TableOptions,
@@ -110,7 +112,7 @@ const LOAD_CONCURRENCY = 4;
  * baseline), bootstrap CIs and per-sample diffs.
  *
  * Runs are labelled a, b, c… (then aa, ab…) in their order here: the order given to `of`, or
- * path order for `load`.
+ * to `load` (pattern by pattern, each glob's matches in path order).
  *
  * @example
  * ```ts
@@ -176,7 +178,8 @@ export class Comparison {
 
   /**
    * Loads every result file matching the glob patterns (globby syntax, relative to the working
-   * directory, or absolute), sorted by path. A pattern that names an existing file is taken
+   * directory, or absolute), in the order of the patterns, each pattern's matches sorted by path
+   * (one glob: path order). A file matched twice keeps its first place. A pattern that names an existing file is taken
    * literally, so file names with glob characters (`run[1].json`) work. A pattern starting with
    * `!` excludes what it matches from every other pattern, as in one globby call:
    * `Comparison.load("results/*.json", "!results/old-*.json")`.
@@ -218,7 +221,9 @@ export class Comparison {
     }
     const excluding =
       negative.length === 0 ? "" : `, after excluding ${negative.map((p) => `"${p}"`).join(", ")}`;
-    const files = new Set<string>();
+    // In the order of the patterns given (so `compare c.json a.json` keeps c first, as `run`
+    // printed it), each glob's matches sorted by path.
+    const ordered: string[] = [];
     for (const { pattern, literal } of positive) {
       let matched: string[];
       if (literal && negative.length === 0) matched = [pattern];
@@ -235,9 +240,10 @@ export class Comparison {
           `Comparison.load: pattern "${pattern}" matched no file (working directory ${process.cwd()}${excluding})`,
         );
       }
-      for (const file of matched) files.add(file);
+      matched.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+      for (const file of matched) ordered.push(file);
     }
-    const paths = [...files].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+    const paths = ordered;
     // Two spellings of one file (a relative and an absolute pattern) load once.
     const unique: string[] = [];
     const seen = new Set<string>();
@@ -261,6 +267,42 @@ export class Comparison {
     return new Comparison(results, unique);
   }
 
+  /**
+   * The same comparison with some runs renamed (`{ 1: "bm25 (seed 2)" }`, by index): two runs of
+   * one name become tellable apart in every table, test and report. Order and letters are kept.
+   * A renamed result is rebuilt in memory from its records (read from its file if it was loaded
+   * lazily); the others are shared.
+   *
+   * @throws {ConfigurationError} for an index out of range or a name that is not a non-empty string.
+   */
+  renamed(names: Readonly<Record<number, string>>): Comparison {
+    if (names === null || typeof names !== "object") {
+      throw new ConfigurationError(`renamed: expected { index: name }, found ${describe(names)}`);
+    }
+    const results = this.results.slice();
+    for (const [key, name] of Object.entries(names)) {
+      const i = this.#indexOf(Number(key), "renamed");
+      if (typeof name !== "string" || name.trim() === "") {
+        throw new ConfigurationError(
+          `renamed: run ${runLabel(i)}: expected a non-empty name, found ${describe(name)}`,
+        );
+      }
+      const r = this.results[i] as BenchmarkResult;
+      results[i] = new BenchmarkResult({
+        name,
+        createdAt: r.createdAt,
+        durationS: r.durationS,
+        samples: r.samples,
+        higherIsBetter: r.higherIsBetter,
+        summary: r.summary,
+        status: r.status,
+        ...(r.dataset !== undefined ? { dataset: r.dataset } : {}),
+        ...(r.shard !== undefined ? { shard: r.shard } : {}),
+      });
+    }
+    return new Comparison(results, this.paths);
+  }
+
   /** Every metric name across the results, in first-seen order. */
   metrics(): string[] {
     return [...this.#direction.keys()];
@@ -280,27 +322,39 @@ export class Comparison {
 
   /**
    * The run with the best `stat` of `metric`, in the metric's own direction (`higher_is_better`
-   * from the results: the highest recall, the lowest latency). Runs without the metric or without
-   * scores for it are passed over; ties go to the earlier run, also ties up to floating-point
+   * from the results: the highest recall, the lowest latency), compared on the samples every run
+   * with scores for the metric scored (`options.samples`, default `"common"`; `"all"` compares each
+   * run's stored summary): a run that errored on hard samples is not crowned for its mean over the
+   * easy ones. Runs that cannot be paired are compared on all their samples. Runs without the
+   * metric or without scores for it are passed over; ties go to the earlier run, also ties up to floating-point
    * rounding (a mean of 0.30000000000000004 ties an earlier run's 0.3), as the HTML report's ★
    * and the table's significance marks count them.
    *
    * @throws {ConfigurationError} for an unknown metric or statistic, or when no run has a value.
    */
-  best(metric: string, stat: SummaryStat = "mean"): BenchmarkResult {
+  best(
+    metric: string,
+    stat: SummaryStat = "mean",
+    options: { readonly samples?: SampleBasis } = {},
+  ): BenchmarkResult {
     const s = expectStat(stat, "best");
     const higher = this.#direction.get(metric);
     if (higher === undefined) throw this.#unknownMetric(metric, "best");
+    const basis = expectBasis(options?.samples ?? "common");
+    const j = this.metrics().indexOf(metric);
+    const rows = this.table({ stat: s, samples: basis }).rows;
     let extreme: number | undefined;
-    for (const r of this.results) {
-      const v = own(r.summary, metric)?.[s];
+    for (const row of rows) {
+      const v = row.cells[j]?.value;
       if (typeof v !== "number") continue;
       if (extreme === undefined || (higher ? v > extreme : v < extreme)) extreme = v;
     }
     if (extreme !== undefined) {
-      for (const r of this.results) {
-        const v = own(r.summary, metric)?.[s];
-        if (typeof v === "number" && equalUpToRounding(v, extreme)) return r;
+      for (const row of rows) {
+        const v = row.cells[j]?.value;
+        if (typeof v === "number" && equalUpToRounding(v, extreme)) {
+          return this.results[row.index] as BenchmarkResult;
+        }
       }
     }
     throw new ConfigurationError(
@@ -336,14 +390,36 @@ export class Comparison {
     const testName = options.test ?? (options.baseline !== undefined ? "randomization" : "none");
     // Checked even when no test runs: a mistyped baseline in a CI gate must not pass unnoticed.
     if (options.baseline !== undefined) this.#indexOf(options.baseline, "table: baseline");
+    const asked = expectBasis(options.samples ?? "common");
     const metrics = this.metrics();
-    const values: (number | null | undefined)[][] = this.results.map((r) =>
+    const allValues: (number | null | undefined)[][] = this.results.map((r) =>
       metrics.map((m) => {
         const s = own(r.summary, m);
         if (s === undefined) return hasOwn(r.higherIsBetter, m) ? null : undefined;
         return s[stat];
       }),
     );
+    let basis: SampleBasis = "all";
+    let basisNote: string | null = null;
+    const values = allValues.map((row) => row.slice());
+    const dropped: number[][] = this.results.map(() => metrics.map(() => 0));
+    const commonCounts: (number | null)[] = metrics.map(() => null);
+    if (asked === "common" && this.results.length > 1) {
+      const aligned = this.#alignment();
+      if (aligned.positions === null) basisNote = aligned.reason;
+      else {
+        basis = "common";
+        for (let j = 0; j < metrics.length; j++) {
+          const c = commonColumn(this.results, aligned.positions, metrics[j] as string, stat);
+          commonCounts[j] = c.common;
+          for (let i = 0; i < this.results.length; i++) {
+            const v = c.values[i];
+            if (v !== undefined) (values[i] as (number | null | undefined)[])[j] = v;
+            (dropped[i] as number[])[j] = c.dropped[i] as number;
+          }
+        }
+      }
+    }
     const columns: TableColumn[] = metrics.map((metric, j) => ({
       metric,
       header: stat === "mean" ? metric : `${metric} ${stat}`,
@@ -352,6 +428,8 @@ export class Comparison {
         values.map((row) => row[j]),
         stat,
       ),
+      commonSamples: commonCounts[j] ?? null,
+      narrowed: dropped.some((row) => (row[j] as number) > 0),
     }));
     const wins: Mark[][][] = this.results.map(() => metrics.map(() => []));
     const tests: (PairedComparison | undefined)[][] = this.results.map(() =>
@@ -406,6 +484,7 @@ export class Comparison {
       label: runLabel(i),
       name: r.name,
       isBaseline: significance?.baselineIndex === i,
+      status: r.status,
       cells: metrics.map((_, j): TableCell => {
         const test = tests[i]?.[j];
         const marks = (wins[i] as Mark[][])[j] as Mark[];
@@ -415,11 +494,13 @@ export class Comparison {
           value: values[i]?.[j],
           beats: marks.map((m) => runLabel(m.loser)),
           wins: marks.map((m) => m.test),
+          allValue: allValues[i]?.[j],
+          dropped: dropped[i]?.[j] ?? 0,
         };
         return test === undefined ? cell : { ...cell, test };
       }),
     }));
-    return { stat, columns, rows, significance };
+    return { stat, samples: basis, basisNote, columns, rows, significance };
   }
 
   /**
@@ -638,6 +719,14 @@ export class Comparison {
     return out;
   }
 
+  #aligned: Alignment | undefined;
+
+  /** Every run's samples aligned on the first run's, computed once. */
+  #alignment(): Alignment {
+    this.#aligned ??= alignRuns(this.results, (i, j) => this.#pairing(i, j), sampleCountOf);
+    return this.#aligned;
+  }
+
   #pairing(i: number, j: number): SamplePairing {
     const key = `${i}:${j}`;
     let p = this.#pairings.get(key);
@@ -691,6 +780,13 @@ export class Comparison {
 interface Mark {
   readonly loser: number;
   readonly test: PairedComparison;
+}
+
+function expectBasis(samples: unknown): SampleBasis {
+  if (samples === "common" || samples === "all") return samples;
+  throw new ConfigurationError(
+    `samples: expected "common" (the samples every run scored) or "all" (each run's own scores), found ${describe(samples)}`,
+  );
 }
 
 async function isFile(path: string): Promise<boolean> {

@@ -34,6 +34,7 @@ export {
   DEFAULT_MAX_PAIRWISE_RUNS,
   type MarkMode,
   type RunRef,
+  type SampleBasis,
   type TableCell,
   type TableColumn,
   type TableOptions,

@@ -1,3 +1,4 @@
+import { showStatus } from "./render-markdown.js";
 import type { ComparisonTable, TableCell } from "./table.js";
 
 /**
@@ -40,6 +41,8 @@ export function renderCsv(table: ComparisonTable): string {
   const header: string[] = [];
   if (sig) header.push("label");
   header.push("run");
+  const statuses = showStatus(table);
+  if (statuses) header.push("errored", "incomplete");
   for (const c of table.columns) header.push(c.header);
   if (sig) for (const c of table.columns) header.push(`${c.header} p`);
   const lines = [header.map(csvField).join(",")];
@@ -47,6 +50,7 @@ export function renderCsv(table: ComparisonTable): string {
     const fields: string[] = [];
     if (sig) fields.push(csvField(row.label));
     fields.push(csvField(row.name));
+    if (statuses) fields.push(csvField(row.status?.errored), csvField(row.status?.incomplete));
     for (const cell of row.cells) fields.push(csvField(cell.value));
     if (sig) for (const cell of row.cells) fields.push(csvField(pOf(cell)));
     lines.push(fields.join(","));

@@ -9,6 +9,7 @@ import { REPORT_CSS } from "./html/styles.js";
 import { sampleCountOf } from "./internal/columns.js";
 import { formatNumber, pairCount } from "./internal/format.js";
 import { equalUpToRounding } from "./internal/rounding.js";
+import { basisNote, showStatus } from "./render-markdown.js";
 import type { TableCell, TableColumn, TableRow } from "./table.js";
 
 /** Retrieved ids shown per sample and side; the rest are counted. */
@@ -167,9 +168,18 @@ function tableSection(report: HtmlReport): string {
         `<th class="num" title="${c.higherIsBetter ? "higher is better" : "lower is better"}">${escapeHtml(c.header)} ${c.higherIsBetter ? "↑" : "↓"}</th>`,
     )
     .join("");
+  const statuses = showStatus(table);
+  const statusHead = statuses
+    ? '<th class="num" title="samples whose pipeline call failed">errored</th><th class="num" title="samples with a metric that failed to score">incomplete</th>'
+    : "";
   const body: string[] = [];
   for (const row of table.rows) {
     const cells: string[] = [];
+    if (statuses) {
+      cells.push(
+        `<td class="num${(row.status?.errored ?? 0) > 0 ? " warn" : ""}">${row.status?.errored ?? ""}</td><td class="num">${row.status?.incomplete ?? ""}</td>`,
+      );
+    }
     for (let j = 0; j < table.columns.length; j++) {
       const metric = report.metrics[j] as ReportMetric;
       cells.push(
@@ -194,8 +204,14 @@ function tableSection(report: HtmlReport): string {
       : `Each cell: the ${escapeHtml(table.stat)} of the metric.`,
   );
   legend.push(
-    "★ marks the best run of each metric in its own direction (↑ higher, ↓ lower is better).",
+    "★ marks the best run of each metric in its own direction (↑ higher, ↓ lower is better); ★⚠ a best run that errored on some samples.",
   );
+  const note = basisNote(table);
+  if (note !== null) {
+    legend.push(
+      `${escapeHtml(note)}${withCi ? " Confidence intervals are over each run's own scores." : ""}`,
+    );
+  }
   if (sig) {
     const test =
       sig.test === "t-test"
@@ -222,7 +238,7 @@ function tableSection(report: HtmlReport): string {
   return `<section id="results">
 <h2>Results</h2>
 <div class="table-wrap"><table id="results-table">
-<thead><tr><th>#</th><th>run</th>${head}</tr></thead>
+<thead><tr><th>#</th><th>run</th>${statusHead}${head}</tr></thead>
 <tbody>
 ${body.join("\n")}
 </tbody></table></div>
@@ -281,7 +297,22 @@ function resultCell(
     ci === null
       ? ""
       : `<span class="ci">${formatNumber(ci.lower, decimals)} – ${formatNumber(ci.upper, decimals)}</span>`;
-  return `<td class="num${isBest ? " best" : ""}" data-metric="${escapeHtml(column.metric)}" data-run="${row.index}"${title}>${isBest ? '<span class="best-mark" title="best">★</span>' : ""}${formatNumber(cell.value, decimals)}${marks}${ciText}</td>`;
+  return `<td class="num${isBest ? " best" : ""}" data-metric="${escapeHtml(column.metric)}" data-run="${row.index}"${title}>${isBest ? bestMark(row, column) : ""}${formatNumber(cell.value, decimals)}${marks}${ciText}</td>`;
+}
+
+/**
+ * The ★ of a best cell. A run with errored samples is never starred without a mark: ★⚠, saying
+ * how many samples errored and which samples the comparison used.
+ */
+function bestMark(row: TableRow, column: TableColumn): string {
+  const errored = row.status?.errored ?? 0;
+  if (errored === 0) return '<span class="best-mark" title="best">★</span>';
+  const total = (row.status?.successful ?? 0) + errored + (row.status?.incomplete ?? 0);
+  const basis =
+    typeof column.commonSamples === "number"
+      ? `best on the ${column.commonSamples} samples every run scored`
+      : "best over its own scores";
+  return `<span class="best-mark best-errored" title="${escapeHtml(`${basis}; this run errored on ${errored} of ${total} samples`)}">★⚠</span>`;
 }
 
 function formatP(p: number): string {

@@ -13,7 +13,10 @@ export const COMPARISON_FORMAT = "fastrag-bench-comparison/1";
  * difference, pairs, pairs left out), `significance.marks` says whether every pair of runs was
  * tested (`"all-pairs"`, the other tests in `significance.pairwise`, each naming the run it is
  * `against`) or only each run against the baseline (`"baseline"`, past `max_pairwise_runs`), and
- * each run's `beats` maps a metric to the labels of the runs it beats. A metric named `__proto__`
+ * each run's `beats` maps a metric to the labels of the runs it beats. `samples` says which samples
+ * the `values` cover (`"common"`: per metric the `common_samples` every run scored, with each run's
+ * own all-samples statistic in `all_samples_values`; `"all"`), and each run carries its `status`
+ * counts. A metric named `__proto__`
  * is written as an ordinary key. Every control character in a string (a name, a path), bidi
  * overrides included, is written as a `\uXXXX` escape, so the output is safe to print.
  */
@@ -22,15 +25,23 @@ export function renderJson(table: ComparisonTable, paths?: readonly string[]): s
   const out = {
     format: COMPARISON_FORMAT,
     stat: table.stat,
-    metrics: table.columns.map((c) => ({ name: c.metric, higher_is_better: c.higherIsBetter })),
+    ...(table.samples !== undefined ? { samples: table.samples } : {}),
+    ...(table.basisNote ? { samples_note: table.basisNote } : {}),
+    metrics: table.columns.map((c) => ({
+      name: c.metric,
+      higher_is_better: c.higherIsBetter,
+      ...(typeof c.commonSamples === "number" ? { common_samples: c.commonSamples } : {}),
+    })),
     runs: table.rows.map((row) => {
       const values: Record<string, number | null> = {};
+      const allValues: Record<string, number | null> = {};
       const beats: Record<string, string[]> = {};
       for (let i = 0; i < table.columns.length; i++) {
         const metric = (table.columns[i] as { metric: string }).metric;
         const cell = row.cells[i];
         if (cell === undefined || cell.value === undefined) continue;
         setOwn(values, metric, cell.value);
+        if (cell.allValue !== undefined) setOwn(allValues, metric, cell.allValue);
         if (cell.beats.length > 0) setOwn(beats, metric, [...cell.beats]);
       }
       return {
@@ -38,7 +49,9 @@ export function renderJson(table: ComparisonTable, paths?: readonly string[]): s
         name: row.name,
         ...(paths ? { path: paths[row.index] } : {}),
         ...(sig ? { baseline: row.isBaseline } : {}),
+        ...(row.status ? { status: { ...row.status } } : {}),
         values,
+        ...(table.samples === "common" ? { all_samples_values: allValues } : {}),
         ...(sig ? { beats } : {}),
       };
     }),

@@ -26,6 +26,11 @@ export function renderMarkdown(table: ComparisonTable): string {
   }
   head.push("run");
   rule.push("---");
+  const statuses = showStatus(table);
+  if (statuses) {
+    head.push("errored", "incomplete");
+    rule.push("---:", "---:");
+  }
   for (const c of table.columns) {
     head.push(escapeCell(c.header));
     rule.push("---:");
@@ -35,16 +40,43 @@ export function renderMarkdown(table: ComparisonTable): string {
     const cells: string[] = [];
     if (sig) cells.push(row.label);
     cells.push(escapeCell(row.name));
+    if (statuses)
+      cells.push(String(row.status?.errored ?? ""), String(row.status?.incomplete ?? ""));
     for (let i = 0; i < table.columns.length; i++) {
       cells.push(formatCell(row.cells[i] as TableCell, table.columns[i] as TableColumn, multi));
     }
     lines.push(`| ${cells.join(" | ")} |`);
   }
-  if (sig) {
-    lines.push("");
-    lines.push(legend(table));
-  }
+  const note = basisNote(table);
+  if (sig || note !== null) lines.push("");
+  if (sig) lines.push(legend(table));
+  if (note !== null) lines.push(note);
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * Whether the table gets `errored` and `incomplete` columns: when any run has such samples (a
+ * column of zeros for clean runs would only be noise).
+ */
+export function showStatus(table: ComparisonTable): boolean {
+  return table.rows.some(
+    (r) => r.status !== undefined && (r.status.errored > 0 || r.status.incomplete > 0),
+  );
+}
+
+/**
+ * The sentence under a table saying which samples its statistics cover, when that matters: the
+ * common samples left some run's scores out, or the runs could not be paired. `null` otherwise.
+ */
+export function basisNote(table: ComparisonTable): string | null {
+  if (table.basisNote) {
+    return `Statistics are over each run's own scores: the runs cannot be compared on common samples (${table.basisNote}).`;
+  }
+  if (table.samples !== "common") return null;
+  const narrowed = table.columns.filter((c) => c.narrowed === true);
+  if (narrowed.length === 0) return null;
+  const counts = narrowed.map((c) => `${escapeCell(c.metric)} on ${c.commonSamples}`).join(", ");
+  return `Each metric is compared on the samples every run scored (${counts}), so a run is not ranked on only the samples it did not fail; each run's own all-samples statistic is available with samples "all" (\`--samples all\`).`;
 }
 
 function formatCell(cell: TableCell, column: TableColumn, multi: boolean): string {
@@ -80,7 +112,9 @@ function legend(table: ComparisonTable): string {
   ];
   if (leftOut > 0)
     parts.push(
-      `${leftOut} pair(s) with an errored or null score were left out of the tests, which compare only the samples both runs scored; each mean in the table is over all of its own run's scores, so a mark can disagree with the means shown.`,
+      table.samples === "common"
+        ? `${leftOut} pair(s) with an errored or null score were left out of the tests, which compare only the samples both runs scored.`
+        : `${leftOut} pair(s) with an errored or null score were left out of the tests, which compare only the samples both runs scored; each mean in the table is over all of its own run's scores, so a mark can disagree with the means shown.`,
     );
   if (skipped > 0)
     parts.push(`${skipped} test(s) could not run (a metric missing or too few pairs).`);

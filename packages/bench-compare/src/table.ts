@@ -1,4 +1,4 @@
-import type { BenchmarkResult, SummaryStat } from "@fastrag/bench-core";
+import type { BenchmarkResult, StatusCounts, SummaryStat } from "@fastrag/bench-core";
 import type { PairedComparison, SignificanceTest } from "./significance.js";
 
 /**
@@ -13,10 +13,23 @@ export type MarkMode = "all-pairs" | "baseline";
 /** A run named by its name, its index in the comparison, or the result object itself. */
 export type RunRef = string | number | BenchmarkResult;
 
+/**
+ * Which samples a table's statistics cover: `"common"`, per metric, the samples that every run
+ * with scores for it scored (a fair comparison: a run that errored on its hard samples is not
+ * ranked on its easy ones); `"all"`, each run's own non-null scores (its stored summary).
+ */
+export type SampleBasis = "common" | "all";
+
 /** Options of the tables (`toMarkdown`, `toCsv`, `toJson`, `table`). */
 export interface TableOptions {
   /** Which DistributionSummary field to tabulate. Default `"mean"`. */
   readonly stat?: SummaryStat;
+  /**
+   * Which samples the statistics cover (see {@link SampleBasis}). Default `"common"`. Runs that
+   * cannot be paired (different datasets) fall back to `"all"`, and `ComparisonTable.basisNote`
+   * says why.
+   */
+  readonly samples?: SampleBasis;
   /**
    * The reference run: the p-values of each cell (`TableCell.test`, the CSV's `p` columns, the
    * JSON's `comparisons`) are against it, and giving it turns the test on. Marks do not depend on
@@ -52,6 +65,13 @@ export interface TableColumn {
   readonly higherIsBetter: boolean;
   /** Decimals used by text renderers (see the README's formatting rules). */
   readonly decimals: number;
+  /**
+   * With the `"common"` basis: how many samples every run with scores for this metric scored.
+   * `null` with the `"all"` basis.
+   */
+  readonly commonSamples?: number | null;
+  /** Whether the common basis left out any run's own score of this metric. */
+  readonly narrowed?: boolean;
 }
 
 /** One cell: a run's statistic of a metric. */
@@ -68,6 +88,10 @@ export interface TableCell {
   readonly wins: readonly PairedComparison[];
   /** The paired test of this run against the baseline, for a non-baseline run. */
   readonly test?: PairedComparison;
+  /** The statistic over all of this run's own scores (its stored summary), whatever the basis. */
+  readonly allValue?: number | null | undefined;
+  /** How many of this run's own scores the common basis left out (0 with the `"all"` basis). */
+  readonly dropped?: number;
 }
 
 /** One run. */
@@ -78,6 +102,8 @@ export interface TableRow {
   readonly name: string;
   readonly isBaseline: boolean;
   readonly cells: readonly TableCell[];
+  /** The run's samples per status: a run with errors is never shown as best without a mark. */
+  readonly status?: StatusCounts;
 }
 
 /** The significance settings behind the marks. */
@@ -112,6 +138,10 @@ export interface TableSignificance {
  */
 export interface ComparisonTable {
   readonly stat: SummaryStat;
+  /** The samples the statistics cover (see {@link TableOptions.samples}). */
+  readonly samples?: SampleBasis;
+  /** Why `"common"` was asked but `"all"` used (runs that cannot be paired); else `null`. */
+  readonly basisNote?: string | null;
   readonly columns: readonly TableColumn[];
   readonly rows: readonly TableRow[];
   readonly significance: TableSignificance | null;

@@ -309,7 +309,7 @@ describe("Benchmark.run", () => {
     expect(result.status).toEqual({ successful: 2, errored: 1, incomplete: 0 });
   });
 
-  it("marks a sample incomplete when a metric returns null, throws or returns NaN", async () => {
+  it("marks a sample incomplete when a metric throws or returns NaN; a null is not applicable", async () => {
     const flaky: Metric = {
       name: "flaky",
       higherIsBetter: true,
@@ -330,12 +330,14 @@ describe("Benchmark.run", () => {
       },
     );
     expect(result.samples.map((s) => s.status)).toEqual([
-      "incomplete",
+      // A plain null: the metric does not apply to q0; every metric that applies scored.
+      "successful",
       "incomplete",
       "incomplete",
       "incomplete",
       "successful",
     ]);
+    expect(result.samples[0]?.scores.flaky).toBeNull();
     expect(result.samples[0]?.error).toBeNull();
     expect(result.samples[1]?.error).toBe("flaky: judge unreachable");
     expect(result.samples[2]?.error).toMatch(/flaky: returned NaN/);
@@ -344,7 +346,7 @@ describe("Benchmark.run", () => {
       expect(s.scores.flaky).toBeNull();
       expect(s.scores.exact).toBe(1);
     }
-    expect(result.status).toEqual({ successful: 1, errored: 0, incomplete: 4 });
+    expect(result.status).toEqual({ successful: 2, errored: 0, incomplete: 3 });
     expect(result.summary.flaky).toMatchObject({ count: 1, mean: 0.5 });
   });
 

@@ -203,7 +203,8 @@ export class Benchmark<M extends Metadata = Metadata> {
    *
    * @throws {ConfigurationError} before any sample runs, for an unusable target, bad options, a
    * bare Retriever with a metric that needs an answer, or a checkpoint journal of another run.
-   * @throws {RunAbortedError} when `signal` aborts; its `partial` holds the finished samples.
+   * @throws {RunAbortedError} when `signal` aborts, or `stop` aborts before every sample ran; its
+   * `partial` holds the finished samples.
    */
   async run(target: Target<M>, options: RunOptions): Promise<BenchmarkResult> {
     const kind = detectTarget(target);
@@ -239,7 +240,7 @@ export class Benchmark<M extends Metadata = Metadata> {
     kind: TargetKind,
     options: RunOptions,
   ): Promise<BenchmarkResult> {
-    const { name, signal, timeoutMs, retries, onProgress, checkpoint, shard } = options;
+    const { name, signal, stop, timeoutMs, retries, onProgress, checkpoint, shard } = options;
     const started = Date.now();
     const t0 = performance.now();
     const total = this.samples.length;
@@ -294,6 +295,7 @@ export class Benchmark<M extends Metadata = Metadata> {
       timeoutMs,
       retries,
       signal,
+      stop,
       cutter: signal === undefined ? undefined : new MetricCutter(signal),
       keepChunkText: options.keepChunkText === true,
       limiter,
@@ -362,11 +364,11 @@ export class Benchmark<M extends Metadata = Metadata> {
         { cause: (journal.failure as { cause?: unknown }).cause ?? journal.failure },
       );
     }
-    if (signal?.aborted) {
+    if (signal?.aborted || (stop?.aborted && samples.length < positions.length)) {
       throw new RunAbortedError(
-        `Benchmark.run("${name}") was aborted after ${samples.length} of ${positions.length} samples${checkpoint ? `; re-run with the same checkpoint to finish` : ""}`,
+        `Benchmark.run("${name}") was ${signal?.aborted ? "aborted" : "stopped"} after ${samples.length} of ${positions.length} samples${checkpoint ? `; re-run with the same checkpoint to finish` : ""}`,
         result,
-        { cause: signal.reason },
+        { cause: signal?.aborted ? signal.reason : stop?.reason },
       );
     }
     return result;

@@ -169,7 +169,12 @@ describe("fault injection", () => {
       higherIsBetter: true,
       needsRelevantIds: false,
       needsAnswer: false,
-      score: ({ sample }) => (nullScored.has(sample.id as string) ? null : 1),
+      // A metric that fails (throws) leaves its sample incomplete; a plain null would be "not
+      // applicable" and leave it successful.
+      score: ({ sample }) => {
+        if (nullScored.has(sample.id as string)) throw new Error("judge unreachable");
+        return 1;
+      },
     };
     const r = await new Benchmark({ dataset: data, metrics: [metric], maxConcurrent: 256 }).run(
       engine,

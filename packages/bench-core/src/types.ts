@@ -119,9 +119,12 @@ export interface CallLimiter {
 /**
  * The extension point. A metric scores one sample.
  *
- * Return `null` when the sample cannot be scored (no relevant ids, no usage reported): never 0.
- * Throw (ideally a `MetricUnavailableError`) to give a reason; the runner records `null` and the
- * message. Non-finite numbers are recorded as `null` with a reason, never as NaN.
+ * Return `null` when the metric does not apply to the sample (no relevant ids, no gold answer, no
+ * answer from a Retriever, no usage reported): never 0, and not a failure, so the sample can still
+ * be `successful`. When it should apply but cannot be computed (an unparsable judge reply, a
+ * timeout), throw, ideally a `MetricUnavailableError` with the reason: the runner records `null`,
+ * the message, and marks the sample `incomplete`. Non-finite numbers are recorded the same way,
+ * never as NaN.
  *
  * @example
  * ```ts

@@ -95,7 +95,7 @@ describe("acceptance on real files", () => {
     // names the columns: then the user has said where the answers are).
     const none = QADataset.fromRecords([{ question: "q", incorrect_answer: "x" }]);
     expect(none.warnings).toEqual([
-      'records: no column of expected answers or relevant ids was found, so answer and retrieval metrics will leave every sample incomplete (latency and other metrics that need neither are unaffected). Columns kept as metadata: "incorrect_answer". If one holds the gold answers or ids, map it: { expectedAnswers: "<column>" } or { relevantIds: "<column>" }; { expectedAnswers: null } says there are none and silences this.',
+      'records: no column of expected answers or relevant ids was found, so answer and retrieval metrics will score no sample (latency and other metrics that need neither are unaffected). Columns kept as metadata: "incorrect_answer". If one holds the gold answers or ids, map it: { expectedAnswers: "<column>" } or { relevantIds: "<column>" }; { expectedAnswers: null } says there are none and silences this.',
     ]);
     // Silenced by saying there are none; not raised where a column was found, though empty, nor
     // for a sample's own metadata object (which holds no columns).

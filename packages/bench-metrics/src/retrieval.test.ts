@@ -301,7 +301,7 @@ describe("names and options", () => {
 });
 
 describe("through the Benchmark runner", () => {
-  it("records null for unjudged samples and keeps the sample incomplete", async () => {
+  it("records null for unjudged samples, which are not applicable: the sample stays successful", async () => {
     const dataset = [
       { id: "q1", question: "one", expectedAnswers: [], relevantIds: ["a"] },
       { id: "q2", question: "two", expectedAnswers: [], relevantIds: [] },
@@ -315,7 +315,9 @@ describe("through the Benchmark runner", () => {
     }).run(retriever, { name: "r" });
     expect(result.samples[0]?.scores).toEqual({ mrr: 0.5, "recall@1": 0 });
     expect(result.samples[1]?.scores).toEqual({ mrr: null, "recall@1": null });
-    expect(result.samples[1]?.status).toBe("incomplete");
+    // A sample with no relevant ids is not applicable to retrieval metrics, not a failure.
+    expect(result.samples[1]?.status).toBe("successful");
+    expect(result.samples[1]?.error).toBeNull();
   });
 });
 

@@ -19,6 +19,10 @@ export interface CompareOptions {
   readonly out?: string;
   readonly diffMetric?: string;
   readonly title?: string;
+  /** `--samples common|all`. */
+  readonly samples?: string;
+  /** `--label file=name`, repeatable. */
+  readonly label?: readonly string[];
 }
 
 const FORMATS = ["md", "csv", "json", "html"] as const;
@@ -40,7 +44,8 @@ export async function compareCommand(
   options: CompareOptions,
   io: Io,
 ): Promise<number> {
-  const stat = (options.stat ?? "mean") as SummaryStat;
+  // "median" is what people type for p50.
+  const stat = (options.stat === "median" ? "p50" : (options.stat ?? "mean")) as SummaryStat;
   if (!(SUMMARY_STATS as readonly string[]).includes(stat)) {
     throw new UsageError(`--stat "${stat}": expected one of ${SUMMARY_STATS.join(", ")}`);
   }
@@ -57,8 +62,14 @@ export async function compareCommand(
   if (alpha !== undefined && !(alpha > 0 && alpha < 1)) {
     throw new UsageError(`--alpha "${options.alpha}": expected a number between 0 and 1`);
   }
+  const samples = (options.samples ?? "common") as "common" | "all";
+  if (samples !== "common" && samples !== "all") {
+    throw new UsageError(
+      `--samples "${samples}": expected common (the samples every run scored) or all (each run's own scores)`,
+    );
+  }
   const paths = await expandPaths(patterns, io.cwd);
-  const comparison = await Comparison.load(...paths);
+  const comparison = relabel(await Comparison.load(...paths), options.label ?? [], io);
   const many = comparison.results.length > 1;
   // Significance needs per-sample means; other stats get a plain table.
   const test = (options.test ??
@@ -67,12 +78,18 @@ export async function compareCommand(
     options.baseline === undefined ? undefined : baselineIndex(comparison, options.baseline, io);
   const tableOptions = {
     stat,
+    samples,
     test,
     ...(baseline !== undefined ? { baseline } : {}),
     ...(alpha !== undefined ? { alpha } : {}),
   };
   if (test === "none" && many) warnIfUnpaired(comparison, io);
-  warnIfErrored(comparison, io);
+  // The basis in force: runs that cannot be paired fall back to each run's own scores.
+  const basis =
+    samples === "common" && many
+      ? (comparison.table({ stat, samples, test: "none" }).samples ?? "all")
+      : "all";
+  warnIfErrored(comparison, io, basis);
   let text: string;
   try {
     if (format === "md") text = comparison.toMarkdown(tableOptions);
@@ -107,6 +124,33 @@ export async function compareCommand(
     io.stdout.write(io.stdout.isTTY ? terminalSafe(ended) : ended);
   }
   return 0;
+}
+
+/**
+ * `--label file=name`: the run of that result file shown as `name` (two runs of one name, such as
+ * two seeds, told apart). The file is matched as the command's paths are (relative to the working
+ * directory, or absolute); a file that is not among the compared ones is a usage error.
+ */
+function relabel(comparison: Comparison, labels: readonly string[], io: Io): Comparison {
+  if (labels.length === 0) return comparison;
+  const paths = (comparison.paths ?? []).map((p) => resolve(io.cwd, p));
+  const names: Record<number, string> = {};
+  for (const spec of labels) {
+    const eq = spec.lastIndexOf("=");
+    const file = eq > 0 ? spec.slice(0, eq) : "";
+    const name = eq > 0 ? spec.slice(eq + 1) : "";
+    if (file === "" || name.trim() === "") {
+      throw new UsageError(`--label "${spec}": expected FILE=NAME, e.g. b/bm25.json=bm25-seed2`);
+    }
+    const at = paths.indexOf(resolve(io.cwd, file));
+    if (at < 0) {
+      throw new UsageError(
+        `--label "${spec}": ${file} is not one of the compared files (${(comparison.paths ?? []).join(", ")})`,
+      );
+    }
+    names[at] = name;
+  }
+  return comparison.renamed(names);
 }
 
 /**
@@ -157,14 +201,16 @@ function baselineIndex(comparison: Comparison, baseline: string, io: Io): number
  * A run's means leave its errored samples out (a failure is never a zero), so a run that mostly
  * failed can top the table: say so beside it.
  */
-function warnIfErrored(comparison: Comparison, io: Io): void {
+function warnIfErrored(comparison: Comparison, io: Io, samples: "common" | "all"): void {
   for (const r of comparison.results) {
     const { errored } = r.status;
     if (errored === 0) continue;
     const total = r.status.successful + r.status.incomplete + errored;
     writeLine(
       io.stderr,
-      `warning: ${errored} of ${total} samples of "${printable(r.name)}" errored; its means leave them out (a failure is never scored as 0)`,
+      samples === "common" && comparison.results.length > 1
+        ? `warning: ${errored} of ${total} samples of "${printable(r.name)}" errored; every run is compared on the samples all runs scored (a failure is never scored as 0)`
+        : `warning: ${errored} of ${total} samples of "${printable(r.name)}" errored; its means leave them out (a failure is never scored as 0)`,
     );
   }
 }

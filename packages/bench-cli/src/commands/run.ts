@@ -25,6 +25,7 @@ import { fileSafe } from "../internal/files.js";
 import { colors, type Io, UsageError, writeLine } from "../internal/io.js";
 import { printable } from "../internal/printable.js";
 import { LockWaitInterruptedError, TargetLocks } from "../internal/run-lock.js";
+import { erroredLimit, parseMaxErrored } from "./check.js";
 
 export interface RunCommandOptions {
   readonly shard?: string;
@@ -43,6 +44,10 @@ export interface RunCommandOptions {
   readonly tpm?: string;
   /** `--adaptive`: adaptive concurrency (sets the config's `rateLimit.adaptive`). */
   readonly adaptive?: boolean;
+  /** `--max-errored`: exit 1 when a target errored on more samples than this. */
+  readonly maxErrored?: string;
+  /** `--verbose`: every sample error in full, with its stack when the result keeps one. */
+  readonly verbose?: boolean;
 }
 
 const CONFIG_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"];
@@ -106,7 +111,7 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
     }
   } catch (error) {
     // A syntax error or a throw in the config's top-level code is bad input: say where, briefly.
-    const where = syntaxErrorLocation(error, path);
+    const where = syntaxErrorLocation(error, path) ?? thrownAt(error);
     throw new ConfigurationError(
       `${path}: could not load the config: ${where === undefined ? "" : `${where}: `}${errorMessage(error)}`,
       { cause: error },
@@ -206,6 +211,31 @@ function syntaxErrorLocation(error: unknown, path: string): string | undefined {
   return `${file}:${line}:${Math.max(1, column)}`;
 }
 
+/**
+ * Where the config's code threw, as `file:line:column`: the first frame of the error's stack in
+ * the user's own files (not Node's, not a package under node_modules, not jiti's loader), so a
+ * throw in a module the config imports names that module. `undefined` when the stack has none.
+ */
+export function thrownAt(error: unknown): string | undefined {
+  if (!(error instanceof Error) || typeof error.stack !== "string") return undefined;
+  for (const line of error.stack.split("\n").slice(1)) {
+    const m = /^\s+at (?:.*? \()?(.+?):(\d+):(\d+)\)?$/.exec(line);
+    if (m === null) continue;
+    let file = m[1] as string;
+    if (file.startsWith("node:") || /[\\/]node_modules[\\/]/.test(file)) continue;
+    if (file.startsWith("file:")) {
+      try {
+        file = fileURLToPath(file);
+      } catch {
+        continue;
+      }
+    }
+    if (!file.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(file)) continue;
+    return `${file}:${m[2]}:${m[3]}`;
+  }
+  return undefined;
+}
+
 /** Put before the first line of every ES module the child loads: none of their code can run. */
 const NO_RUN_PREFIX = "throw 0;";
 
@@ -271,9 +301,12 @@ export async function runCommand(
   options: RunCommandOptions,
   io: Io,
   signal: AbortSignal,
+  stop: AbortSignal = signal,
 ): Promise<number> {
   const path = resolve(io.cwd, configPath);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  const maxErrored =
+    options.maxErrored === undefined ? undefined : parseMaxErrored(options.maxErrored);
   const config = await loadConfig(path);
   const base = dirname(path);
   const dataset = await loadConfigDataset(config, base, configPath);
@@ -376,7 +409,42 @@ export async function runCommand(
   await checkOutDir(outDir, options.outDir !== undefined ? "--out-dir" : `${configPath}: outDir`);
   // Every target is checked before the first one runs: a bad last target must not cost the
   // minutes (and API calls) of the ones before it only to fail at the end.
-  for (const name of names) checkTarget(path, name, config.targets[name], benchmark.metrics);
+  // In a config with a QueryEngine, a Retriever target is scored without the metrics that need
+  // an answer: they do not apply to it (its table cells read `—`), they are no failure of it. A
+  // config of Retrievers alone with such a metric is still refused (nothing could score it).
+  const hasEngine = names.some((name) => isEngine(config.targets[name]));
+  const answerMetrics = benchmark.metrics.filter((m) => m.needsAnswer);
+  let retrieverBenchmark: Benchmark | undefined;
+  if (hasEngine && answerMetrics.length > 0) {
+    const rest = config.metrics.filter((m) => !m.needsAnswer);
+    if (rest.length > 0) {
+      retrieverBenchmark = new Benchmark({
+        dataset,
+        metrics: rest,
+        ...(config.maxConcurrent !== undefined ? { maxConcurrent: config.maxConcurrent } : {}),
+        ...(rateLimit !== undefined ? { rateLimit } : {}),
+      });
+    }
+  }
+  const benchmarks = names.map((name) =>
+    retrieverBenchmark !== undefined && !isEngine(config.targets[name])
+      ? retrieverBenchmark
+      : benchmark,
+  );
+  for (const [t, name] of names.entries()) {
+    checkTarget(path, name, config.targets[name], (benchmarks[t] as Benchmark).metrics);
+  }
+  if (retrieverBenchmark !== undefined) {
+    const retrievers = names.filter((_, t) => benchmarks[t] === retrieverBenchmark);
+    if (retrievers.length > 0) {
+      writeLine(
+        io.stderr,
+        c.dim(
+          `note: ${answerMetrics.map((m) => m.name).join(", ")} ${answerMetrics.length === 1 ? "needs" : "need"} an answer, so ${retrievers.map((n) => printable(n)).join(", ")} (${retrievers.length === 1 ? "a Retriever" : "Retrievers"}) ${retrievers.length === 1 ? "is" : "are"} scored without ${answerMetrics.length === 1 ? "it" : "them"}`,
+        ),
+      );
+    }
+  }
   const suffix = shard ? `.shard-${shard.index + 1}-of-${shard.count}` : "";
   const paths = names.map((name) => targetPaths(outDir, name, suffix));
   // No other run may run these targets into this directory meanwhile (see TargetLocks).
@@ -386,7 +454,8 @@ export async function runCommand(
       names.map((name, t) => ({ name, lock: (paths[t] as TargetPaths).lock })),
       (message) => writeLine(io.stderr, c.yellow(`note: ${message}`)),
       undefined,
-      signal,
+      // The first Ctrl-C: waiting for a lock costs no call, so it stops at once.
+      stop,
     );
   } catch (error) {
     // Ctrl-C while another machine's lock was watched: stop now, as during a run.
@@ -403,7 +472,18 @@ export async function runCommand(
     if (options.cache === true || options.refresh === true || useCache === true) {
       cache = openCache(join(outDir, ".cache"));
     }
-    results = await runTargets(config, benchmark, names, paths, options, shard, io, signal, cache);
+    results = await runTargets(
+      config,
+      benchmarks,
+      names,
+      paths,
+      options,
+      shard,
+      io,
+      signal,
+      stop,
+      cache,
+    );
   } finally {
     cache?.close();
     await locks.release();
@@ -418,7 +498,49 @@ export async function runCommand(
     writeLine(io.stdout);
     io.stdout.write(table.endsWith("\n") ? table : `${table}\n`);
   }
-  return 0;
+  return failedTargets(results, maxErrored, io);
+}
+
+/**
+ * The exit code of a finished run: 1 when a target errored on every sample (a run that did
+ * nothing must not pass for one that worked), or on more samples than `--max-errored` allows;
+ * each such target is named on stderr. Else 0.
+ */
+function failedTargets(
+  results: readonly BenchmarkResult[],
+  maxErrored: ReturnType<typeof parseMaxErrored> | undefined,
+  io: Io,
+): number {
+  const c = colors(io);
+  let code = 0;
+  for (const r of results) {
+    const { errored } = r.status;
+    const total = r.status.successful + errored + r.status.incomplete;
+    if (total === 0 || errored === 0) continue;
+    if (maxErrored !== undefined) {
+      const limit = erroredLimit(maxErrored, total);
+      if (errored > limit) {
+        const given =
+          maxErrored.percent === undefined ? "" : ` (${maxErrored.percent}% of ${total})`;
+        writeLine(
+          io.stderr,
+          c.red(
+            `error: ${printable(r.name)}: ${errored} of ${total} samples errored, more than --max-errored allows: ${limit}${given}`,
+          ),
+        );
+        code = 1;
+      }
+    } else if (errored === total) {
+      writeLine(
+        io.stderr,
+        c.red(
+          `error: ${printable(r.name)}: every sample errored (${total} of ${total}); nothing was measured. Allow it with --max-errored 100%`,
+        ),
+      );
+      code = 1;
+    }
+  }
+  return code;
 }
 
 /**
@@ -456,13 +578,14 @@ export async function loadConfigDataset(
  */
 async function runTargets(
   config: BenchConfig,
-  benchmark: Benchmark,
+  benchmarks: readonly Benchmark[],
   names: readonly string[],
   paths: readonly TargetPaths[],
   options: RunCommandOptions,
   shard: ShardSpec | undefined,
   io: Io,
   signal: AbortSignal,
+  stop: AbortSignal,
   cache: SqliteCache | undefined,
 ): Promise<BenchmarkResult[] | number> {
   const c = colors(io);
@@ -475,6 +598,7 @@ async function runTargets(
   }
   for (const [t, name] of names.entries()) {
     const target = config.targets[name];
+    const benchmark = benchmarks[t] as Benchmark;
     const { file, journal, marker } = paths[t] as TargetPaths;
     // A target that finished before an interruption of this command keeps its saved result: a
     // resume must not spend its calls again, nor overwrite the file.
@@ -485,7 +609,8 @@ async function runTargets(
           io.stderr,
           `${kept.status.errored > 0 ? c.yellow("!") : c.green("✓")} ${printable(name)}: finished before the interruption; kept ${file} (--fresh runs it again)`,
         );
-        for (const line of problems(kept, file)) writeLine(io.stderr, c.yellow(`  ${line}`));
+        for (const line of problems(kept, file, options.verbose))
+          writeLine(io.stderr, c.yellow(`  ${line}`));
         results.push(kept);
         continue;
       }
@@ -512,6 +637,7 @@ async function runTargets(
       result = await benchmark.run(target as never, {
         name,
         signal,
+        stop,
         checkpoint: journal,
         onProgress,
         ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
@@ -604,7 +730,8 @@ async function runTargets(
         ),
       );
     }
-    for (const line of problems(result, file)) writeLine(io.stderr, c.yellow(`  ${line}`));
+        for (const line of problems(result, file, options.verbose))
+      writeLine(io.stderr, c.yellow(`  ${line}`));
     results.push(result);
   }
   for (const p of paths) {
@@ -623,8 +750,20 @@ function plural(n: number, word: string): string {
  * messages; every one is in the result file), and metrics that scored no sample at all (a
  * dataset without what they need: expected answers, relevant ids).
  */
-function problems(result: BenchmarkResult, file: string): string[] {
+function problems(result: BenchmarkResult, file: string, verbose = false): string[] {
   const lines: string[] = [];
+  if (verbose) {
+    // Every error in full, with its stack when the result keeps one (result format 2).
+    for (const sample of result.samples) {
+      if (sample.error === null) continue;
+      const stack = (sample as { errorStack?: string | null }).errorStack;
+      const id = sample.sampleId === undefined ? "" : `${printable(sample.sampleId)}: `;
+      lines.push(`${sample.status} ${id}${printable(sample.error)}`);
+      if (typeof stack === "string" && stack !== "") {
+        for (const frame of stack.split("\n")) lines.push(`    ${printable(frame)}`);
+      }
+    }
+  }
   // Errored samples: the pipeline failed. Incomplete ones with an error: a metric threw.
   const errored = { count: 0, examples: [] as string[] };
   const metricErrors = { count: 0, examples: [] as string[] };
@@ -865,6 +1004,15 @@ function startProgress(io: Io, name: string, total: number, limited: boolean): P
       }),
     stop: () => bar.stop(),
   };
+}
+
+/** Whether a config's target is a QueryEngine (it has `query()`). */
+function isEngine(target: unknown): boolean {
+  return (
+    typeof target === "object" &&
+    target !== null &&
+    typeof (target as { query?: unknown }).query === "function"
+  );
 }
 
 /**

@@ -54,6 +54,7 @@ td.best { background: var(--best); color: var(--best-fg); font-weight: 700; }
 td .ci { display: block; font-size: 11.5px; font-weight: 400; color: var(--muted); }
 td.best .ci { color: inherit; opacity: .8; }
 .best-mark { font-size: 11px; margin-right: 3px; }
+td.warn { color: var(--errored); font-weight: 600; }
 sup.sig { font-size: 10.5px; font-weight: 700; color: var(--accent); margin-left: 1px; }
 .legend { font-size: 12.5px; color: var(--muted); margin-top: 8px; }
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(500px, 1fr)); gap: 14px; }

@@ -17,18 +17,19 @@ export interface RunLoopWork<M extends Metadata> {
 /**
  * Runs every position of `work.todo` through {@link runSample} with at most `maxConcurrent` in
  * flight, handing each finished sample to `finished` as it finishes. Stops taking new samples
- * once the run's signal aborts, or once `stop` says so (a journal that cannot be written); a
- * sample left unfinished (for a resume) is not handed over.
+ * once the run's signal or its graceful stop (`RunOptions.stop`) aborts, or once `stopWhen` says
+ * so (a journal that cannot be written); a sample left unfinished (for a resume) is not handed over.
  */
 export async function runLoop<M extends Metadata>(
   ctx: SampleContext<M>,
   work: RunLoopWork<M>,
   maxConcurrent: number,
   finished: (index: number, record: SampleResult) => void,
-  stop?: () => boolean,
+  stopWhen?: () => boolean,
 ): Promise<void> {
   const { samples: all, questions, ids, todo } = work;
   const signal = ctx.signal;
+  const stop = ctx.stop;
   // A fixed pool of `maxConcurrent` workers pulling the next position from a shared cursor.
   // Scheduling 10^5 samples into p-limit's queue at once kept 10^5 closures and promises alive
   // and made the runner GC-bound (about 10× a bare loop); the pool holds only its workers.
@@ -36,7 +37,7 @@ export async function runLoop<M extends Metadata>(
   const direct = ctx.direct;
   const worker = async (): Promise<void> => {
     while (cursor < todo.length) {
-      if (signal?.aborted || stop?.()) return;
+      if (signal?.aborted || stop?.aborted || stopWhen?.()) return;
       const i = todo[cursor++] as number;
       const sample = all[i] as EvalSample<M>;
       // As validated when the Benchmark was built: the record keeps what the dataset held even

@@ -18,6 +18,13 @@ export interface RunOptions {
    */
   readonly signal?: AbortSignal;
   /**
+   * A graceful stop: once it aborts, no new sample starts, but the samples in flight are not
+   * told to stop (their `signal` stays quiet, so a paid call is not cancelled and paid again on
+   * resume); they finish, are scored and kept (in the journal too), and `run` then rejects with
+   * a `RunAbortedError`. Abort `signal` as well to cancel those in flight (a second Ctrl-C).
+   */
+  readonly stop?: AbortSignal;
+  /**
    * Per-sample limit on the pipeline call, not on metrics. On expiry the target's signal aborts
    * and the sample is errored.
    */
@@ -181,6 +188,9 @@ export function validateRunOptions(options: RunOptions): void {
   }
   if (options.provenance !== undefined)
     checkProvenance(options.provenance, "Benchmark.run: provenance");
+  if (options.stop !== undefined && !(options.stop instanceof AbortSignal)) {
+    throw new ConfigurationError("Benchmark.run: stop must be an AbortSignal");
+  }
   if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
     throw new ConfigurationError("Benchmark.run: onProgress must be a function");
   }

@@ -18,6 +18,8 @@ export interface SampleContext<M extends Metadata> {
   readonly timeoutMs: number | undefined;
   readonly retries: RetryOptions | undefined;
   readonly signal: AbortSignal | undefined;
+  /** The run's graceful stop: no new sample starts once it aborts (see `RunOptions.stop`). */
+  readonly stop?: AbortSignal | undefined;
   /** With a signal: what cuts a metric still pending long after the abort. */
   readonly cutter: MetricCutter | undefined;
   /** Keep the retrieved chunks' text in the records (`RunOptions.keepChunkText`). */

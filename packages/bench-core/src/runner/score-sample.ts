@@ -67,9 +67,13 @@ export function scoreSample<M extends Metadata>(
       v = errorMessage(error);
     }
     setOwn(scores, metric.name, typeof v === "string" ? null : v);
-    if (v === null || typeof v === "string") incomplete = true;
-    if (typeof v === "string")
+    // A plain `null` is "not applicable" (no relevant ids, no gold answer, no usage reported): not
+    // a failure. A failure is a throw (a `MetricUnavailableError` with its reason) or a bad value,
+    // and always says why.
+    if (typeof v === "string") {
+      incomplete = true;
       errors = `${errors === null ? "" : `${errors}; `}${metric.name}: ${v}`;
+    }
   }
   return scoredRecord(
     ctx,
@@ -132,8 +136,9 @@ async function scoreAsync<M extends Metadata>(
       v = errorMessage(error);
     }
     setOwn(scores, metric.name, typeof v === "string" ? null : v);
-    if (v === null || typeof v === "string") state.incomplete = true;
+    // `null`: not applicable, not a failure (see scoreSample).
     if (typeof v === "string") {
+      state.incomplete = true;
       state.errors = `${state.errors === null ? "" : `${state.errors}; `}${metric.name}: ${v}`;
     }
   }

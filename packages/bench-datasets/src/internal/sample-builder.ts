@@ -734,7 +734,7 @@ export class SampleBuilder {
       !this.columnOf.has("relevance")
     ) {
       this.warnings.push(
-        `${this.source}: no column of expected answers or relevant ids was found, so answer and retrieval metrics will leave every sample incomplete (latency and other metrics that need neither are unaffected). ` +
+        `${this.source}: no column of expected answers or relevant ids was found, so answer and retrieval metrics will score no sample (latency and other metrics that need neither are unaffected). ` +
           (extras.length > 0
             ? `Columns kept as metadata: ${extras.map((c) => `"${c}"`).join(", ")}. `
             : "") +
