@@ -27,8 +27,8 @@ export default defineConfig({
   },
   outDir: "results",
   maxConcurrent: 2,
-  // When the CLI's response cache and shared rate limiter are released, two keys go here:
-  //   cache: true,  (or `fastrag-bench run --cache`: replies reused on re-runs)
-  //   rateLimit: { requestsPerMinute: 500, adaptive: true },
-  // The judge then gets the run's limiter and reports its usage per sample (judge_usage).
+  // Replies kept in <outDir>/.cache/: a re-run calls the model only for samples it has not answered.
+  cache: true,
+  // One limiter for the pipeline and the judge; adaptive: it halves on a 429 and climbs back.
+  rateLimit: { requestsPerMinute: 500, adaptive: true },
 });

@@ -23,7 +23,7 @@ interface SampleRecord {
   sample_id: string;
   status: string;
   scores: Record<string, number | null>;
-  retrieved_ids: string[];
+  retrieved: { id: string }[];
 }
 
 describe("examples/llm-judge, offline", () => {
@@ -90,6 +90,21 @@ describe("examples/llm-judge, offline", () => {
       expect(cost).toBeGreaterThanOrEqual((tokens * 0.15) / 1e6);
       expect(cost).toBeLessThanOrEqual((tokens * 0.6) / 1e6);
     }
-    expect(top1.reef?.retrieved_ids).toEqual(["reef-1"]);
+    expect(top1.reef?.retrieved.map((r) => r.id)).toEqual(["reef-1"]);
+
+    // cache: true in the config: a re-run answers every sample from <outDir>/.cache/ (the
+    // pipeline's 8 generator calls are not made again) and writes the same scores.
+    const again = spawnSync(process.execPath, [bin, "run", "bench.config.ts", "--out-dir", out], {
+      cwd: join(here, ".."),
+      env,
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr.match(/errored 0, 4 from the cache\)/g)).toHaveLength(2);
+    const scores = (byName: Record<string, SampleRecord>) =>
+      Object.fromEntries(Object.entries(byName).map(([id, s]) => [id, s.scores]));
+    expect(scores(byId("top-3"))).toEqual(scores(top3));
+    expect(scores(byId("top-1"))).toEqual(scores(top1));
   }, 150_000);
 });
