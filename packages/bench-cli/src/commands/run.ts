@@ -730,7 +730,7 @@ async function runTargets(
         ),
       );
     }
-        for (const line of problems(result, file, options.verbose))
+    for (const line of problems(result, file, options.verbose))
       writeLine(io.stderr, c.yellow(`  ${line}`));
     results.push(result);
   }
