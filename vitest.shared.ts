@@ -8,6 +8,10 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@fastrag\/bench-core$/, replacement: pkg("bench-core/src/index.ts") },
+      {
+        find: /^@fastrag\/bench-core\/(internal|testing)$/,
+        replacement: pkg("bench-core/src/$1.ts"),
+      },
       { find: /^@fastrag\/bench-datasets$/, replacement: pkg("bench-datasets/src/index.ts") },
       { find: /^@fastrag\/bench-compare$/, replacement: pkg("bench-compare/src/index.ts") },
       { find: /^@fastrag\/bench-metrics$/, replacement: pkg("bench-metrics/src/index.ts") },

@@ -1,14 +1,16 @@
 export { Benchmark, type BenchmarkOptions, type DatasetLike } from "./benchmark.js";
 export {
+  fingerprintSamples,
+  firstInvalidUtf8,
+  setOwn,
+  writeFileAtomic,
+} from "./deprecated.js";
+export {
   ConfigurationError,
   FastragBenchError,
   MetricUnavailableError,
   RunAbortedError,
 } from "./errors.js";
-export { writeFileAtomic } from "./internal/atomic-write.js";
-export { fingerprintSamples } from "./internal/fingerprint.js";
-export { firstInvalidUtf8 } from "./internal/text.js";
-export { setOwn } from "./internal/validate.js";
 export { RESULT_FORMAT, type ResultFile, type SampleFile } from "./result/codec.js";
 export { shardSize } from "./result/merge.js";
 export {

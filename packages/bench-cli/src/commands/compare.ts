@@ -1,11 +1,7 @@
 import { extname, resolve } from "node:path";
 import { Comparison, pairSamples } from "@fastrag/bench-compare";
-import {
-  ConfigurationError,
-  SUMMARY_STATS,
-  type SummaryStat,
-  writeFileAtomic,
-} from "@fastrag/bench-core";
+import { ConfigurationError, SUMMARY_STATS, type SummaryStat } from "@fastrag/bench-core";
+import { writeFileAtomic } from "@fastrag/bench-core/internal";
 import { expandPaths } from "../internal/files.js";
 import { cliPath, type Io, UsageError, writeLine } from "../internal/io.js";
 import { printable, terminalSafe } from "../internal/printable.js";

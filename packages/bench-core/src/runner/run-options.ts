@@ -1,5 +1,6 @@
 // The options of `Benchmark.run`, and their check before any sample runs.
 import { ConfigurationError } from "../errors.js";
+import { isTimeoutMs } from "../internal/timer.js";
 import type { ShardSpec } from "../result/model.js";
 import type { Progress } from "../types.js";
 import { describeValue } from "./describe-value.js";
@@ -51,10 +52,7 @@ export function validateRunOptions(options: RunOptions): void {
     );
   }
   const { timeoutMs, retries, shard, checkpoint, signal } = options;
-  if (
-    timeoutMs !== undefined &&
-    !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= 2_147_483_647)
-  ) {
+  if (timeoutMs !== undefined && !isTimeoutMs(timeoutMs)) {
     throw new ConfigurationError(
       `Benchmark.run: timeoutMs must be a positive number of milliseconds, found ${describeValue(timeoutMs)}`,
     );
