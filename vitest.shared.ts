@@ -14,6 +14,8 @@ export default defineConfig({
       },
       { find: /^@fastrag\/bench-datasets$/, replacement: pkg("bench-datasets/src/index.ts") },
       { find: /^@fastrag\/bench-compare$/, replacement: pkg("bench-compare/src/index.ts") },
+      { find: /^@fastrag\/bench-ai$/, replacement: pkg("bench-ai/src/index.ts") },
+      { find: /^@fastrag\/bench-langchain$/, replacement: pkg("bench-langchain/src/index.ts") },
       { find: /^@fastrag\/bench-metrics$/, replacement: pkg("bench-metrics/src/index.ts") },
       {
         find: /^@fastrag\/bench-metrics\/(retrieval|generation|operational)$/,

@@ -15,6 +15,10 @@ import type {
   Retriever,
 } from "@fastrag/bench-core";
 import type { QADataset } from "@fastrag/bench-datasets";
+import type { JudgeFunction } from "@fastrag/bench-metrics/generation";
+import type { DocumentInterface } from "@langchain/core/documents";
+import type { Runnable } from "@langchain/core/runnables";
+import type { VectorStore } from "@langchain/core/vectorstores";
 
 /** The part of the `openai` package's client that the judge example calls. */
 interface OpenAIStub {
@@ -56,4 +60,9 @@ declare global {
   const b: number[];
   /** An `openai` client (`new OpenAI()`). */
   const openai: OpenAIStub;
+  /** A judge function for the judge metrics. */
+  const judge: JudgeFunction;
+  /** A LangChain.js vector store, and an LCEL RAG chain (bench-langchain's README). */
+  const vectorStore: VectorStore;
+  const chain: Runnable<string, { question: string; context: DocumentInterface[]; answer: string }>;
 }

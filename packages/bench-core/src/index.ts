@@ -26,6 +26,7 @@ export type { RetryOptions } from "./runner/retry.js";
 export type { RunOptions } from "./runner/run-options.js";
 export { percentile, summarize } from "./summary.js";
 export {
+  type CallLimiter,
   type DistributionSummary,
   type EvalSample,
   type Metadata,

@@ -81,6 +81,27 @@ export interface MetricInput<M extends Metadata = Metadata> {
   readonly usage?: Usage;
   /** The run's signal, for metrics that call out (judges, embedders). */
   readonly signal?: AbortSignal;
+  /**
+   * Reports the usage of one model call made inside the metric (a judge or an embedder): call it
+   * once per call. The runner sums what is reported per sample into the result's `judge_usage`
+   * (input/output/total tokens, cost, calls). Absent when the runner does not record it.
+   */
+  readonly reportUsage?: (usage: Usage) => void;
+  /** The run's shared rate limiter, for model calls made inside the metric. Absent without one. */
+  readonly limiter?: CallLimiter;
+}
+
+/** A run's shared rate limiter, for model calls made inside metrics (judges, embedders). */
+export interface CallLimiter {
+  /** Runs `call` when the run's budget allows; a rate-limited call (HTTP 429 or a `retryAfterMs`) waits and runs again. */
+  run<T>(
+    call: () => Promise<T>,
+    options?: {
+      readonly signal?: AbortSignal;
+      readonly estimatedTokens?: number;
+      readonly usage?: (value: T) => Usage | undefined;
+    },
+  ): Promise<T>;
 }
 
 /**

@@ -110,7 +110,7 @@ export class AnswerCorrectness implements Metric {
       expectedAnswers,
     });
     return parseJudgeScore(
-      await modelCall("judge", this.timeoutMs, input.signal, (o) => this.judge(prompt, o)),
+      await modelCall("judge", this.timeoutMs, input, (o) => this.judge(prompt, o)),
     );
   }
 }

@@ -88,7 +88,7 @@ export class AnswerRelevance implements Metric {
     const question = questionOf("AnswerRelevance", sample);
     const prompt = this.prompt({ question, answer });
     return parseJudgeScore(
-      await modelCall("judge", this.timeoutMs, input.signal, (o) => this.judge(prompt, o)),
+      await modelCall("judge", this.timeoutMs, input, (o) => this.judge(prompt, o)),
     );
   }
 }

@@ -118,7 +118,7 @@ export class Faithfulness implements Metric {
     }
     const prompt = this.prompt({ question, answer, contexts });
     const reply = parseJudgeObject(
-      await modelCall("judge", this.timeoutMs, input.signal, (o) => this.judge(prompt, o)),
+      await modelCall("judge", this.timeoutMs, input, (o) => this.judge(prompt, o)),
     );
     const claims = reply.claims;
     if (!Array.isArray(claims)) {

@@ -1,4 +1,9 @@
-import { MetricUnavailableError } from "@fastrag/bench-core";
+import {
+  type CallLimiter,
+  type MetricInput,
+  MetricUnavailableError,
+  type Usage,
+} from "@fastrag/bench-core";
 import { describe } from "../internal/options.js";
 
 /** The second argument of a {@link JudgeFunction} and an {@link EmbedFunction}. */
@@ -8,6 +13,17 @@ export interface ModelCallOptions {
    * run); with the metric's `timeoutMs` option, it also aborts when that time has passed.
    */
   readonly signal: AbortSignal;
+  /**
+   * The run's usage sink, forwarded from the metric's input when the runner records judge usage:
+   * call it once per model call with that call's tokens (and cost), so the result's
+   * `judge_usage` counts them. Absent when the runner does not record it.
+   */
+  readonly reportUsage?: (usage: Usage) => void;
+  /**
+   * The run's shared rate limiter, forwarded from the metric's input: run the model call through
+   * `limiter.run(…)` so judge calls share the run's budget. Absent when the run has none.
+   */
+  readonly limiter?: CallLimiter;
 }
 
 /**
@@ -66,9 +82,22 @@ export function callSignal(signal: AbortSignal | undefined): AbortSignal {
   return idleSignal;
 }
 
+/** The options of a model call: the signal, plus the input's usage sink and limiter when present. */
+function callOptions(signal: AbortSignal, input: ModelCallSource): ModelCallOptions {
+  const { reportUsage, limiter } = input;
+  if (reportUsage === undefined && limiter === undefined) return { signal };
+  if (limiter === undefined) return { signal, reportUsage };
+  if (reportUsage === undefined) return { signal, limiter };
+  return { signal, reportUsage, limiter };
+}
+
+/** What {@link modelCall} reads from a metric's input. */
+export type ModelCallSource = Pick<MetricInput, "signal" | "reportUsage" | "limiter">;
+
 /**
- * Calls a model (`judge` or `embed`) with the run's signal. Without `timeoutMs` that is all: the
- * call gets {@link callSignal}'s signal and nothing else is allocated. With it, the call gets a
+ * Calls a model (`judge` or `embed`) with the run's signal, and the input's `reportUsage` and
+ * `limiter` when it has them. Without `timeoutMs` that is all: the call gets {@link callSignal}'s
+ * signal. With it, the call gets a
  * signal that also aborts after `timeoutMs`, and is raced against that timer, so a model that
  * ignores its signal still cannot hold the sample: the result rejects with a
  * `MetricUnavailableError` on time. The timer is cleared when the call settles, and a call that
@@ -77,10 +106,11 @@ export function callSignal(signal: AbortSignal | undefined): AbortSignal {
 export function modelCall<T>(
   kind: "judge" | "embed",
   timeoutMs: number | undefined,
-  runSignal: AbortSignal | undefined,
+  input: ModelCallSource,
   call: (options: ModelCallOptions) => Promise<T> | T,
 ): Promise<T> | T {
-  if (timeoutMs === undefined) return call({ signal: callSignal(runSignal) });
+  const runSignal = input.signal;
+  if (timeoutMs === undefined) return call(callOptions(callSignal(runSignal), input));
   const message = `${kind} call timed out after ${timeoutMs} ms`;
   const timeout = new AbortController();
   const signal: AbortSignal = timeout.signal;
@@ -110,7 +140,7 @@ export function modelCall<T>(
     };
     let pending: Promise<T>;
     try {
-      pending = Promise.resolve(call({ signal }));
+      pending = Promise.resolve(call(callOptions(signal, input)));
     } catch (error) {
       settle();
       reject(error);

@@ -94,7 +94,7 @@ export class SemanticSimilarity implements Metric {
       if (e.trim() !== "") texts.push(e);
     }
     if (texts.length === 1) return null;
-    const vectors: unknown = await modelCall("embed", this.timeoutMs, input.signal, (o) =>
+    const vectors: unknown = await modelCall("embed", this.timeoutMs, input, (o) =>
       this.embed(texts, o),
     );
     if (!Array.isArray(vectors) || vectors.length !== texts.length) {

@@ -1,0 +1,154 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One request the fixture server received. */
+export interface RecordedRequest {
+  readonly path: string;
+  readonly body: Record<string, unknown>;
+  /** `performance.now()` when it arrived. */
+  readonly at: number;
+  /** The status the server answered with (0 when the client went away first). */
+  status: number;
+  /** True when the client closed the connection before the answer. */
+  aborted: boolean;
+}
+
+/** What the server answers with a 429 for one request. */
+export interface RateLimitAnswer {
+  readonly retryAfterMs?: number;
+  readonly retryAfterSeconds?: number;
+}
+
+export interface FixtureServerOptions {
+  /** The reply text for a chat prompt (the user message), and the system message if any. */
+  readonly reply?: (prompt: string, system: string | undefined) => string;
+  /** The vector of one text, for `/embeddings`. */
+  readonly embed?: (text: string) => number[];
+  /** Answers request n (1-based, counting every request) with a 429, or not. */
+  readonly rateLimit?: (n: number) => RateLimitAnswer | undefined;
+  /** Holds request n this long before answering. */
+  readonly delayMs?: (n: number) => number;
+  /** The usage the server reports for each chat completion. */
+  readonly usage?: { readonly prompt_tokens: number; readonly completion_tokens: number };
+}
+
+export interface FixtureServer {
+  /** The base URL, e.g. `http://127.0.0.1:41234/v1`. */
+  readonly url: string;
+  readonly requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+function text(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((p) => (typeof p === "object" && p !== null && "text" in p ? String(p.text) : ""))
+      .join("");
+  }
+  return "";
+}
+
+async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers = {}): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/**
+ * A minimal OpenAI-compatible server on 127.0.0.1 (a random free port): `/v1/chat/completions`
+ * answers from `reply`, `/v1/embeddings` from `embed`, and a request that `rateLimit` picks gets
+ * a 429 with `retry-after-ms` and/or `retry-after`. Only loopback traffic.
+ */
+export async function startFixtureServer(options: FixtureServerOptions): Promise<FixtureServer> {
+  const requests: RecordedRequest[] = [];
+  const server = createServer((req, res) => {
+    const at = performance.now();
+    void (async () => {
+      const body = await readBody(req);
+      const record: RecordedRequest = {
+        path: req.url ?? "",
+        body,
+        at,
+        status: 0,
+        aborted: false,
+      };
+      requests.push(record);
+      const n = requests.length;
+      res.on("close", () => {
+        if (!res.writableFinished) record.aborted = true;
+      });
+      const delay = options.delayMs?.(n) ?? 0;
+      if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+      if (res.destroyed) return;
+      const limited = options.rateLimit?.(n);
+      if (limited !== undefined) {
+        const headers: Record<string, string> = {};
+        if (limited.retryAfterMs !== undefined)
+          headers["retry-after-ms"] = String(limited.retryAfterMs);
+        if (limited.retryAfterSeconds !== undefined) {
+          headers["retry-after"] = String(limited.retryAfterSeconds);
+        }
+        record.status = 429;
+        json(
+          res,
+          429,
+          { error: { message: "Rate limit reached", type: "rate_limit_exceeded" } },
+          headers,
+        );
+        return;
+      }
+      if (req.url === "/v1/chat/completions") {
+        const messages = (body.messages ?? []) as { role: string; content: unknown }[];
+        const system = messages.find((m) => m.role === "system");
+        const prompt = messages
+          .filter((m) => m.role === "user")
+          .map((m) => text(m.content))
+          .join("\n");
+        const content = (options.reply ?? (() => ""))(prompt, system && text(system.content));
+        const usage = options.usage ?? { prompt_tokens: 100, completion_tokens: 20 };
+        record.status = 200;
+        json(res, 200, {
+          id: `chatcmpl-${n}`,
+          object: "chat.completion",
+          created: 1_700_000_000,
+          model: body.model,
+          choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+          usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+        });
+        return;
+      }
+      if (req.url === "/v1/embeddings" && options.embed !== undefined) {
+        const input = body.input as string[];
+        const embed = options.embed;
+        const tokens = input.reduce((s, t) => s + t.split(/\s+/).filter(Boolean).length, 0);
+        record.status = 200;
+        json(res, 200, {
+          object: "list",
+          model: body.model,
+          data: input.map((t, index) => ({ object: "embedding", index, embedding: embed(t) })),
+          usage: { prompt_tokens: tokens, total_tokens: tokens },
+        });
+        return;
+      }
+      record.status = 404;
+      json(res, 404, { error: { message: `no route ${req.url}` } });
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,230 @@
+/**
+ * End to end over real HTTP: an OpenAI-compatible server on 127.0.0.1 (started here, random
+ * port) and `@ai-sdk/openai-compatible` as the provider, so the AI SDK's real client, its retries
+ * on 429 with `Retry-After`, and a limiter are exercised as a user's run would exercise them.
+ */
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { Benchmark, type CallLimiter, type EvalSample, type Usage } from "@fastrag/bench-core";
+import { AnswerCorrectness, Faithfulness } from "@fastrag/bench-metrics/generation";
+import { afterEach, describe, expect, it } from "vitest";
+import { type FixtureServer, startFixtureServer } from "./__fixtures__/openai-server.js";
+import { aiEmbed, aiJudge, RateLimitError } from "./index.js";
+
+/** The judge's verdicts, by the question found in its prompt. */
+const verdicts: Record<string, { faithfulness: string; correctness: string }> = {
+  "Who wrote Hamlet?": {
+    faithfulness: '{"claims": [{"claim": "Shakespeare wrote Hamlet", "supported": true}]}',
+    correctness: '{"score": 1, "reason": "matches"}',
+  },
+  "When did Apollo 11 land?": {
+    faithfulness:
+      '```json\n{"claims": [{"claim": "in 1969", "supported": true}, {"claim": "on Mars", "supported": false}, {"claim": "with two crew", "supported": false}, {"claim": "in July", "supported": true}]}\n```',
+    correctness: '{"score": 0.4, "reason": "wrong body"}',
+  },
+  "What is the boiling point of water?": {
+    faithfulness: "I think it is mostly supported.",
+    correctness: '{"score": 0.9}',
+  },
+};
+
+function reply(prompt: string): string {
+  for (const [question, v] of Object.entries(verdicts)) {
+    if (prompt.includes(question))
+      return prompt.includes("<passages>") ? v.faithfulness : v.correctness;
+  }
+  return "no verdict in the fixture";
+}
+
+let server: FixtureServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function provider(s: FixtureServer) {
+  return createOpenAICompatible({ name: "fixture", baseURL: s.url, apiKey: "test-key" });
+}
+
+/** A stub of the run's limiter: waits what a RateLimitError asks (or 10 ms), then runs again. */
+function stubLimiter(log: { waits: (number | undefined)[]; usage: Usage[] }): CallLimiter {
+  return {
+    async run(call, options) {
+      for (let attempt = 0; attempt < 10; attempt++) {
+        try {
+          const value = await call();
+          const u = options?.usage?.(value);
+          if (u !== undefined) log.usage.push(u);
+          return value;
+        } catch (error) {
+          if (!RateLimitError.isInstance(error)) throw error;
+          log.waits.push(error.retryAfterMs);
+          await new Promise((r) => setTimeout(r, error.retryAfterMs ?? 10));
+        }
+      }
+      throw new Error("stub limiter: gave up");
+    },
+  };
+}
+
+describe("aiJudge over HTTP (@ai-sdk/openai-compatible)", () => {
+  it("answers from the server, reports the server's token counts and the cost", async () => {
+    server = await startFixtureServer({
+      reply,
+      usage: { prompt_tokens: 250, completion_tokens: 40 },
+    });
+    const judge = aiJudge(provider(server).chatModel("judge-1"), {
+      pricing: { inputPerMillion: 0.15, outputPerMillion: 0.6 },
+    });
+    expect(judge.cacheKey).toBe("fixture.chat:judge-1");
+    const reported: Usage[] = [];
+    const text = await judge("Who wrote Hamlet? Reply as JSON.", {
+      reportUsage: (u) => reported.push(u),
+    });
+    expect(text).toBe('{"score": 1, "reason": "matches"}');
+    // 250 × 0.15 / 10⁶ + 40 × 0.6 / 10⁶ = 3.75e-5 + 2.4e-5
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toMatchObject({ inputTokens: 250, outputTokens: 40, totalTokens: 290 });
+    expect(reported[0]?.cost).toBeCloseTo(6.15e-5, 15);
+    const body = server.requests[0]?.body as { model: string; temperature: number };
+    expect(body.model).toBe("judge-1");
+    expect(body.temperature).toBe(0);
+  });
+
+  it("without a limiter, the SDK retries a 429 after the server's retry-after-ms", async () => {
+    server = await startFixtureServer({
+      reply,
+      rateLimit: (n) => (n === 1 ? { retryAfterMs: 300, retryAfterSeconds: 1 } : undefined),
+    });
+    const judge = aiJudge(provider(server).chatModel("judge-1"));
+    expect(await judge("Who wrote Hamlet?")).toBe('{"score": 1, "reason": "matches"}');
+    const [first, second] = server.requests;
+    expect(server.requests.map((r) => r.status)).toEqual([429, 200]);
+    const gap = (second?.at ?? 0) - (first?.at ?? 0);
+    expect(gap).toBeGreaterThanOrEqual(290); // the SDK waited what the header said…
+    expect(gap).toBeLessThan(1000); // …not its own 2 s backoff, nor retry-after's 1 s
+  });
+
+  it("without a limiter, a 429 that outlasts the retries is a RateLimitError with the wait", async () => {
+    server = await startFixtureServer({ reply, rateLimit: () => ({ retryAfterMs: 20 }) });
+    const judge = aiJudge(provider(server).chatModel("judge-1"), { maxRetries: 1 });
+    const error = await judge("Who wrote Hamlet?").catch((e: unknown) => e);
+    expect(RateLimitError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ statusCode: 429, retryAfterMs: 20 });
+    expect((error as Error).message).toBe(
+      "fixture.chat:judge-1: rate limited (HTTP 429); retry after 20 ms",
+    );
+    expect(server.requests.map((r) => r.status)).toEqual([429, 429]);
+  });
+
+  it("with a limiter, every 429 reaches the limiter, which waits Retry-After (seconds) and runs again", async () => {
+    server = await startFixtureServer({
+      reply,
+      // Requests 1 and 2 are refused with only `retry-after: 1`; then the server answers.
+      rateLimit: (n) => (n <= 2 ? { retryAfterSeconds: 1 } : undefined),
+    });
+    const log = { waits: [] as (number | undefined)[], usage: [] as Usage[] };
+    const judge = aiJudge(provider(server).chatModel("judge-1"));
+    const reported: Usage[] = [];
+    const text = await judge("When did Apollo 11 land? Reply as JSON.", {
+      limiter: stubLimiter(log),
+      reportUsage: (u) => reported.push(u),
+    });
+    expect(text).toBe('{"score": 0.4, "reason": "wrong body"}');
+    expect(log.waits).toEqual([1000, 1000]);
+    // One HTTP request per limiter attempt: the SDK did not retry on its own.
+    expect(server.requests.map((r) => r.status)).toEqual([429, 429, 200]);
+    const gaps = [1, 2].map(
+      (i) => (server?.requests[i]?.at ?? 0) - (server?.requests[i - 1]?.at ?? 0),
+    );
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(990);
+    // The limiter read the call's usage, and the metric's sink got it once.
+    expect(log.usage).toEqual([{ inputTokens: 100, outputTokens: 20, totalTokens: 120 }]);
+    expect(reported).toEqual([{ inputTokens: 100, outputTokens: 20, totalTokens: 120 }]);
+  });
+
+  it("aborts the HTTP request when the run's signal aborts", async () => {
+    server = await startFixtureServer({ reply, delayMs: () => 5_000 });
+    const judge = aiJudge(provider(server).chatModel("judge-1"));
+    const controller = new AbortController();
+    const started = performance.now();
+    const pending = judge("Who wrote Hamlet?", { signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests[0]?.aborted).toBe(true);
+  });
+
+  it("scores a Benchmark run's Faithfulness and AnswerCorrectness from the server's verdicts, under 429s", async () => {
+    server = await startFixtureServer({
+      reply,
+      // Every third request is refused, with a short retry-after-ms.
+      rateLimit: (n) => (n % 3 === 0 ? { retryAfterMs: 30 } : undefined),
+    });
+    const judge = aiJudge(provider(server).chatModel("judge-1"));
+    const dataset: EvalSample[] = [
+      {
+        id: "hamlet",
+        question: "Who wrote Hamlet?",
+        expectedAnswers: ["William Shakespeare"],
+        relevantIds: [],
+      },
+      {
+        id: "apollo",
+        question: "When did Apollo 11 land?",
+        expectedAnswers: ["July 1969"],
+        relevantIds: [],
+      },
+      {
+        id: "water",
+        question: "What is the boiling point of water?",
+        expectedAnswers: ["100 °C"],
+        relevantIds: [],
+      },
+    ];
+    const result = await new Benchmark({
+      dataset,
+      metrics: [new Faithfulness({ judge }), new AnswerCorrectness({ judge })],
+      maxConcurrent: 2,
+    }).run(
+      {
+        query: async (question) => ({
+          answer: `An answer to: ${question}`,
+          chunks: [{ id: "c1", text: "A passage." }],
+        }),
+      },
+      { name: "http" },
+    );
+    const scores = Object.fromEntries(result.samples.map((s) => [s.sampleId, s.scores]));
+    expect(scores).toEqual({
+      hamlet: { faithfulness: 1, answer_correctness: 1 },
+      apollo: { faithfulness: 0.5, answer_correctness: 0.4 },
+      water: { faithfulness: null, answer_correctness: 0.9 },
+    });
+    const water = result.samples.find((s) => s.sampleId === "water");
+    expect(water?.status).toBe("incomplete");
+    expect(water?.error).toMatch(/unparsable judge reply/);
+    // 6 verdicts over 8 requests: requests 3 and 6 were refused and retried by the SDK.
+    expect(server.requests.map((r) => r.status)).toEqual([200, 200, 429, 200, 200, 429, 200, 200]);
+  });
+});
+
+describe("aiEmbed over HTTP (@ai-sdk/openai-compatible)", () => {
+  it("embeds through /embeddings and reports the server's tokens", async () => {
+    server = await startFixtureServer({ embed: (t) => [t.length, 1] });
+    const embed = aiEmbed(provider(server).textEmbeddingModel("embed-1"), {
+      pricing: { inputPerMillion: 0.02 },
+    });
+    expect(embed.cacheKey).toBe("fixture.embedding:embed-1");
+    const reported: Usage[] = [];
+    const vectors = await embed(["one two", "three"], { reportUsage: (u) => reported.push(u) });
+    expect(vectors).toEqual([
+      [7, 1],
+      [5, 1],
+    ]);
+    // the fixture counts words: 2 + 1 = 3 tokens; 3 × 0.02 / 10⁶ = 6e-8
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toMatchObject({ inputTokens: 3, totalTokens: 3 });
+    expect(reported[0]?.cost).toBeCloseTo(6e-8, 20);
+  });
+});
