@@ -40,6 +40,7 @@ describe("@fastrag/bench-core's exported names", () => {
     expectTypeOf<Root.ShardSpec>().not.toBeNever();
     expectTypeOf<Root.RetryOptions>().not.toBeNever();
     expectTypeOf<Root.RunOptions>().not.toBeNever();
+    expectTypeOf<Root.CallLimiter>().not.toBeNever();
     expectTypeOf<Root.DistributionSummary>().not.toBeNever();
     expectTypeOf<Root.EvalSample>().not.toBeNever();
     expectTypeOf<Root.Metadata>().not.toBeNever();

@@ -431,8 +431,10 @@ async function runTargets(
       }
       if (
         ConfigurationError.isInstance(error) &&
-        error.message.startsWith(journal) &&
-        !/cannot (read|write)|could not write/.test(error.message)
+        error.path === journal &&
+        (error.code === "journal-unusable" ||
+          error.code === "journal-in-use" ||
+          error.code === "invalid-input")
       ) {
         // The journal is another run's or damaged: the CLI's way out is --fresh.
         throw new ConfigurationError(
