@@ -131,6 +131,14 @@ export class Benchmark<M extends Metadata = Metadata> {
           `Benchmark: metric "${m.name}" has higherIsBetter ${describeValue(m.higherIsBetter)}; expected true or false (the direction is saved with every result)`,
         );
       }
+      const version: unknown = m.specificationVersion;
+      if (version !== undefined && version !== "v1") {
+        // A metric written for a later contract would be called the wrong way: refuse it here.
+        throw new ConfigurationError(
+          `Benchmark: metric "${m.name}" implements specificationVersion ${describeValue(version)}; this version of @fastrag/bench-core runs "v1" metrics (or unversioned ones): upgrade @fastrag/bench-core`,
+          { field: "specificationVersion" },
+        );
+      }
       if (seen.has(m.name)) {
         throw new ConfigurationError(
           `Benchmark: two metrics are named "${m.name}"; each summary entry would overwrite the other. Give them distinct names (e.g. different k)`,

@@ -32,6 +32,7 @@ export {
   type Metadata,
   type Metric,
   type MetricInput,
+  type MetricSpecificationVersion,
   type Progress,
   type QueryEngine,
   type QueryResponse,

@@ -46,6 +46,7 @@ describe("@fastrag/bench-core's exported names", () => {
     expectTypeOf<Root.Metadata>().not.toBeNever();
     expectTypeOf<Root.Metric>().not.toBeNever();
     expectTypeOf<Root.MetricInput>().not.toBeNever();
+    expectTypeOf<Root.MetricSpecificationVersion>().toEqualTypeOf<"v1">();
     expectTypeOf<Root.Progress>().not.toBeNever();
     expectTypeOf<Root.QueryEngine>().not.toBeNever();
     expectTypeOf<Root.QueryResponse>().not.toBeNever();
