@@ -18,7 +18,7 @@ export default defineConfig({
       { find: /^@fastrag\/bench-langchain$/, replacement: pkg("bench-langchain/src/index.ts") },
       { find: /^@fastrag\/bench-metrics$/, replacement: pkg("bench-metrics/src/index.ts") },
       {
-        find: /^@fastrag\/bench-metrics\/(retrieval|generation|operational)$/,
+        find: /^@fastrag\/bench-metrics\/(retrieval|generation|operational|kit)$/,
         replacement: pkg("bench-metrics/src/$1.ts"),
       },
     ],
