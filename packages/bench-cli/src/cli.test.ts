@@ -5,11 +5,12 @@ import { hostname, tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { sharedData } from "../../../test-support/shared-data.js";
 
 // End-to-end: these tests start the built binary as a child process, as a user or CI would.
 const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 const fixtures = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
-const trec = fileURLToPath(new URL("../../../../shared/data/trec_eval/", import.meta.url));
+const trec = sharedData("trec_eval/");
 
 function cli(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [bin, ...args], {

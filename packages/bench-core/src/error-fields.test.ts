@@ -26,10 +26,15 @@ async function thrown(run: () => unknown): Promise<ConfigurationError> {
 }
 
 describe("ConfigurationError's fields", () => {
+  it("leaves `code` to system errors, so a cause-chain walker looking for ENOENT skips it", () => {
+    const error = new ConfigurationError("x: cannot read", { kind: "unreadable-file" });
+    expect((error as { code?: unknown }).code).toBeUndefined();
+  });
+
   it("defaults to invalid-input with no place, and keeps the cause", () => {
     const root = new Error("root");
     const error = new ConfigurationError("bad", { cause: root });
-    expect(error.code).toBe("invalid-input");
+    expect(error.kind).toBe("invalid-input");
     expect(error.cause).toBe(root);
     expect(error.path).toBeUndefined();
     expect(Object.keys(error)).not.toContain("path");
@@ -38,16 +43,16 @@ describe("ConfigurationError's fields", () => {
   it("names the option a run refuses", async () => {
     const b = new Benchmark({ dataset: fakeDataset(1), metrics: [constant] });
     const timeout = await thrown(() => b.run(fakeEngine(), { name: "r", timeoutMs: -5 }));
-    expect(timeout).toMatchObject({ code: "invalid-option", option: "timeoutMs" });
+    expect(timeout).toMatchObject({ kind: "invalid-option", option: "timeoutMs" });
     const retries = await thrown(() =>
       b.run(fakeEngine(), {
         name: "r",
         retries: { attempts: 2, retryOn: () => true, backoffMs: -1 },
       }),
     );
-    expect(retries).toMatchObject({ code: "invalid-option", option: "retries.backoffMs" });
+    expect(retries).toMatchObject({ kind: "invalid-option", option: "retries.backoffMs" });
     const target = await thrown(() => b.run({ answer: "no" } as never, { name: "r" }));
-    expect(target.code).toBe("unsupported-target");
+    expect(target.kind).toBe("unsupported-target");
   });
 
   it("places invalid UTF-8 by path, line and column", () => {
@@ -71,7 +76,7 @@ describe("ConfigurationError's fields", () => {
     await writeFile(journal, "not json\n");
     const b = new Benchmark({ dataset: fakeDataset(1), metrics: [constant] });
     const error = await thrown(() => b.run(fakeEngine(), { name: "r", checkpoint: journal }));
-    expect(error).toMatchObject({ code: "journal-unusable", path: journal });
+    expect(error).toMatchObject({ kind: "journal-unusable", path: journal });
   });
 });
 

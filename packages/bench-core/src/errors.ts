@@ -39,7 +39,9 @@ export class FastragBenchError extends Error {
 
 /**
  * What kind of problem a {@link ConfigurationError} is, for code that reacts to it (a message is
- * for people and may be reworded; a code is not):
+ * for people and may be reworded; a kind is not). It is `kind`, not `code`: Node's convention
+ * reads `error.code` as a system error code (`ENOENT`), and code walking a `cause` chain for one
+ * (this toolkit's loaders do, and so may a caller's) must not mistake this for it.
  * - `invalid-option`: an option or argument outside what is documented (`option` names it);
  * - `invalid-input`: a file's or a value's content is not as expected (`path`, `line`, `column`,
  *   `field` say where, when known);
@@ -51,7 +53,7 @@ export class FastragBenchError extends Error {
  *   damaged (`path`); `journal-in-use`: another run is using or creating it;
  * - `unpairable-runs`: two results cannot be paired sample by sample (different datasets).
  */
-export type ConfigurationErrorCode =
+export type ConfigurationErrorKind =
   | "invalid-option"
   | "invalid-input"
   | "unreadable-file"
@@ -64,7 +66,7 @@ export type ConfigurationErrorCode =
 /** Where a {@link ConfigurationError} is about, as far as it is known; every field optional. */
 export interface ConfigurationErrorFields {
   /** The kind of problem; `invalid-input` when not given. */
-  readonly code?: ConfigurationErrorCode;
+  readonly kind?: ConfigurationErrorKind;
   /** The option or argument at fault (`timeoutMs`, `retries.attempts`, `--test`). */
   readonly option?: string;
   /** The file at fault, as the caller named it. */
@@ -83,7 +85,7 @@ export interface ConfigurationErrorFields {
  * Misuse or bad input: a bad option, an unreadable file, a malformed row, a mismatched journal.
  *
  * Raised before work starts wherever the problem is knowable then. The message says what was
- * expected, what was found and where (file, line or row, column); `code` and the fields
+ * expected, what was found and where (file, line or row, column); `kind` and the fields
  * (`option`, `path`, `line`, `column`, `field`) say the same for code, which should react to them
  * and never to the message's text.
  *
@@ -94,14 +96,14 @@ export interface ConfigurationErrorFields {
  * } catch (error) {
  *   if (ConfigurationError.isInstance(error)) {
  *     console.error(error.message);
- *     if (error.code === "invalid-input" && error.line !== undefined) showLine(error.path, error.line);
+ *     if (error.kind === "invalid-input" && error.line !== undefined) showLine(error.path, error.line);
  *   } else throw error;
  * }
  * ```
  */
 export class ConfigurationError extends FastragBenchError {
-  /** The kind of problem (see {@link ConfigurationErrorCode}). */
-  readonly code: ConfigurationErrorCode;
+  /** The kind of problem (see {@link ConfigurationErrorKind}). */
+  readonly kind: ConfigurationErrorKind;
   /** The option or argument at fault, when one is. */
   declare readonly option?: string;
   /** The file at fault, when one is. */
@@ -116,7 +118,7 @@ export class ConfigurationError extends FastragBenchError {
   constructor(message: string, fields?: ConfigurationErrorFields) {
     super(message, fields !== undefined && "cause" in fields ? { cause: fields.cause } : undefined);
     this.name = "ConfigurationError";
-    this.code = fields?.code ?? "invalid-input";
+    this.kind = fields?.kind ?? "invalid-input";
     if (fields?.option !== undefined) this.option = fields.option;
     if (fields?.path !== undefined) this.path = fields.path;
     if (fields?.line !== undefined) this.line = fields.line;

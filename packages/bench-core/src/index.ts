@@ -7,6 +7,8 @@ export {
 } from "./deprecated.js";
 export {
   ConfigurationError,
+  type ConfigurationErrorFields,
+  type ConfigurationErrorKind,
   FastragBenchError,
   MetricUnavailableError,
   RunAbortedError,

@@ -41,6 +41,8 @@ describe("@fastrag/bench-core's exported names", () => {
     expectTypeOf<Root.RetryOptions>().not.toBeNever();
     expectTypeOf<Root.RunOptions>().not.toBeNever();
     expectTypeOf<Root.CallLimiter>().not.toBeNever();
+    expectTypeOf<Root.ConfigurationErrorFields>().not.toBeNever();
+    expectTypeOf<Root.ConfigurationErrorKind>().not.toBeNever();
     expectTypeOf<Root.DistributionSummary>().not.toBeNever();
     expectTypeOf<Root.EvalSample>().not.toBeNever();
     expectTypeOf<Root.Metadata>().not.toBeNever();

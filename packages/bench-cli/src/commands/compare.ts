@@ -82,7 +82,7 @@ export async function compareCommand(
       });
     }
   } catch (error) {
-    if (ConfigurationError.isInstance(error) && error.code === "unpairable-runs") {
+    if (ConfigurationError.isInstance(error) && error.kind === "unpairable-runs") {
       // The tests pair samples; a table of runs over different datasets needs none.
       throw new ConfigurationError(
         `${error.message}. For a table without significance tests: --test none`,

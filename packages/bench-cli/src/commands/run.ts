@@ -432,9 +432,9 @@ async function runTargets(
       if (
         ConfigurationError.isInstance(error) &&
         error.path === journal &&
-        (error.code === "journal-unusable" ||
-          error.code === "journal-in-use" ||
-          error.code === "invalid-input")
+        (error.kind === "journal-unusable" ||
+          error.kind === "journal-in-use" ||
+          error.kind === "invalid-input")
       ) {
         // The journal is another run's or damaged: the CLI's way out is --fresh.
         throw new ConfigurationError(

@@ -46,7 +46,7 @@ export async function readJournal(
     }
     throw new ConfigurationError(
       `${path}: cannot read checkpoint journal: ${(error as Error).message}`,
-      { code: "unreadable-file", path, cause: error },
+      { kind: "unreadable-file", path, cause: error },
     );
   }
   // Validate the encoding up to the last newline: a torn tail may end inside a character.
@@ -81,7 +81,7 @@ export async function readJournal(
       }
       throw new ConfigurationError(
         `${path}:${lineNo}: checkpoint journal line is not valid JSON: ${(error as Error).message}`,
-        { code: "journal-unusable", path, line: lineNo, cause: error },
+        { kind: "journal-unusable", path, line: lineNo, cause: error },
       );
     }
     // A complete JSON value without its newline is still a torn write: the newline comes last.
@@ -113,7 +113,7 @@ function refuseUnlessTornHeader(text: string, path: string): void {
   if (lead.startsWith(line) || line.startsWith(lead)) return;
   throw new ConfigurationError(
     `${path}: not a fastrag bench checkpoint journal (its first line is not a journal header), so it is left as is; use another checkpoint path, or delete the file if it is an old journal`,
-    { code: "journal-unusable", path },
+    { kind: "journal-unusable", path },
   );
 }
 
@@ -122,7 +122,7 @@ function checkHeader(value: unknown, expected: JournalHeader, path: string): voi
   if (typeof h !== "object" || h === null || h.journal !== JOURNAL_FORMAT) {
     throw new ConfigurationError(
       `${path}:1: not a fastrag bench checkpoint journal: expected a header with journal "${JOURNAL_FORMAT}"`,
-      { code: "journal-unusable", path, line: 1 },
+      { kind: "journal-unusable", path, line: 1 },
     );
   }
   const problems: string[] = [];
@@ -147,7 +147,7 @@ function checkHeader(value: unknown, expected: JournalHeader, path: string): voi
   if (problems.length > 0) {
     throw new ConfigurationError(
       `${path}: checkpoint journal belongs to another run: ${problems.join("; ")}. Use another checkpoint path or delete this one`,
-      { code: "journal-unusable", path },
+      { kind: "journal-unusable", path },
     );
   }
 }
@@ -169,20 +169,20 @@ function parseEntry(
   ) {
     throw new ConfigurationError(
       `${path}:${lineNo}: expected a journal entry {"index", "sample"}, found ${JSON.stringify(value).slice(0, 60)}`,
-      { code: "journal-unusable", path, line: lineNo },
+      { kind: "journal-unusable", path, line: lineNo },
     );
   }
   if (index < 0 || index >= expected.size) {
     throw new ConfigurationError(
       `${path}:${lineNo}: sample index ${index} is outside the dataset (0..${expected.size - 1})`,
-      { code: "journal-unusable", path, line: lineNo },
+      { kind: "journal-unusable", path, line: lineNo },
     );
   }
   const { shard } = expected;
   if (shard !== null && index % shard.count !== shard.index) {
     throw new ConfigurationError(
       `${path}:${lineNo}: sample index ${index} is not in shard ${shard.index + 1} of ${shard.count}; the journal is damaged`,
-      { code: "journal-unusable", path, line: lineNo },
+      { kind: "journal-unusable", path, line: lineNo },
     );
   }
   const sample = parseSampleJson(e.sample, path, `line ${lineNo}: sample`);
@@ -198,7 +198,7 @@ function parseEntry(
   ) {
     throw new ConfigurationError(
       `${path}:${lineNo}: sample index ${index} is ${describeSample(sample.sampleId, sample.question)} in the journal but ${describeSample(want.id, want.question)} in the dataset; the journal is damaged`,
-      { code: "journal-unusable", path, line: lineNo },
+      { kind: "journal-unusable", path, line: lineNo },
     );
   }
   const names = Object.keys(sample.scores);
@@ -207,7 +207,7 @@ function parseEntry(
   if (missing.length > 0 || extra.length > 0) {
     throw new ConfigurationError(
       `${path}:${lineNo}: sample index ${index} has scores for [${names.join(", ")}], expected [${expected.metrics.join(", ")}]; the journal is damaged`,
-      { code: "journal-unusable", path, line: lineNo },
+      { kind: "journal-unusable", path, line: lineNo },
     );
   }
   return [index, sample];
@@ -266,7 +266,7 @@ export class JournalWriter {
         if ((error as { code?: unknown }).code === "EEXIST") {
           throw new ConfigurationError(
             `${path}: another run created this checkpoint journal while this one was starting; two runs must not start one journal at once (give each its own checkpoint path, or resume once the other has begun)`,
-            { code: "journal-in-use", path, cause: error },
+            { kind: "journal-in-use", path, cause: error },
           );
         }
         throw error;
@@ -287,7 +287,7 @@ export class JournalWriter {
       if (ConfigurationError.isInstance(error)) throw error;
       throw new ConfigurationError(
         `${path}: cannot write the checkpoint journal: ${(error as Error).message}`,
-        { code: "unwritable-file", path, cause: error },
+        { kind: "unwritable-file", path, cause: error },
       );
     }
     return writer;
@@ -309,7 +309,7 @@ export class JournalWriter {
     if (this.failure !== undefined) {
       throw new ConfigurationError(
         `${this.path}: could not write the checkpoint journal: ${(this.failure as Error).message}`,
-        { code: "unwritable-file", path: this.path, cause: this.failure },
+        { kind: "unwritable-file", path: this.path, cause: this.failure },
       );
     }
   }

@@ -44,39 +44,39 @@ export function validateRunOptions(options: RunOptions): void {
   if (typeof options !== "object" || options === null) {
     throw new ConfigurationError(
       "Benchmark.run: expected options { name, … } as the second argument",
-      { code: "invalid-option" },
+      { kind: "invalid-option" },
     );
   }
   if (typeof options.name !== "string" || options.name.trim() === "") {
     throw new ConfigurationError(
       `Benchmark.run: name must be a non-empty string, found ${describeValue(options.name)}`,
-      { code: "invalid-option", option: "name" },
+      { kind: "invalid-option", option: "name" },
     );
   }
   const { timeoutMs, retries, shard, checkpoint, signal } = options;
   if (timeoutMs !== undefined && !isTimeoutMs(timeoutMs)) {
     throw new ConfigurationError(
       `Benchmark.run: timeoutMs must be a positive number of milliseconds, found ${describeValue(timeoutMs)}`,
-      { code: "invalid-option", option: "timeoutMs" },
+      { kind: "invalid-option", option: "timeoutMs" },
     );
   }
   if (retries !== undefined) {
     if (typeof retries !== "object" || retries === null) {
       throw new ConfigurationError(
         `Benchmark.run: retries must be { attempts, backoffMs?, retryOn }, found ${describeValue(retries)}`,
-        { code: "invalid-option", option: "retries" },
+        { kind: "invalid-option", option: "retries" },
       );
     }
     if (!Number.isSafeInteger(retries.attempts) || retries.attempts < 1) {
       throw new ConfigurationError(
         `Benchmark.run: retries.attempts must be a positive integer, found ${describeValue(retries.attempts)}`,
-        { code: "invalid-option", option: "retries.attempts" },
+        { kind: "invalid-option", option: "retries.attempts" },
       );
     }
     if (typeof retries.retryOn !== "function") {
       throw new ConfigurationError(
         "Benchmark.run: retries.retryOn must be a function (error) => boolean that marks transient errors",
-        { code: "invalid-option", option: "retries.retryOn" },
+        { kind: "invalid-option", option: "retries.retryOn" },
       );
     }
     for (const key of ["backoffMs", "maxBackoffMs"] as const) {
@@ -84,7 +84,7 @@ export function validateRunOptions(options: RunOptions): void {
       if (v !== undefined && !(typeof v === "number" && v >= 0 && Number.isFinite(v))) {
         throw new ConfigurationError(
           `Benchmark.run: retries.${key} must be a non-negative number, found ${describeValue(v)}`,
-          { code: "invalid-option", option: `retries.${key}` },
+          { kind: "invalid-option", option: `retries.${key}` },
         );
       }
     }
@@ -93,7 +93,7 @@ export function validateRunOptions(options: RunOptions): void {
     if (typeof shard !== "object" || shard === null) {
       throw new ConfigurationError(
         `Benchmark.run: shard must be { index, count }, found ${describeValue(shard)}`,
-        { code: "invalid-option", option: "shard" },
+        { kind: "invalid-option", option: "shard" },
       );
     }
     const { index, count } = shard;
@@ -106,25 +106,25 @@ export function validateRunOptions(options: RunOptions): void {
     ) {
       throw new ConfigurationError(
         `Benchmark.run: shard must be { index, count } with integers 0 ≤ index < count, found ${JSON.stringify(shard)}`,
-        { code: "invalid-option", option: "shard" },
+        { kind: "invalid-option", option: "shard" },
       );
     }
   }
   if (checkpoint !== undefined && (typeof checkpoint !== "string" || checkpoint === "")) {
     throw new ConfigurationError("Benchmark.run: checkpoint must be a file path", {
-      code: "invalid-option",
+      kind: "invalid-option",
       option: "checkpoint",
     });
   }
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new ConfigurationError("Benchmark.run: signal must be an AbortSignal", {
-      code: "invalid-option",
+      kind: "invalid-option",
       option: "signal",
     });
   }
   if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
     throw new ConfigurationError("Benchmark.run: onProgress must be a function", {
-      code: "invalid-option",
+      kind: "invalid-option",
       option: "onProgress",
     });
   }
