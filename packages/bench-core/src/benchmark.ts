@@ -189,14 +189,14 @@ export class Benchmark<M extends Metadata = Metadata> {
     // processes, the CLI's lock does this; see the README.)
     const claimed = options.checkpoint === undefined ? undefined : claimJournal(options);
     try {
-      return await this.runClaimed(target, kind, options);
+      return await this.runWithJournalClaimed(target, kind, options);
     } finally {
       if (claimed !== undefined) releaseJournal(claimed);
     }
   }
 
   /** {@link Benchmark.run} once its checkpoint journal, if any, is this run's alone. */
-  private async runClaimed(
+  private async runWithJournalClaimed(
     target: Target<M>,
     kind: TargetKind,
     options: RunOptions,

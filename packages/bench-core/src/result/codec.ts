@@ -207,7 +207,7 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
     );
   }
   const scoresObj = expectObject(
-    present(o, "scores", "an object of metric → score", source, where),
+    requiredField(o, "scores", "an object of metric → score", source, where),
     source,
     `${where}.scores`,
   );
@@ -229,7 +229,7 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
     );
   }
   const ids = expectArray(
-    present(o, "retrieved_ids", "an array of strings", source, where),
+    requiredField(o, "retrieved_ids", "an array of strings", source, where),
     source,
     `${where}.retrieved_ids`,
   );
@@ -280,7 +280,7 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
 }
 
 /** A sample field the format requires: its value, or a ConfigurationError saying it is missing. */
-function present(
+function requiredField(
   o: Record<string, unknown>,
   key: string,
   expected: string,
