@@ -9,13 +9,17 @@ export default defineConfig({
     alias: [
       { find: /^@fastrag\/bench-cache$/, replacement: pkg("bench-cache/src/index.ts") },
       { find: /^@fastrag\/bench-core$/, replacement: pkg("bench-core/src/index.ts") },
+      {
+        find: /^@fastrag\/bench-core\/(internal|testing)$/,
+        replacement: pkg("bench-core/src/$1.ts"),
+      },
       { find: /^@fastrag\/bench-datasets$/, replacement: pkg("bench-datasets/src/index.ts") },
       { find: /^@fastrag\/bench-compare$/, replacement: pkg("bench-compare/src/index.ts") },
       { find: /^@fastrag\/bench-ai$/, replacement: pkg("bench-ai/src/index.ts") },
       { find: /^@fastrag\/bench-langchain$/, replacement: pkg("bench-langchain/src/index.ts") },
       { find: /^@fastrag\/bench-metrics$/, replacement: pkg("bench-metrics/src/index.ts") },
       {
-        find: /^@fastrag\/bench-metrics\/(retrieval|generation|operational|kernels)$/,
+        find: /^@fastrag\/bench-metrics\/(retrieval|generation|operational|kernels|kit)$/,
         replacement: pkg("bench-metrics/src/$1.ts"),
       },
     ],

@@ -67,6 +67,12 @@ describe("CitedChunkPrecision", () => {
     expect(() => new CitedChunkPrecision({ level: "page" as "chunk" })).toThrow(
       /level must be "chunk" or "document", found "page"/,
     );
+    expect(() => new CitedChunkPrecision({ name: "" })).toThrow(
+      'CitedChunkPrecision: option name must be a non-empty string, found ""',
+    );
+    expect(() => new CitedChunkPrecision({ levl: "document" } as never)).toThrow(
+      'CitedChunkPrecision: unknown option "levl"; expected pattern, level, name',
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 import { ConfigurationError, type Metric, type MetricInput } from "@fastrag/bench-core";
+import { expectMatchLevel, expectMetricName, expectOptions } from "@fastrag/bench-metrics/kit";
 import { citedIds, DEFAULT_CITATION_PATTERN } from "./citations.js";
 
 /** Options of {@link CitedChunkPrecision}. */
@@ -46,7 +47,12 @@ export class CitedChunkPrecision implements Metric {
    * `level` is neither `"chunk"` nor `"document"`.
    */
   constructor(options: CitedChunkPrecisionOptions = {}) {
-    const { pattern = DEFAULT_CITATION_PATTERN, level = "chunk", name } = options;
+    // The kit checks the options every metric shares (as the built-in metrics do); the pattern
+    // is this metric's own.
+    const o = expectOptions("CitedChunkPrecision", options, {
+      known: ["pattern", "level", "name"],
+    });
+    const pattern = o.pattern ?? DEFAULT_CITATION_PATTERN;
     if (!(pattern instanceof RegExp) || !pattern.global) {
       throw new ConfigurationError(
         `CitedChunkPrecision: option pattern must be a global RegExp (with the g flag), found ${String(pattern)}`,
@@ -57,18 +63,10 @@ export class CitedChunkPrecision implements Metric {
         `CitedChunkPrecision: option pattern must capture the cited id in group 1, found ${String(pattern)} with no group`,
       );
     }
-    if (level !== "chunk" && level !== "document") {
-      throw new ConfigurationError(
-        `CitedChunkPrecision: option level must be "chunk" or "document", found ${JSON.stringify(level)}`,
-      );
-    }
-    if (name !== undefined && (typeof name !== "string" || name === "")) {
-      throw new ConfigurationError("CitedChunkPrecision: option name must be a non-empty string");
-    }
     // A private copy: matchAll() and lastIndex must not be shared with the caller's RegExp.
     this.pattern = new RegExp(pattern.source, pattern.flags);
-    this.level = level;
-    this.name = name ?? "cited_chunk_precision";
+    this.level = expectMatchLevel("CitedChunkPrecision", o.level);
+    this.name = expectMetricName("CitedChunkPrecision", o.name, "cited_chunk_precision");
   }
 
   score(input: MetricInput): number | null {

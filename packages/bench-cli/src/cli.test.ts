@@ -5,19 +5,12 @@ import { hostname, tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { sharedData } from "../../../test-support/shared-data.js";
 
 // End-to-end: these tests start the built binary as a child process, as a user or CI would.
 const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 const fixtures = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
-// shared/data beside the repository, found by walking up (a git worktree sits deeper than main).
-const trec = ((): string => {
-  let at = new URL("./", import.meta.url);
-  for (let i = 0; i < 8; i++, at = new URL("../", at)) {
-    const candidate = new URL("shared/data/trec_eval/", at);
-    if (existsSync(new URL("qrels.test", candidate))) return fileURLToPath(candidate);
-  }
-  throw new Error("shared/data/trec_eval not found above the repository");
-})();
+const trec = sharedData("trec_eval/");
 
 function cli(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [bin, ...args], {

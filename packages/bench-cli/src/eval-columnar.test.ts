@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +6,7 @@ import { gzipSync } from "node:zlib";
 import { ConfigurationError, type Metric } from "@fastrag/bench-core";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { sharedData } from "../../../test-support/shared-data.js";
 import { HandOver } from "./internal/eval-read.js";
 import { type EvalInput, type EvalScores, evalRecords } from "./internal/eval-records.js";
 import { evalColumnar } from "./internal/eval-score.js";
@@ -18,20 +18,7 @@ import { retrievalMetric } from "./internal/metric-spec.js";
 // same nulls, the same means and counts, the same query order and "missing" count. And where the
 // record path refuses an input, the columnar one must hand it over rather than score it.
 
-/**
- * The shared trec_eval files: `shared/data/trec_eval` beside the repository, found by walking up
- * (a git worktree may sit deeper than the main checkout). Missing data fails the tests.
- */
-function sharedTrec(): string {
-  let at = new URL("./", import.meta.url);
-  for (let i = 0; i < 8; i++) {
-    const candidate = new URL("shared/data/trec_eval/", at);
-    if (existsSync(new URL("qrels.test", candidate))) return fileURLToPath(candidate);
-    at = new URL("../", at);
-  }
-  throw new Error("shared/data/trec_eval not found above the repository");
-}
-const trec = sharedTrec();
+const trec = sharedData("trec_eval/");
 const ALL = [
   "map",
   "map@5",

@@ -1,11 +1,7 @@
 import { stat as statFile } from "node:fs/promises";
 import { isAbsolute, resolve as resolvePath } from "node:path";
-import {
-  BenchmarkResult,
-  ConfigurationError,
-  type SummaryStat,
-  writeFileAtomic,
-} from "@fastrag/bench-core";
+import { BenchmarkResult, ConfigurationError, type SummaryStat } from "@fastrag/bench-core";
+import { forEachConcurrently, writeFileAtomic } from "@fastrag/bench-core/internal";
 import { convertPathToPattern, globby } from "globby";
 import { type BootstrapOptions, bootstrapCi, type ConfidenceInterval } from "./bootstrap-ci.js";
 import { type DiffOptions, diff, type SampleDiff } from "./diff.js";
@@ -254,16 +250,9 @@ export class Comparison {
       unique.push(p);
     }
     const results: BenchmarkResult[] = new Array(unique.length);
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < unique.length) {
-        const i = next++;
-        results[i] = await BenchmarkResult.load(unique[i] as string, { lazy: true });
-      }
-    };
-    const workers: Promise<void>[] = [];
-    for (let w = 0; w < Math.min(LOAD_CONCURRENCY, unique.length); w++) workers.push(worker());
-    await Promise.all(workers);
+    await forEachConcurrently(unique.length, LOAD_CONCURRENCY, async (i) => {
+      results[i] = await BenchmarkResult.load(unique[i] as string, { lazy: true });
+    });
     return new Comparison(results, unique);
   }
 

@@ -49,6 +49,7 @@ export function pairSamples(a: BenchmarkResult, b: BenchmarkResult): SamplePairi
       : ": paired tests and diffs need runs over one dataset";
     throw new ConfigurationError(
       `${where}: they ran on different datasets (fingerprint ${a.dataset.fingerprint}, ${a.dataset.size} samples vs fingerprint ${b.dataset.fingerprint}, ${b.dataset.size} samples; ${how})${fix}`,
+      { kind: "unpairable-runs" },
     );
   }
   // Without both fingerprints, ids alone do not show that a pair is one sample: check questions.
@@ -78,6 +79,7 @@ export function pairSamples(a: BenchmarkResult, b: BenchmarkResult): SamplePairi
       `${where}: they have different datasets (${na} samples vs ${nb}; pairing by position because ${
         idsA === null ? `"${a.name}"` : `"${b.name}"`
       } lacks sample ids and questions repeat)`,
+      { kind: "unpairable-runs" },
     );
   }
   // By position only where position i holds the same question in both runs: anything else pairs
@@ -88,6 +90,7 @@ export function pairSamples(a: BenchmarkResult, b: BenchmarkResult): SamplePairi
     if (x !== y) {
       throw new ConfigurationError(
         `${where}: pairing by position (${idsA === null ? `"${a.name}"` : `"${b.name}"`} lacks sample ids and questions repeat), but sample ${i + 1} differs: ${JSON.stringify(clip(x))} vs ${JSON.stringify(clip(y))}. Give the samples ids, or run both on the dataset in one order`,
+        { kind: "unpairable-runs" },
       );
     }
   }
@@ -220,6 +223,7 @@ function byKey(
       parts.push(`${onlyB} only in "${b.name}" (e.g. ${JSON.stringify(clip(exampleB as string))})`);
     throw new ConfigurationError(
       `${where}: they cover different datasets (${ka.size} samples vs ${kb.size}, matched by ${what}): ${parts.join("; ")}`,
+      { kind: "unpairable-runs" },
     );
   }
   return { key, indexA, indexB };
@@ -278,6 +282,7 @@ function checkSameQuestions(
     if (x.question !== y.question) {
       throw new ConfigurationError(
         `${where}: they cover different datasets: sample id ${JSON.stringify(x.sampleId)} is ${JSON.stringify(clip(x.question))} in "${a.name}" but ${JSON.stringify(clip(y.question))} in "${b.name}"`,
+        { kind: "unpairable-runs" },
       );
     }
   }

@@ -162,6 +162,14 @@ export class Benchmark<M extends Metadata = Metadata> {
           `Benchmark: metric "${m.name}" has higherIsBetter ${describeValue(m.higherIsBetter)}; expected true or false (the direction is saved with every result)`,
         );
       }
+      const version: unknown = m.specificationVersion;
+      if (version !== undefined && version !== "v1") {
+        // A metric written for a later contract would be called the wrong way: refuse it here.
+        throw new ConfigurationError(
+          `Benchmark: metric "${m.name}" implements specificationVersion ${describeValue(version)}; this version of @fastrag/bench-core runs "v1" metrics (or unversioned ones): upgrade @fastrag/bench-core`,
+          { field: "specificationVersion" },
+        );
+      }
       if (seen.has(m.name)) {
         throw new ConfigurationError(
           `Benchmark: two metrics are named "${m.name}"; each summary entry would overwrite the other. Give them distinct names (e.g. different k)`,
@@ -215,7 +223,7 @@ export class Benchmark<M extends Metadata = Metadata> {
     // processes, the CLI's lock does this; see the README.)
     const claimed = options.checkpoint === undefined ? undefined : claimJournal(options);
     try {
-      return await this.runClaimed(target, kind, options);
+      return await this.runWithJournalClaimed(target, kind, options);
     } finally {
       if (claimed !== undefined) releaseJournal(claimed);
     }
@@ -235,7 +243,7 @@ export class Benchmark<M extends Metadata = Metadata> {
   }
 
   /** {@link Benchmark.run} once its checkpoint journal, if any, is this run's alone. */
-  private async runClaimed(
+  private async runWithJournalClaimed(
     target: Target<M>,
     kind: TargetKind,
     options: RunOptions,

@@ -1,3 +1,5 @@
+import type { BenchmarkResult } from "./result/model.js";
+
 const BRAND = Symbol.for("fastrag.bench.error");
 const CONFIG_BRAND = Symbol.for("fastrag.bench.error.configuration");
 const ABORT_BRAND = Symbol.for("fastrag.bench.error.run-aborted");
@@ -37,25 +39,92 @@ export class FastragBenchError extends Error {
 }
 
 /**
+ * What kind of problem a {@link ConfigurationError} is, for code that reacts to it (a message is
+ * for people and may be reworded; a kind is not). It is `kind`, not `code`: Node's convention
+ * reads `error.code` as a system error code (`ENOENT`), and code walking a `cause` chain for one
+ * (this toolkit's loaders do, and so may a caller's) must not mistake this for it.
+ * - `invalid-option`: an option or argument outside what is documented (`option` names it);
+ * - `invalid-input`: a file's or a value's content is not as expected (`path`, `line`, `column`,
+ *   `field` say where, when known);
+ * - `unreadable-file` / `unwritable-file`: the file system refused (`path`; the system's error is
+ *   the `cause`);
+ * - `unsupported-target`: the target is neither a QueryEngine nor a Retriever, or a Retriever
+ *   where an answer is needed;
+ * - `journal-unusable`: a checkpoint journal belongs to another run, is not a journal, or is
+ *   damaged (`path`); `journal-in-use`: another run is using or creating it;
+ * - `unpairable-runs`: two results cannot be paired sample by sample (different datasets).
+ */
+export type ConfigurationErrorKind =
+  | "invalid-option"
+  | "invalid-input"
+  | "unreadable-file"
+  | "unwritable-file"
+  | "unsupported-target"
+  | "journal-unusable"
+  | "journal-in-use"
+  | "unpairable-runs";
+
+/** Where a {@link ConfigurationError} is about, as far as it is known; every field optional. */
+export interface ConfigurationErrorFields {
+  /** The kind of problem; `invalid-input` when not given. */
+  readonly kind?: ConfigurationErrorKind;
+  /** The option or argument at fault (`timeoutMs`, `retries.attempts`, `--test`). */
+  readonly option?: string;
+  /** The file at fault, as the caller named it. */
+  readonly path?: string;
+  /** 1-based line in `path`. */
+  readonly line?: number;
+  /** 1-based column (or byte within the line, as the message says) in `path`. */
+  readonly column?: number;
+  /** The field or column name at fault (`expected_answers`, `sample_id`). */
+  readonly field?: string;
+  /** The error that caused this one. */
+  readonly cause?: unknown;
+}
+
+/**
  * Misuse or bad input: a bad option, an unreadable file, a malformed row, a mismatched journal.
  *
  * Raised before work starts wherever the problem is knowable then. The message says what was
- * expected, what was found and where (file, line or row, column).
+ * expected, what was found and where (file, line or row, column); `kind` and the fields
+ * (`option`, `path`, `line`, `column`, `field`) say the same for code, which should react to them
+ * and never to the message's text.
  *
  * @example
  * ```ts
  * try {
  *   await QADataset.load("eval.csv");
  * } catch (error) {
- *   if (ConfigurationError.isInstance(error)) console.error(error.message);
- *   else throw error;
+ *   if (ConfigurationError.isInstance(error)) {
+ *     console.error(error.message);
+ *     if (error.kind === "invalid-input" && error.line !== undefined) showLine(error.path, error.line);
+ *   } else throw error;
  * }
  * ```
  */
 export class ConfigurationError extends FastragBenchError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /** The kind of problem (see {@link ConfigurationErrorKind}). */
+  readonly kind: ConfigurationErrorKind;
+  /** The option or argument at fault, when one is. */
+  declare readonly option?: string;
+  /** The file at fault, when one is. */
+  declare readonly path?: string;
+  /** 1-based line in {@link ConfigurationError.path}, when known. */
+  declare readonly line?: number;
+  /** 1-based column in {@link ConfigurationError.path}, when known. */
+  declare readonly column?: number;
+  /** The field or column name at fault, when one is. */
+  declare readonly field?: string;
+
+  constructor(message: string, fields?: ConfigurationErrorFields) {
+    super(message, fields !== undefined && "cause" in fields ? { cause: fields.cause } : undefined);
     this.name = "ConfigurationError";
+    this.kind = fields?.kind ?? "invalid-input";
+    if (fields?.option !== undefined) this.option = fields.option;
+    if (fields?.path !== undefined) this.path = fields.path;
+    if (fields?.line !== undefined) this.line = fields.line;
+    if (fields?.column !== undefined) this.column = fields.column;
+    if (fields?.field !== undefined) this.field = fields.field;
     brand(this, CONFIG_BRAND);
   }
 
@@ -102,7 +171,7 @@ export class JournalWriteError<TPartial = unknown> extends ConfigurationError {
  * Thrown by `Benchmark.run` when its `signal` aborts. Samples already in flight are settled
  * first; `partial` holds every finished sample, so nothing finished is lost.
  */
-export class RunAbortedError<TPartial = unknown> extends FastragBenchError {
+export class RunAbortedError<TPartial = BenchmarkResult> extends FastragBenchError {
   /** The result of the samples that finished before the abort (unstarted samples are absent). */
   readonly partial: TPartial;
 

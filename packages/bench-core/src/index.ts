@@ -13,16 +13,20 @@ export {
   targetCacheKey,
 } from "./cache.js";
 export {
+  fingerprintSamples,
+  firstInvalidUtf8,
+  setOwn,
+  writeFileAtomic,
+} from "./deprecated.js";
+export {
   ConfigurationError,
+  type ConfigurationErrorFields,
+  type ConfigurationErrorKind,
   FastragBenchError,
   JournalWriteError,
   MetricUnavailableError,
   RunAbortedError,
 } from "./errors.js";
-export { writeFileAtomic } from "./internal/atomic-write.js";
-export { fingerprintSamples } from "./internal/fingerprint.js";
-export { firstInvalidUtf8 } from "./internal/text.js";
-export { setOwn } from "./internal/validate.js";
 export {
   type RateLimitFile,
   RESULT_FORMAT,
@@ -58,6 +62,7 @@ export {
   type Metadata,
   type Metric,
   type MetricInput,
+  type MetricSpecificationVersion,
   type Progress,
   type QueryEngine,
   type QueryResponse,

@@ -151,8 +151,18 @@ export interface Metric<M extends Metadata = Metadata> {
    * `BenchmarkResult.rescore` refuses such a metric on a result without it, before any work.
    */
   readonly needsChunkText?: boolean;
+  /**
+   * Which version of this contract the metric implements. Omitted means `"v1"`, the contract
+   * above: one sample in, one number (or `null`) out. Later versions (batch scoring, scores with
+   * details) will get a new value, and the runner will go on calling a `"v1"` or unversioned
+   * metric exactly as it does today, so a third-party metric never breaks when the contract grows.
+   */
+  readonly specificationVersion?: MetricSpecificationVersion;
   score(input: MetricInput<M>): number | null | Promise<number | null>;
 }
+
+/** The versions of the {@link Metric} contract; today only `"v1"`. */
+export type MetricSpecificationVersion = "v1";
 
 /** Outcome of one sample. See the README for the exact semantics. */
 export type SampleStatus = "successful" | "incomplete" | "errored";

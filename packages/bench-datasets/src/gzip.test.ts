@@ -2,10 +2,10 @@ import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, open, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { ConfigurationError } from "@fastrag/bench-core";
 import { describe, expect, it } from "vitest";
+import { sharedData } from "../../../test-support/shared-data.js";
 import { loadCorpus } from "./corpus.js";
 import { Predictions } from "./predictions.js";
 import { QADataset } from "./qa-dataset.js";
@@ -14,8 +14,7 @@ import { TrecRun } from "./trec-run.js";
 // gzip-compressed inputs read exactly as the plain ones: compared here with the plain file read
 // by the same loader (whose own results the other test files check against known answers).
 
-const shared = (path: string) =>
-  fileURLToPath(new URL(`../../../../shared/data/${path}`, import.meta.url));
+const shared = (path: string) => sharedData(`${path}`);
 
 const dir = await mkdtemp(join(tmpdir(), "fastrag-gzip-"));
 

@@ -1,13 +1,12 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ConfigurationError, type EvalSample } from "@fastrag/bench-core";
 import { describe, expect, it } from "vitest";
+import { sharedData } from "../../../test-support/shared-data.js";
 import { Predictions } from "./predictions.js";
 
-const data = (name: string) =>
-  fileURLToPath(new URL(`../../../../shared/data/squad-v2-sample/${name}`, import.meta.url));
+const data = (name: string) => sharedData(`squad-v2-sample/${name}`);
 
 const signal = new AbortController().signal;
 const sample = (question: string, id?: string): EvalSample => ({

@@ -1,6 +1,7 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { ConfigurationError, fingerprintSamples } from "@fastrag/bench-core";
+import { ConfigurationError } from "@fastrag/bench-core";
+import { fingerprintSamples } from "@fastrag/bench-core/internal";
 import { describe, expect, it } from "vitest";
 import { rejection, tempDir, tempFile } from "./__fixtures__/helpers.js";
 import { QADataset } from "./qa-dataset.js";

@@ -1,11 +1,7 @@
 import { open } from "node:fs/promises";
 import { basename } from "node:path";
-import {
-  ConfigurationError,
-  type EvalSample,
-  type Metadata,
-  writeFileAtomic,
-} from "@fastrag/bench-core";
+import { ConfigurationError, type EvalSample, type Metadata } from "@fastrag/bench-core";
+import { writeFileAtomic } from "@fastrag/bench-core/internal";
 import type { ColumnMapping } from "./column-mapping.js";
 import type { HuggingFaceOptions } from "./hugging-face.js";
 import { feedFile } from "./internal/byte-lines.js";

@@ -1,10 +1,9 @@
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { sharedData } from "../../../test-support/shared-data.js";
 import { rejection, tempFile } from "./__fixtures__/helpers.js";
 import { QADataset } from "./qa-dataset.js";
 
-const data = (name: string) =>
-  fileURLToPath(new URL(`../../../../shared/data/squad-v2-sample/${name}`, import.meta.url));
+const data = (name: string) => sharedData(`squad-v2-sample/${name}`);
 
 describe("SQuAD nested JSON through QADataset.load", () => {
   it("loads dev-v2.0.sample.json: 626 samples, 333 unanswerable, 87 paragraphs", async () => {

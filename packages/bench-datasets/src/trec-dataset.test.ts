@@ -1,13 +1,12 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { sharedData } from "../../../test-support/shared-data.js";
 import { rejection } from "./__fixtures__/helpers.js";
 import { QADataset } from "./qa-dataset.js";
 
-const data = (name: string) =>
-  fileURLToPath(new URL(`../../../../shared/data/trec_eval/${name}`, import.meta.url));
+const data = (name: string) => sharedData(`trec_eval/${name}`);
 
 async function tempFile(name: string, text: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "fromtrec-"));

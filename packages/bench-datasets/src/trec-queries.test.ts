@@ -1,9 +1,9 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ConfigurationError } from "@fastrag/bench-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { sharedData } from "../../../test-support/shared-data.js";
 import type { ByteLineParser } from "./internal/byte-lines.js";
 import { QrelsParser, RunParser } from "./internal/trec-text.js";
 import { QADataset } from "./qa-dataset.js";
@@ -11,8 +11,7 @@ import { TrecRun } from "./trec-run.js";
 
 // The `queries` option of the TREC loaders: a subset of the queries, as `fastrag-bench eval`
 // loads one shard per thread. Kept queries must load exactly as in a whole load.
-const shared = (name: string) =>
-  fileURLToPath(new URL(`../../../../shared/data/trec_eval/${name}`, import.meta.url));
+const shared = (name: string) => sharedData(`trec_eval/${name}`);
 
 let dir: string;
 beforeAll(async () => {

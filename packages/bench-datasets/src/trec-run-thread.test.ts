@@ -1,10 +1,10 @@
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { ConfigurationError } from "@fastrag/bench-core";
 import { describe, expect, it } from "vitest";
+import { sharedData } from "../../../test-support/shared-data.js";
 import { TrecRun } from "./trec-run.js";
 
 // The worker thread starts from the built module (a worker cannot run the TypeScript source), so
@@ -13,8 +13,7 @@ import { TrecRun } from "./trec-run.js";
 const built = new URL("../dist/index.js", import.meta.url);
 const { TrecRun: BuiltTrecRun } = (await import(built.href)) as { TrecRun: typeof TrecRun };
 
-const data = (name: string) =>
-  fileURLToPath(new URL(`../../../../shared/data/trec_eval/${name}`, import.meta.url));
+const data = (name: string) => sharedData(`trec_eval/${name}`);
 
 describe("TrecRun.load(path, { thread: true })", () => {
   it("reads trec_eval's results.test on a worker thread exactly as on this one", async () => {

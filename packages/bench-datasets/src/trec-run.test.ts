@@ -1,13 +1,12 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ConfigurationError, type EvalSample } from "@fastrag/bench-core";
 import { describe, expect, it } from "vitest";
+import { sharedData } from "../../../test-support/shared-data.js";
 import { TrecRun } from "./trec-run.js";
 
-const data = (name: string) =>
-  fileURLToPath(new URL(`../../../../shared/data/trec_eval/${name}`, import.meta.url));
+const data = (name: string) => sharedData(`trec_eval/${name}`);
 
 const call = (sample: EvalSample) => ({ signal: new AbortController().signal, sample });
 const sample = (id: string): EvalSample => ({

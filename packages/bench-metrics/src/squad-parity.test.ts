@@ -4,13 +4,13 @@
  * scores of the official evaluate-v2.0.py (from ../shared/data/README.md), divided by 100, to
  * 1e-9: overall and on the answerable (HasAns) and unanswerable (NoAns) subsets.
  */
-import { fileURLToPath } from "node:url";
 import { Benchmark } from "@fastrag/bench-core";
 import { Predictions, QADataset } from "@fastrag/bench-datasets";
 import { describe, expect, it } from "vitest";
+import { sharedData } from "../../../test-support/shared-data.js";
 import { ExactMatch, TokenF1 } from "./generation.js";
 
-const DATA = fileURLToPath(new URL("../../../../shared/data/squad-v2-sample/", import.meta.url));
+const DATA = sharedData("squad-v2-sample/");
 
 // Official scores (0–100) from evaluate-v2.0.py on exactly these files.
 const OFFICIAL = [

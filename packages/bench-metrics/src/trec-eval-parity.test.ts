@@ -5,13 +5,13 @@
  * `QADataset.fromTrec`, not by calling the kernels.
  */
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { Benchmark, type Metric } from "@fastrag/bench-core";
 import { QADataset, TrecRun } from "@fastrag/bench-datasets";
 import { describe, expect, it } from "vitest";
+import { sharedData } from "../../../test-support/shared-data.js";
 import { HitRate, MAP, MRR, NDCG, Precision, Recall, RPrecision } from "./retrieval.js";
 
-const DATA = fileURLToPath(new URL("../../../../shared/data/trec_eval/", import.meta.url));
+const DATA = sharedData("trec_eval/");
 
 interface Printed {
   readonly measure: string;

@@ -1,11 +1,7 @@
 import { extname, resolve } from "node:path";
 import { Comparison, pairSamples } from "@fastrag/bench-compare";
-import {
-  ConfigurationError,
-  SUMMARY_STATS,
-  type SummaryStat,
-  writeFileAtomic,
-} from "@fastrag/bench-core";
+import { ConfigurationError, SUMMARY_STATS, type SummaryStat } from "@fastrag/bench-core";
+import { writeFileAtomic } from "@fastrag/bench-core/internal";
 import { expandPaths } from "../internal/files.js";
 import { cliPath, type Io, UsageError, writeLine } from "../internal/io.js";
 import { printable, terminalSafe } from "../internal/printable.js";
@@ -103,7 +99,7 @@ export async function compareCommand(
       });
     }
   } catch (error) {
-    if (ConfigurationError.isInstance(error) && error.message.startsWith("cannot pair runs")) {
+    if (ConfigurationError.isInstance(error) && error.kind === "unpairable-runs") {
       // The tests pair samples; a table of runs over different datasets needs none.
       throw new ConfigurationError(
         `${error.message}. For a table without significance tests: --test none`,

@@ -17,6 +17,7 @@ import {
   RunAbortedError,
   type ShardSpec,
 } from "@fastrag/bench-core";
+import { isTimeoutMs, MAX_TIMER_MS } from "@fastrag/bench-core/internal";
 import { QADataset } from "@fastrag/bench-datasets";
 import cliProgress from "cli-progress";
 import type { BenchConfig } from "../config.js";
@@ -323,12 +324,9 @@ export async function runCommand(
   // Checked here, naming the config, before anything is made: the runner would refuse them
   // only once a target starts, in its own terms (`Benchmark.run: …`), after the journal exists.
   const timeout: unknown = config.timeoutMs;
-  if (
-    timeout !== undefined &&
-    !(typeof timeout === "number" && timeout > 0 && timeout <= 2_147_483_647)
-  ) {
+  if (timeout !== undefined && !isTimeoutMs(timeout)) {
     throw new UsageError(
-      `${configPath}: timeoutMs must be a positive number of milliseconds (at most 2147483647), found ${shown(timeout)}`,
+      `${configPath}: timeoutMs must be a positive number of milliseconds (at most ${MAX_TIMER_MS}), found ${shown(timeout)}`,
     );
   }
   const concurrent: unknown = config.maxConcurrent;
@@ -680,8 +678,10 @@ async function runTargets(
       }
       if (
         ConfigurationError.isInstance(error) &&
-        error.message.startsWith(journal) &&
-        !/cannot (read|write)|could not write/.test(error.message)
+        error.path === journal &&
+        (error.kind === "journal-unusable" ||
+          error.kind === "journal-in-use" ||
+          error.kind === "invalid-input")
       ) {
         // The journal is another run's or damaged: the CLI's way out is --fresh.
         throw new ConfigurationError(

@@ -16,4 +16,4 @@ export function own<T>(record: Readonly<Record<string, T>>, key: string): T | un
 }
 
 // Stores `value` under `key` as an own data property, `__proto__` included (one implementation, in core).
-export { setOwn } from "@fastrag/bench-core";
+export { setOwn } from "@fastrag/bench-core/internal";

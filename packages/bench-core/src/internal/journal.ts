@@ -78,7 +78,7 @@ export async function readJournal(
     }
     throw new ConfigurationError(
       `${path}: cannot read checkpoint journal: ${(error as Error).message}`,
-      { cause: error },
+      { kind: "unreadable-file", path, cause: error },
     );
   }
   const state = new JournalReadState(path, expected, datasetSample);
@@ -96,7 +96,7 @@ export async function readJournal(
       } catch (error) {
         throw new ConfigurationError(
           `${path}: cannot read checkpoint journal at byte ${readBytes}: ${(error as Error).message}`,
-          { cause: error },
+          { kind: "unreadable-file", path, cause: error },
         );
       }
       if (n === 0) break;
@@ -170,6 +170,7 @@ class JournalReadState {
         // other file's, or a damaged journal's, and is not overwritten.
         throw new ConfigurationError(
           `${this.path}:1: not a fastrag bench checkpoint journal (its first line is not a journal header), so it is left as is; use another checkpoint path, or delete the file if it is an old journal`,
+          { kind: "journal-unusable", path: this.path, line: 1 },
         );
       }
       checkHeader(value, this.expected, this.path);
@@ -308,6 +309,7 @@ function refuseUnlessTornHeader(text: string, path: string): void {
   if (lead.startsWith(line) || line.startsWith(lead)) return;
   throw new ConfigurationError(
     `${path}: not a fastrag bench checkpoint journal (its first line is not a journal header), so it is left as is; use another checkpoint path, or delete the file if it is an old journal`,
+    { kind: "journal-unusable", path },
   );
 }
 
@@ -316,6 +318,7 @@ function checkHeader(value: unknown, expected: JournalHeader, path: string): voi
   if (typeof h !== "object" || h === null || h.journal !== JOURNAL_FORMAT) {
     throw new ConfigurationError(
       `${path}:1: not a fastrag bench checkpoint journal: expected a header with journal "${JOURNAL_FORMAT}"`,
+      { kind: "journal-unusable", path, line: 1 },
     );
   }
   const problems: string[] = [];
@@ -340,6 +343,7 @@ function checkHeader(value: unknown, expected: JournalHeader, path: string): voi
   if (problems.length > 0) {
     throw new ConfigurationError(
       `${path}: checkpoint journal belongs to another run: ${problems.join("; ")}. Use another checkpoint path or delete this one`,
+      { kind: "journal-unusable", path },
     );
   }
 }
@@ -361,17 +365,20 @@ function parseEntry(
   ) {
     throw new ConfigurationError(
       `${path}:${lineNo}: expected a journal entry {"index", "sample"}, found ${JSON.stringify(value).slice(0, 60)}`,
+      { kind: "journal-unusable", path, line: lineNo },
     );
   }
   if (index < 0 || index >= expected.size) {
     throw new ConfigurationError(
       `${path}:${lineNo}: sample index ${index} is outside the dataset (0..${expected.size - 1})`,
+      { kind: "journal-unusable", path, line: lineNo },
     );
   }
   const { shard } = expected;
   if (shard !== null && index % shard.count !== shard.index) {
     throw new ConfigurationError(
       `${path}:${lineNo}: sample index ${index} is not in shard ${shard.index + 1} of ${shard.count}; the journal is damaged`,
+      { kind: "journal-unusable", path, line: lineNo },
     );
   }
   const sample = parseSampleJson(e.sample, path, `line ${lineNo}: sample`);
@@ -387,6 +394,7 @@ function parseEntry(
   ) {
     throw new ConfigurationError(
       `${path}:${lineNo}: sample index ${index} is ${describeSample(sample.sampleId, sample.question)} in the journal but ${describeSample(want.id, want.question)} in the dataset; the journal is damaged`,
+      { kind: "journal-unusable", path, line: lineNo },
     );
   }
   const names = Object.keys(sample.scores);
@@ -395,6 +403,7 @@ function parseEntry(
   if (missing.length > 0 || extra.length > 0) {
     throw new ConfigurationError(
       `${path}:${lineNo}: sample index ${index} has scores for [${names.join(", ")}], expected [${expected.metrics.join(", ")}]; the journal is damaged`,
+      { kind: "journal-unusable", path, line: lineNo },
     );
   }
   return [index, sample];
@@ -465,7 +474,7 @@ export class JournalWriter {
         if ((error as { code?: unknown }).code === "EEXIST") {
           throw new ConfigurationError(
             `${path}: another run created this checkpoint journal while this one was starting; two runs must not start one journal at once (give each its own checkpoint path, or resume once the other has begun)`,
-            { cause: error },
+            { kind: "journal-in-use", path, cause: error },
           );
         }
         throw error;
@@ -486,7 +495,7 @@ export class JournalWriter {
       if (ConfigurationError.isInstance(error)) throw error;
       throw new ConfigurationError(
         `${path}: cannot write the checkpoint journal: ${systemReason(error)}; no sample has run`,
-        { cause: error },
+        { kind: "unwritable-file", path, cause: error },
       );
     }
     return writer;
@@ -522,7 +531,7 @@ export class JournalWriter {
       this.failure = error;
       throw new ConfigurationError(
         `${this.path}: cannot write the checkpoint journal: ${systemReason(error)}`,
-        { cause: error },
+        { kind: "unwritable-file", path: this.path, cause: error },
       );
     }
   }

@@ -23,6 +23,7 @@ export function decodeUtf8(buf: Uint8Array, source: string): string {
   }
   throw new ConfigurationError(
     `${source}:${line}: invalid UTF-8 at byte ${offset} (column ${offset - lineStart + 1}); expected a UTF-8 text file`,
+    { path: source, line, column: offset - lineStart + 1 },
   );
 }
 

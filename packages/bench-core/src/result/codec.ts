@@ -479,7 +479,7 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
     );
   }
   const scoresObj = expectObject(
-    present(o, "scores", "an object of metric → score", source, where),
+    requiredField(o, "scores", "an object of metric → score", source, where),
     source,
     `${where}.scores`,
   );
@@ -522,7 +522,7 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
       );
     }
     const ids = expectArray(
-      present(
+      requiredField(
         o,
         "retrieved_ids",
         "an array of strings (format 1), or retrieved (format 2)",
@@ -599,7 +599,7 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
 }
 
 /** A sample field the format requires: its value, or a ConfigurationError saying it is missing. */
-function present(
+function requiredField(
   o: Record<string, unknown>,
   key: string,
   expected: string,

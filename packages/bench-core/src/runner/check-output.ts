@@ -149,17 +149,20 @@ export function detectTarget(target: unknown): TargetKind {
       if (typeof t.query === "function") return "engine";
       throw new ConfigurationError(
         `Benchmark.run: the target's query is ${describeValue(t.query)}; a QueryEngine's query must be a function, query(question, { signal, sample }) → Promise<{ answer, chunks? }>${typeof t.retrieve === "function" ? " (a target with query is an engine even when it has retrieve(): remove query to use it as a Retriever)" : ""}`,
+        { kind: "unsupported-target" },
       );
     }
     if (t.retrieve !== undefined && t.retrieve !== null) {
       if (typeof t.retrieve === "function") return "retriever";
       throw new ConfigurationError(
         `Benchmark.run: the target's retrieve is ${describeValue(t.retrieve)}; a Retriever's retrieve must be a function, retrieve(query, { signal, sample }) → Promise<RetrievedChunk[]>`,
+        { kind: "unsupported-target" },
       );
     }
   }
   throw new ConfigurationError(
     `Benchmark.run: the target is ${describeValue(target)}; expected a QueryEngine (an object with query(question, { signal, sample })) or a Retriever (an object with retrieve(query, { signal, sample }))`,
+    { kind: "unsupported-target" },
   );
 }
 
@@ -178,6 +181,7 @@ export function checkTargetServesMetrics(
     if (needy.length > 0) {
       throw new ConfigurationError(
         `Benchmark.run("${name}"): the target is a Retriever (it has retrieve() but no query()), and ${needy.join(", ")} ${needy.length === 1 ? "needs" : "need"} an answer. Pass a QueryEngine or drop ${needy.length === 1 ? "that metric" : "those metrics"}`,
+        { kind: "unsupported-target" },
       );
     }
   }

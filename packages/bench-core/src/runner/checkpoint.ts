@@ -20,6 +20,7 @@ export function claimJournal(options: RunOptions): string {
   if (ACTIVE_JOURNALS.has(key)) {
     throw new ConfigurationError(
       `${path}: another run of this process is using this checkpoint journal; two runs on one journal would both run the samples it lacks (give each run its own checkpoint path, or resume once the other has finished)`,
+      { kind: "journal-in-use", path },
     );
   }
   ACTIVE_JOURNALS.add(key);

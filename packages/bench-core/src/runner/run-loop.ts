@@ -30,9 +30,8 @@ export async function runLoop<M extends Metadata>(
   const { samples: all, questions, ids, todo } = work;
   const signal = ctx.signal;
   const stop = ctx.stop;
-  // A fixed pool of `maxConcurrent` workers pulling the next position from a shared cursor.
-  // Scheduling 10^5 samples into p-limit's queue at once kept 10^5 closures and promises alive
-  // and made the runner GC-bound (about 10× a bare loop); the pool holds only its workers.
+  // A fixed pool of `maxConcurrent` workers pulling the next position from a shared cursor: only
+  // the workers are alive, never a promise per sample (docs/decisions/runner-worker-pool.md).
   let cursor = 0;
   const direct = ctx.direct;
   const worker = async (): Promise<void> => {
@@ -46,9 +45,8 @@ export async function runLoop<M extends Metadata>(
       const sampleId = ids[i];
       let outcome: Outcome | Promise<Outcome>;
       if (direct) {
-        // Nothing can abort or repeat the call: await it here, in the worker's one frame. With
-        // the general path's nested async calls (runSample, callPipeline, attemptCall) and
-        // their records, a TREC replay allocated 3.3 kB per sample; now 1.8 kB, 1 kB the target's.
+        // Nothing can abort or repeat the call: await it here, in the worker's one frame, without
+        // the general path's nested async calls (docs/decisions/runner-worker-pool.md).
         const start = performance.now();
         let raw: unknown;
         let failed = false;

@@ -1,6 +1,7 @@
 // The options of `Benchmark.run`, and their check before any sample runs.
 import type { ResponseCache } from "../cache.js";
 import { ConfigurationError } from "../errors.js";
+import { isTimeoutMs } from "../internal/timer.js";
 import type { Provenance, ShardSpec } from "../result/model.js";
 import { checkProvenance } from "../result/provenance.js";
 import type { Progress } from "../types.js";
@@ -87,36 +88,39 @@ export function validateRunOptions(options: RunOptions): void {
   if (typeof options !== "object" || options === null) {
     throw new ConfigurationError(
       "Benchmark.run: expected options { name, … } as the second argument",
+      { kind: "invalid-option" },
     );
   }
   if (typeof options.name !== "string" || options.name.trim() === "") {
     throw new ConfigurationError(
       `Benchmark.run: name must be a non-empty string, found ${describeValue(options.name)}`,
+      { kind: "invalid-option", option: "name" },
     );
   }
   const { timeoutMs, retries, shard, checkpoint, signal } = options;
-  if (
-    timeoutMs !== undefined &&
-    !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= 2_147_483_647)
-  ) {
+  if (timeoutMs !== undefined && !isTimeoutMs(timeoutMs)) {
     throw new ConfigurationError(
       `Benchmark.run: timeoutMs must be a positive number of milliseconds, found ${describeValue(timeoutMs)}`,
+      { kind: "invalid-option", option: "timeoutMs" },
     );
   }
   if (retries !== undefined) {
     if (typeof retries !== "object" || retries === null) {
       throw new ConfigurationError(
         `Benchmark.run: retries must be { attempts, backoffMs?, retryOn }, found ${describeValue(retries)}`,
+        { kind: "invalid-option", option: "retries" },
       );
     }
     if (!Number.isSafeInteger(retries.attempts) || retries.attempts < 1) {
       throw new ConfigurationError(
         `Benchmark.run: retries.attempts must be a positive integer, found ${describeValue(retries.attempts)}`,
+        { kind: "invalid-option", option: "retries.attempts" },
       );
     }
     if (typeof retries.retryOn !== "function") {
       throw new ConfigurationError(
         "Benchmark.run: retries.retryOn must be a function (error) => boolean that marks transient errors",
+        { kind: "invalid-option", option: "retries.retryOn" },
       );
     }
     for (const key of ["backoffMs", "maxBackoffMs"] as const) {
@@ -124,6 +128,7 @@ export function validateRunOptions(options: RunOptions): void {
       if (v !== undefined && !(typeof v === "number" && v >= 0 && Number.isFinite(v))) {
         throw new ConfigurationError(
           `Benchmark.run: retries.${key} must be a non-negative number, found ${describeValue(v)}`,
+          { kind: "invalid-option", option: `retries.${key}` },
         );
       }
     }
@@ -132,6 +137,7 @@ export function validateRunOptions(options: RunOptions): void {
     if (typeof shard !== "object" || shard === null) {
       throw new ConfigurationError(
         `Benchmark.run: shard must be { index, count }, found ${describeValue(shard)}`,
+        { kind: "invalid-option", option: "shard" },
       );
     }
     const { index, count } = shard;
@@ -144,11 +150,15 @@ export function validateRunOptions(options: RunOptions): void {
     ) {
       throw new ConfigurationError(
         `Benchmark.run: shard must be { index, count } with integers 0 ≤ index < count, found ${JSON.stringify(shard)}`,
+        { kind: "invalid-option", option: "shard" },
       );
     }
   }
   if (checkpoint !== undefined && (typeof checkpoint !== "string" || checkpoint === "")) {
-    throw new ConfigurationError("Benchmark.run: checkpoint must be a file path");
+    throw new ConfigurationError("Benchmark.run: checkpoint must be a file path", {
+      kind: "invalid-option",
+      option: "checkpoint",
+    });
   }
   const { continueWithoutJournal, onWarning } = options;
   if (continueWithoutJournal !== undefined && typeof continueWithoutJournal !== "boolean") {
@@ -162,7 +172,10 @@ export function validateRunOptions(options: RunOptions): void {
     );
   }
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new ConfigurationError("Benchmark.run: signal must be an AbortSignal");
+    throw new ConfigurationError("Benchmark.run: signal must be an AbortSignal", {
+      kind: "invalid-option",
+      option: "signal",
+    });
   }
   const { cache, refresh } = options;
   if (
@@ -192,6 +205,9 @@ export function validateRunOptions(options: RunOptions): void {
     throw new ConfigurationError("Benchmark.run: stop must be an AbortSignal");
   }
   if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
-    throw new ConfigurationError("Benchmark.run: onProgress must be a function");
+    throw new ConfigurationError("Benchmark.run: onProgress must be a function", {
+      kind: "invalid-option",
+      option: "onProgress",
+    });
   }
 }

@@ -62,7 +62,7 @@ export function scoreSample<M extends Metadata>(
         };
         return scoreAsync(ctx, state, m, value as PromiseLike<unknown>);
       }
-      v = recordable(value);
+      v = scoreToRecord(value);
     } catch (error) {
       v = errorMessage(error);
     }
@@ -131,7 +131,7 @@ async function scoreAsync<M extends Metadata>(
         settled = await (cutter === undefined ? promise : cutter.wait(promise));
         if (settled === CUT_SHORT) return CANCELLED;
       }
-      v = recordable(settled);
+      v = scoreToRecord(settled);
     } catch (error) {
       v = errorMessage(error);
     }
@@ -180,7 +180,7 @@ function startScore<M extends Metadata>(
  * `Math.round(-0.4)`, say) is recorded as `0`, as JSON writes it: a run's result then equals
  * its saved file and its resumed journal.
  */
-function recordable(value: unknown): number | null | string {
+function scoreToRecord(value: unknown): number | null | string {
   if (value === undefined || value === null) return null;
   if (typeof value === "number" && Number.isFinite(value)) return value === 0 ? 0 : value;
   return `returned ${typeof value === "number" ? String(value) : describeValue(value)}, expected a finite number or null`;

@@ -19,23 +19,23 @@ export function isJudged(sample: EvalSample<Metadata>): boolean {
 }
 
 /** Where a sample is, for messages; built only when one is thrown (10^5 samples, 10^5 strings). */
-function where(s: Record<string, unknown> | null, i: number): string {
+function sampleLocation(s: Record<string, unknown> | null, i: number): string {
   return `Benchmark: dataset sample ${i}${typeof s?.id === "string" ? ` (id "${s.id}")` : ""}`;
 }
 
 export function validateSample(sample: unknown, i: number): void {
   const s = sample as Record<string, unknown> | null;
   if (typeof s !== "object" || s === null)
-    throw new ConfigurationError(`${where(s, i)}: expected an object`);
+    throw new ConfigurationError(`${sampleLocation(s, i)}: expected an object`);
   if (s.id !== undefined && typeof s.id !== "string") {
     // A numeric id would pair with nothing once a saved result turns it into a string.
     throw new ConfigurationError(
-      `${where(s, i)}: id must be a string, found ${describeValue(s.id)}`,
+      `${sampleLocation(s, i)}: id must be a string, found ${describeValue(s.id)}`,
     );
   }
   if (typeof s.question !== "string") {
     throw new ConfigurationError(
-      `${where(s, i)}: question must be a string, found ${describeValue(s.question)}`,
+      `${sampleLocation(s, i)}: question must be a string, found ${describeValue(s.question)}`,
     );
   }
   checkStrings(s.expectedAnswers, "expectedAnswers", s, i);
@@ -44,7 +44,7 @@ export function validateSample(sample: unknown, i: number): void {
   if (relevance !== undefined) {
     if (typeof relevance !== "object" || relevance === null || Array.isArray(relevance)) {
       throw new ConfigurationError(
-        `${where(s, i)}: relevance must be an object of id → grade, found ${describeValue(relevance)}`,
+        `${sampleLocation(s, i)}: relevance must be an object of id → grade, found ${describeValue(relevance)}`,
       );
     }
     // Object.keys, not for…in: on the dictionary-mode records of a large qrels file it is about
@@ -55,7 +55,7 @@ export function validateSample(sample: unknown, i: number): void {
       const grade = (relevance as Record<string, unknown>)[id];
       if (typeof grade !== "number" || !Number.isFinite(grade)) {
         throw new ConfigurationError(
-          `${where(s, i)}: relevance["${id}"] must be a finite number, found ${describeValue(grade)}`,
+          `${sampleLocation(s, i)}: relevance["${id}"] must be a finite number, found ${describeValue(grade)}`,
         );
       }
     }
@@ -65,7 +65,7 @@ export function validateSample(sample: unknown, i: number): void {
 function checkStrings(v: unknown, key: string, s: Record<string, unknown>, i: number): void {
   if (!Array.isArray(v)) {
     throw new ConfigurationError(
-      `${where(s, i)}: ${key} must be an array of strings, found ${describeValue(v)}`,
+      `${sampleLocation(s, i)}: ${key} must be an array of strings, found ${describeValue(v)}`,
     );
   }
   const list = v as readonly unknown[];
@@ -73,7 +73,9 @@ function checkStrings(v: unknown, key: string, s: Record<string, unknown>, i: nu
     if (typeof list[k] !== "string") {
       // A hole in a sparse array reads as undefined: name it as the entry it is.
       const found = k in list ? describeValue(list[k]) : "an empty slot (a sparse array)";
-      throw new ConfigurationError(`${where(s, i)}: ${key}[${k}] must be a string, found ${found}`);
+      throw new ConfigurationError(
+        `${sampleLocation(s, i)}: ${key}[${k}] must be a string, found ${found}`,
+      );
     }
   }
 }

@@ -1,12 +1,9 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 
 /** A file of ../shared/data, read in place. */
-export function sharedData(relative: string): string {
-  return fileURLToPath(new URL(`../../../../../shared/data/${relative}`, import.meta.url));
-}
+export { sharedData } from "../../../../test-support/shared-data.js";
 
 /** A fresh temporary directory. */
 export function tempDir(prefix = "datasets-"): Promise<string> {

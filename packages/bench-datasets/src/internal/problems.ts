@@ -49,7 +49,7 @@ export function messageOf(error: unknown): string {
 }
 
 // One implementation, in core: keys such as `__proto__` stay plain data.
-export { setOwn } from "@fastrag/bench-core";
+export { setOwn } from "@fastrag/bench-core/internal";
 
 /**
  * True for a non-null object of named fields: not an array, bytes, a Map, a Set or a Date, whose

@@ -1,5 +1,5 @@
 import { TextDecoder } from "node:util";
-import { firstInvalidUtf8 } from "@fastrag/bench-core";
+import { firstInvalidUtf8 } from "@fastrag/bench-core/internal";
 import { inputError } from "./problems.js";
 
 /** Decodes UTF-8, throwing a TypeError on invalid bytes; keeps a BOM (callers drop it). */
@@ -71,7 +71,7 @@ export function invalidUtf8(
 }
 
 // The validator lives in core (result files and journals use it too).
-export { firstInvalidUtf8 } from "@fastrag/bench-core";
+export { firstInvalidUtf8 } from "@fastrag/bench-core/internal";
 
 /**
  * The length of the longest prefix of `bytes` that does not end inside a multi-byte sequence, so

@@ -1,4 +1,5 @@
 import { ConfigurationError } from "@fastrag/bench-core";
+import { isTimeoutMs, MAX_TIMER_MS } from "@fastrag/bench-core/internal";
 import type { MatchLevel } from "./judgments.js";
 
 /**
@@ -79,9 +80,6 @@ export function functionOption<F>(metric: string, option: string, value: unknown
   return value as F;
 }
 
-/** The longest delay `setTimeout` honours (2^31 − 1 ms, about 24.8 days); a longer one fires at once. */
-const MAX_TIMER_MS = 2_147_483_647;
-
 /**
  * The optional time limit on each model call (`timeoutMs`): a positive number of milliseconds,
  * at most 2147483647 (the longest `setTimeout` delay, as `Benchmark.run`'s own `timeoutMs`).
@@ -89,7 +87,7 @@ const MAX_TIMER_MS = 2_147_483_647;
 export function timeoutOption(metric: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
   // `!(value > 0)` also refuses NaN; the upper bound refuses Infinity.
-  if (typeof value !== "number" || !(value > 0) || value > MAX_TIMER_MS) {
+  if (!isTimeoutMs(value)) {
     throw new ConfigurationError(
       `${metric}: option timeoutMs must be a positive number of milliseconds (at most ${MAX_TIMER_MS}), found ${describe(value)}`,
     );

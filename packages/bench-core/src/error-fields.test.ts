@@ -1,0 +1,98 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { Benchmark } from "./benchmark.js";
+import { ConfigurationError } from "./errors.js";
+import { decodeUtf8 } from "./internal/text.js";
+import { fakeDataset, fakeEngine } from "./testing.js";
+import type { Metric } from "./types.js";
+
+const constant: Metric = {
+  name: "one",
+  higherIsBetter: true,
+  needsRelevantIds: false,
+  needsAnswer: false,
+  score: () => 1,
+};
+
+async function thrown(run: () => unknown): Promise<ConfigurationError> {
+  try {
+    await run();
+  } catch (error) {
+    if (ConfigurationError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a ConfigurationError");
+}
+
+describe("ConfigurationError's fields", () => {
+  it("leaves `code` to system errors, so a cause-chain walker looking for ENOENT skips it", () => {
+    const error = new ConfigurationError("x: cannot read", { kind: "unreadable-file" });
+    expect((error as { code?: unknown }).code).toBeUndefined();
+  });
+
+  it("defaults to invalid-input with no place, and keeps the cause", () => {
+    const root = new Error("root");
+    const error = new ConfigurationError("bad", { cause: root });
+    expect(error.kind).toBe("invalid-input");
+    expect(error.cause).toBe(root);
+    expect(error.path).toBeUndefined();
+    expect(Object.keys(error)).not.toContain("path");
+  });
+
+  it("names the option a run refuses", async () => {
+    const b = new Benchmark({ dataset: fakeDataset(1), metrics: [constant] });
+    const timeout = await thrown(() => b.run(fakeEngine(), { name: "r", timeoutMs: -5 }));
+    expect(timeout).toMatchObject({ kind: "invalid-option", option: "timeoutMs" });
+    const retries = await thrown(() =>
+      b.run(fakeEngine(), {
+        name: "r",
+        retries: { attempts: 2, retryOn: () => true, backoffMs: -1 },
+      }),
+    );
+    expect(retries).toMatchObject({ kind: "invalid-option", option: "retries.backoffMs" });
+    const target = await thrown(() => b.run({ answer: "no" } as never, { name: "r" }));
+    expect(target.kind).toBe("unsupported-target");
+  });
+
+  it("places invalid UTF-8 by path, line and column", () => {
+    // Line 2 is "ab\xff": the bad byte is its third.
+    const bytes = Uint8Array.from([0x78, 0x0a, 0x61, 0x62, 0xff, 0x0a]);
+    let error: unknown;
+    try {
+      decodeUtf8(bytes, "data.jsonl");
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ path: "data.jsonl", line: 2, column: 3 });
+    expect((error as Error).message).toBe(
+      "data.jsonl:2: invalid UTF-8 at byte 4 (column 3); expected a UTF-8 text file",
+    );
+  });
+
+  it("says a checkpoint journal of another run is unusable, naming it and its line", async () => {
+    const dir = process.env.TMPDIR ?? "/tmp";
+    const journal = join(dir, `fields-${process.pid}-${Date.now()}.journal`);
+    await writeFile(journal, "not json\n");
+    const b = new Benchmark({ dataset: fakeDataset(1), metrics: [constant] });
+    const error = await thrown(() => b.run(fakeEngine(), { name: "r", checkpoint: journal }));
+    expect(error).toMatchObject({ kind: "journal-unusable", path: journal });
+  });
+});
+
+describe("Metric.specificationVersion", () => {
+  it("runs an unversioned or v1 metric, and refuses a later version up front", async () => {
+    const v1: Metric = { ...constant, name: "v1", specificationVersion: "v1" };
+    const result = await new Benchmark({ dataset: fakeDataset(1), metrics: [constant, v1] }).run(
+      fakeEngine(),
+      { name: "r" },
+    );
+    expect(result.samples[0]?.scores).toEqual({ one: 1, v1: 1 });
+    const later = { ...constant, name: "later", specificationVersion: "v2" } as unknown as Metric;
+    const error = await thrown(() => new Benchmark({ dataset: fakeDataset(1), metrics: [later] }));
+    expect(error.message).toBe(
+      'Benchmark: metric "later" implements specificationVersion a string ("v2"); this version of @fastrag/bench-core runs "v1" metrics (or unversioned ones): upgrade @fastrag/bench-core',
+    );
+    expect(error.field).toBe("specificationVersion");
+  });
+});

@@ -1,0 +1,80 @@
+// The public API's names: a rename or a removal fails here. New names are added to the lists.
+import { describe, expectTypeOf, it } from "vitest";
+import type * as Root from "./index.js";
+import type * as Internal from "./internal.js";
+import type * as Testing from "./testing.js";
+
+describe("@fastrag/bench-core's exported names", () => {
+  it("keeps every value of the root entry", () => {
+    expectTypeOf<keyof typeof Root>().toEqualTypeOf<
+      | "Benchmark"
+      | "BenchmarkResult"
+      | "ConfigurationError"
+      | "FastragBenchError"
+      | "MetricUnavailableError"
+      | "RunAbortedError"
+      | "RESULT_FORMAT"
+      | "SUMMARY_STATS"
+      | "countStatuses"
+      | "errorMessage"
+      | "fingerprintSamples"
+      | "firstInvalidUtf8"
+      | "percentile"
+      | "setOwn"
+      | "shardSize"
+      | "summarize"
+      | "summarizeSamples"
+      | "writeFileAtomic"
+    >();
+  });
+
+  it("keeps every type of the root entry", () => {
+    // Each line fails to compile when the type is no longer exported.
+    expectTypeOf<Root.BenchmarkOptions>().not.toBeNever();
+    expectTypeOf<Root.DatasetLike>().not.toBeNever();
+    expectTypeOf<Root.ResultFile>().not.toBeNever();
+    expectTypeOf<Root.SampleFile>().not.toBeNever();
+    expectTypeOf<Root.BenchmarkResultInit>().not.toBeNever();
+    expectTypeOf<Root.DatasetInfo>().not.toBeNever();
+    expectTypeOf<Root.LoadResultOptions>().not.toBeNever();
+    expectTypeOf<Root.ShardSpec>().not.toBeNever();
+    expectTypeOf<Root.RetryOptions>().not.toBeNever();
+    expectTypeOf<Root.RunOptions>().not.toBeNever();
+    expectTypeOf<Root.CallLimiter>().not.toBeNever();
+    expectTypeOf<Root.ConfigurationErrorFields>().not.toBeNever();
+    expectTypeOf<Root.ConfigurationErrorKind>().not.toBeNever();
+    expectTypeOf<Root.DistributionSummary>().not.toBeNever();
+    expectTypeOf<Root.EvalSample>().not.toBeNever();
+    expectTypeOf<Root.Metadata>().not.toBeNever();
+    expectTypeOf<Root.Metric>().not.toBeNever();
+    expectTypeOf<Root.MetricInput>().not.toBeNever();
+    expectTypeOf<Root.MetricSpecificationVersion>().toEqualTypeOf<"v1">();
+    expectTypeOf<Root.Progress>().not.toBeNever();
+    expectTypeOf<Root.QueryEngine>().not.toBeNever();
+    expectTypeOf<Root.QueryResponse>().not.toBeNever();
+    expectTypeOf<Root.RetrievedChunk>().not.toBeNever();
+    expectTypeOf<Root.Retriever>().not.toBeNever();
+    expectTypeOf<Root.SampleResult>().not.toBeNever();
+    expectTypeOf<Root.SampleStatus>().not.toBeNever();
+    expectTypeOf<Root.StatusCounts>().not.toBeNever();
+    expectTypeOf<Root.SummaryStat>().not.toBeNever();
+    expectTypeOf<Root.Target>().not.toBeNever();
+    expectTypeOf<Root.TargetCallOptions>().not.toBeNever();
+    expectTypeOf<Root.Usage>().not.toBeNever();
+  });
+
+  it("keeps the deprecated root helpers the same functions as /internal's", () => {
+    expectTypeOf<typeof Root.writeFileAtomic>().toEqualTypeOf<typeof Internal.writeFileAtomic>();
+    expectTypeOf<typeof Root.setOwn>().toEqualTypeOf<typeof Internal.setOwn>();
+    expectTypeOf<typeof Root.firstInvalidUtf8>().toEqualTypeOf<typeof Internal.firstInvalidUtf8>();
+    expectTypeOf<typeof Root.fingerprintSamples>().toEqualTypeOf<
+      typeof Internal.fingerprintSamples
+    >();
+  });
+
+  it("keeps the testing entry's helpers", () => {
+    expectTypeOf<keyof typeof Testing>().toEqualTypeOf<
+      "fakeDataset" | "fakeEngine" | "fakeRetriever" | "metricInput"
+    >();
+  });
+});
