@@ -83,6 +83,8 @@ function loadDriver(): DatabaseConstructor {
     driver = createRequire(import.meta.url)("better-sqlite3") as DatabaseConstructor;
   } catch (error) {
     const message = (error as Error).message;
+    // Node's dlopen error has one code (ERR_DLOPEN_FAILED) for every cause: only its text tells
+    // a module built for another Node.js from a missing one, and only the hint depends on it.
     const hint = /NODE_MODULE_VERSION|was compiled against/.test(message)
       ? "it was built for another Node.js version: run `npm rebuild better-sqlite3` (or reinstall)"
       : "its native module is missing or was not built: pnpm 10 skips install scripts unless allowed, so add better-sqlite3 to `onlyBuiltDependencies` in pnpm-workspace.yaml (or run `pnpm approve-builds`) and reinstall; building from source needs python3, make and a C++ compiler";

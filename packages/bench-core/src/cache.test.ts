@@ -118,10 +118,10 @@ describe("targetCacheKey", () => {
       /run name: expected a non-empty string/,
     );
     expect(() => targetCacheKey({ cacheKey: "", runName: "r", sample })).toThrow(
-      /cacheKey: expected a non-empty string, got ""/,
+      /cacheKey: expected a non-empty string, got a string \(""\)/,
     );
     expect(() => targetCacheKey({ runName: "r", sample, trial: -1 })).toThrow(
-      /trial: expected a non-negative integer, got -1/,
+      /trial: expected a non-negative integer, got the number -1/,
     );
     expect(() => targetCacheKey({ runName: "r", sample, trial: 0.5 })).toThrow(ConfigurationError);
   });

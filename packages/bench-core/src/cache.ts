@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { ConfigurationError } from "./errors.js";
+import { describeValue } from "./runner/describe-value.js";
 import type { EvalSample, Usage } from "./types.js";
 
 /**
@@ -173,14 +174,6 @@ function sampleLabel(sample: Pick<EvalSample, "id" | "question">): string {
   return sample.id !== undefined
     ? `sample ${JSON.stringify(sample.id)}`
     : `sample ${JSON.stringify(String(sample.question).slice(0, 60))}`;
-}
-
-function describeValue(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if (value === null) return "null";
-  if (value === undefined) return "undefined";
-  return typeof value === "object" ? (value.constructor?.name ?? "object") : typeof value;
 }
 
 /**

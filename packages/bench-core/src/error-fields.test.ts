@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Benchmark } from "./benchmark.js";
-import { ConfigurationError } from "./errors.js";
+import { ConfigurationError, JournalWriteError } from "./errors.js";
 import { decodeUtf8 } from "./internal/text.js";
 import { fakeDataset, fakeEngine } from "./testing.js";
 import type { Metric } from "./types.js";
@@ -53,6 +53,33 @@ describe("ConfigurationError's fields", () => {
     expect(retries).toMatchObject({ kind: "invalid-option", option: "retries.backoffMs" });
     const target = await thrown(() => b.run({ answer: "no" } as never, { name: "r" }));
     expect(target.kind).toBe("unsupported-target");
+  });
+
+  it("names the rateLimit field a Benchmark refuses", async () => {
+    const bad = (rateLimit: unknown) => () =>
+      new Benchmark({
+        dataset: fakeDataset(1),
+        metrics: [constant],
+        rateLimit: rateLimit as never,
+      });
+    expect(await thrown(bad(5))).toMatchObject({ kind: "invalid-option", option: "rateLimit" });
+    expect(await thrown(bad({ requestsPerMinute: 0 }))).toMatchObject({
+      kind: "invalid-option",
+      option: "rateLimit.requestsPerMinute",
+    });
+    expect(await thrown(bad({ rpm: 60 }))).toMatchObject({
+      kind: "invalid-option",
+      option: "rateLimit.rpm",
+    });
+    expect(await thrown(bad({ maxWaits: -1 }))).toMatchObject({ option: "rateLimit.maxWaits" });
+  });
+
+  it("gives a journal that cannot be written the kind unwritable-file, with its path", () => {
+    const cause = Object.assign(new Error("no space"), { code: "ENOSPC" });
+    const error = new JournalWriteError("full", "/tmp/run.journal", [], { cause });
+    expect(error).toMatchObject({ kind: "unwritable-file", path: "/tmp/run.journal" });
+    expect(error.cause).toBe(cause);
+    expect(ConfigurationError.isInstance(error)).toBe(true);
   });
 
   it("places invalid UTF-8 by path, line and column", () => {

@@ -144,19 +144,22 @@ export class ConfigurationError extends FastragBenchError {
  * sample, those that finished after the failure included. Pass `continueWithoutJournal: true` to
  * `run` to go on without a journal instead.
  *
- * A `ConfigurationError`, so that code which handles those (the CLI: exit 2, one line) handles it;
- * its `cause` is the system's error, with its `code` (`ENOSPC`, `EFBIG`, …).
+ * A `ConfigurationError` of kind `unwritable-file`, so that code which handles those (the CLI:
+ * exit 2, one line) handles it; its `cause` is the system's error, with its `code` (`ENOSPC`, `EFBIG`, …).
  */
 export class JournalWriteError<TPartial = unknown> extends ConfigurationError {
   /** The checkpoint journal that could not be written; it keeps every line written before. */
-  readonly path: string;
+  declare readonly path: string;
   /** The result of every finished sample (unstarted samples are absent). */
   readonly partial: TPartial;
 
   constructor(message: string, path: string, partial: TPartial, options?: { cause?: unknown }) {
-    super(message, options);
+    super(message, {
+      kind: "unwritable-file",
+      path,
+      ...(options !== undefined && "cause" in options ? { cause: options.cause } : {}),
+    });
     this.name = "JournalWriteError";
-    this.path = path;
     this.partial = partial;
     brand(this, JOURNAL_BRAND);
   }

@@ -7,6 +7,13 @@
  */
 export { makeDirectory, writeFileAtomic } from "./internal/atomic-write.js";
 export { fingerprintSamples } from "./internal/fingerprint.js";
+export {
+  describeOptionValue,
+  numberOption,
+  objectOption,
+  optionsObject,
+  stringOption,
+} from "./internal/options.js";
 export { decodeUtf8, firstInvalidUtf8, shortText } from "./internal/text.js";
 export { isTimeoutMs, MAX_TIMER_MS } from "./internal/timer.js";
 export { setOwn } from "./internal/validate.js";

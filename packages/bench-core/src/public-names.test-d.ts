@@ -10,20 +10,27 @@ describe("@fastrag/bench-core's exported names", () => {
       | "Benchmark"
       | "BenchmarkResult"
       | "ConfigurationError"
+      | "DEFAULT_MAX_WAITS"
       | "FastragBenchError"
+      | "JournalWriteError"
+      | "MemoryCache"
       | "MetricUnavailableError"
       | "RunAbortedError"
       | "RESULT_FORMAT"
       | "SUMMARY_STATS"
+      | "cacheValueText"
+      | "cached"
       | "countStatuses"
       | "errorMessage"
       | "fingerprintSamples"
       | "firstInvalidUtf8"
+      | "modelCacheKey"
       | "percentile"
       | "setOwn"
       | "shardSize"
       | "summarize"
       | "summarizeSamples"
+      | "targetCacheKey"
       | "writeFileAtomic"
     >();
   });
@@ -41,6 +48,19 @@ describe("@fastrag/bench-core's exported names", () => {
     expectTypeOf<Root.RetryOptions>().not.toBeNever();
     expectTypeOf<Root.RunOptions>().not.toBeNever();
     expectTypeOf<Root.CallLimiter>().not.toBeNever();
+    expectTypeOf<Root.CachableEmbed<Root.CachedCallOptions>>().not.toBeNever();
+    expectTypeOf<Root.CachableJudge<Root.CachedCallOptions>>().not.toBeNever();
+    expectTypeOf<Root.CachedCallOptions>().not.toBeNever();
+    expectTypeOf<Root.CachedOptions>().not.toBeNever();
+    expectTypeOf<Root.ResponseCache>().not.toBeNever();
+    expectTypeOf<Root.TargetCacheKeyInput>().not.toBeNever();
+    expectTypeOf<Root.RateLimitFile>().not.toBeNever();
+    expectTypeOf<Root.Provenance>().not.toBeNever();
+    expectTypeOf<Root.RateLimitRecord>().not.toBeNever();
+    expectTypeOf<Root.ResultShard>().not.toBeNever();
+    expectTypeOf<Root.RescoreOptions>().not.toBeNever();
+    expectTypeOf<Root.RateLimitOptions>().not.toBeNever();
+    expectTypeOf<Root.JudgeUsage>().not.toBeNever();
     expectTypeOf<Root.ConfigurationErrorFields>().not.toBeNever();
     expectTypeOf<Root.ConfigurationErrorKind>().not.toBeNever();
     expectTypeOf<Root.DistributionSummary>().not.toBeNever();

@@ -365,8 +365,13 @@ export async function runCommand(
     });
   } catch (error) {
     // A bad rateLimit field is the config's (or a flag's): say so in its terms.
-    if (ConfigurationError.isInstance(error) && error.message.startsWith("Benchmark: rateLimit")) {
-      throw new UsageError(`${configPath}: ${error.message.slice("Benchmark: ".length)}`);
+    if (
+      ConfigurationError.isInstance(error) &&
+      error.kind === "invalid-option" &&
+      (error.option === "rateLimit" || error.option?.startsWith("rateLimit.") === true)
+    ) {
+      const said = error.message.replace(/^Benchmark: /, "");
+      throw new UsageError(`${configPath}: ${said}`);
     }
     throw error;
   }
@@ -700,7 +705,11 @@ async function runTargets(
       if (!ConfigurationError.isInstance(error)) throw error;
       throw new ConfigurationError(
         `${error.message}. ${JSON.stringify(printable(name))} was not saved; its ${plural(result.samples.length, "finished sample")} ${result.samples.length === 1 ? "is" : "are"} kept in ${journal}, and the same command run again saves the result from it without calling the target again`,
-        { cause: error },
+        {
+          kind: error.kind,
+          ...(error.path !== undefined ? { path: error.path } : {}),
+          cause: error,
+        },
       );
     }
     // The journal stays until every target is done: should a later target be interrupted, the

@@ -30,7 +30,6 @@ import type {
   DatasetInfo,
   Provenance,
   RateLimitRecord,
-  ShardSpec,
 } from "./model.js";
 
 /**

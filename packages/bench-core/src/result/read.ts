@@ -181,6 +181,7 @@ function jsonSyntaxProblem(text: string, error: unknown): string {
   if (text.trim() === "") return "not valid JSON (the file is empty)";
   const at = /at position (\d+)/.exec(message);
   if (at === null) {
+    // JSON.parse's SyntaxError has no code or position field: its text is all the engine gives.
     const truncated = /end of (JSON )?input/i.test(message);
     return `not valid JSON${truncated ? ", truncated" : ""}: ${message}`;
   }

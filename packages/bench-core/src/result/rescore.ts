@@ -3,6 +3,7 @@ import type { DatasetLike } from "../benchmark.js";
 import { ConfigurationError } from "../errors.js";
 import { fingerprintSamples } from "../internal/fingerprint.js";
 import { setOwn } from "../internal/validate.js";
+import { forEachConcurrently } from "../internal/worker-pool.js";
 import type { PipelineOutput } from "../runner/check-output.js";
 import { CANCELLED, type Outcome, type SampleContext } from "../runner/sample-context.js";
 import { sampleRecord } from "../runner/sample-record.js";
@@ -56,17 +57,14 @@ export async function rescoreResult<M extends Metadata>(
     limiter: undefined,
   };
   const out: SampleResult[] = new Array(records.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < records.length) {
-      options.signal?.throwIfAborted();
-      const i = next++;
+  await forEachConcurrently(
+    records.length,
+    maxConcurrent,
+    async (i) => {
       out[i] = await rescoreOne(ctx, records[i] as SampleResult, samples[i] as EvalSample<M>);
-    }
-  };
-  const workers: Promise<void>[] = [];
-  for (let w = 0; w < Math.min(maxConcurrent, records.length); w++) workers.push(worker());
-  await Promise.all(workers);
+    },
+    () => options.signal?.aborted === true,
+  );
   options.signal?.throwIfAborted();
 
   const higherIsBetter: Record<string, boolean> = {};

@@ -70,6 +70,7 @@ export function validateRateLimit(value: unknown): asserts value is RateLimitOpt
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ConfigurationError(
       `Benchmark: rateLimit must be { requestsPerMinute?, tokensPerMinute?, adaptive?, isRateLimit?, maxWaits? }, found ${describeValue(value)}`,
+      { kind: "invalid-option", option: "rateLimit" },
     );
   }
   const known = ["requestsPerMinute", "tokensPerMinute", "adaptive", "isRateLimit", "maxWaits"];
@@ -77,6 +78,7 @@ export function validateRateLimit(value: unknown): asserts value is RateLimitOpt
     if (!known.includes(key)) {
       throw new ConfigurationError(
         `Benchmark: rateLimit has an unknown field "${key}"; the fields are ${known.join(", ")}`,
+        { kind: "invalid-option", option: `rateLimit.${key}` },
       );
     }
   }
@@ -86,23 +88,27 @@ export function validateRateLimit(value: unknown): asserts value is RateLimitOpt
     if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v > 0)) {
       throw new ConfigurationError(
         `Benchmark: rateLimit.${key} must be a positive number, found ${describeValue(v)}`,
+        { kind: "invalid-option", option: `rateLimit.${key}` },
       );
     }
   }
   if (o.adaptive !== undefined && typeof o.adaptive !== "boolean") {
     throw new ConfigurationError(
       `Benchmark: rateLimit.adaptive must be true or false, found ${describeValue(o.adaptive)}`,
+      { kind: "invalid-option", option: "rateLimit.adaptive" },
     );
   }
   if (o.isRateLimit !== undefined && typeof o.isRateLimit !== "function") {
     throw new ConfigurationError(
       `Benchmark: rateLimit.isRateLimit must be a function (error) => boolean, found ${describeValue(o.isRateLimit)}`,
+      { kind: "invalid-option", option: "rateLimit.isRateLimit" },
     );
   }
   const w = o.maxWaits;
   if (w !== undefined && !(Number.isSafeInteger(w) && (w as number) >= 0)) {
     throw new ConfigurationError(
       `Benchmark: rateLimit.maxWaits must be a non-negative integer, found ${describeValue(w)}`,
+      { kind: "invalid-option", option: "rateLimit.maxWaits" },
     );
   }
 }

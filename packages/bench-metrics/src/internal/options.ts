@@ -1,5 +1,9 @@
 import { ConfigurationError } from "@fastrag/bench-core";
-import { isTimeoutMs, MAX_TIMER_MS } from "@fastrag/bench-core/internal";
+import {
+  describeOptionValue as describe,
+  isTimeoutMs,
+  MAX_TIMER_MS,
+} from "@fastrag/bench-core/internal";
 import type { MatchLevel } from "./judgments.js";
 
 /**
@@ -95,24 +99,5 @@ export function timeoutOption(metric: string, value: unknown): number | undefine
   return value;
 }
 
-/** A short, safe description of a value for error messages. */
-export function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  switch (typeof value) {
-    case "string":
-      return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
-    case "number":
-    case "boolean":
-    case "bigint":
-      return String(value);
-    case "undefined":
-      return "undefined";
-    case "function":
-      return "a function";
-    case "object":
-      return "an object";
-    default:
-      return `a ${typeof value}`;
-  }
-}
+/** A short, safe description of a value for error messages (the integrations' wording). */
+export { describeOptionValue as describe } from "@fastrag/bench-core/internal";
