@@ -997,6 +997,20 @@ describe("run, compare, diff, check, merge", () => {
     expect(existsSync(join(dir, "never2"))).toBe(false);
   });
 
+  it("refuses a config's rateLimit field that Benchmark refuses, in the config's terms", () => {
+    const r = cli([
+      "run",
+      join(fixtures, "bad-ratelimit.config.mjs"),
+      "--out-dir",
+      join(dir, "never3"),
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^error: \S+bad-ratelimit\.config\.mjs: rateLimit\.requestsPerMinute must be a positive number, found the number 0$/m,
+    );
+    expect(existsSync(join(dir, "never3"))).toBe(false);
+  });
+
   it("refuses a config without a dataset, or with an outDir that is no path, in one line", () => {
     for (const [name, message] of [
       ["no-dataset.config.mjs", /dataset is missing \(or a promise of undefined\)/],
