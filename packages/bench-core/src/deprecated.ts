@@ -1,8 +1,10 @@
 // Root exports kept for compatibility: what siblings share now lives in `@fastrag/bench-core/internal`.
+// Their types are written out (not `typeof` the internal function) so the API docs stand alone.
 import { writeFileAtomic as atomic } from "./internal/atomic-write.js";
 import { fingerprintSamples as fingerprint } from "./internal/fingerprint.js";
 import { firstInvalidUtf8 as invalidUtf8At } from "./internal/text.js";
 import { setOwn as ownSet } from "./internal/validate.js";
+import type { EvalSample } from "./types.js";
 
 /**
  * Writes a file atomically (a temporary file beside it, flushed, then renamed over the target).
@@ -10,7 +12,10 @@ import { setOwn as ownSet } from "./internal/validate.js";
  * @deprecated Shared between the fastrag bench packages, not part of the user's API: import it
  * from `@fastrag/bench-core/internal`.
  */
-export const writeFileAtomic: typeof atomic = atomic;
+export const writeFileAtomic: (
+  path: string,
+  chunks: () => Iterable<string> | AsyncIterable<string>,
+) => Promise<void> = atomic;
 
 /**
  * A stable hash of what defines a dataset for scoring.
@@ -18,7 +23,7 @@ export const writeFileAtomic: typeof atomic = atomic;
  * @deprecated Shared between the fastrag bench packages, not part of the user's API: import it
  * from `@fastrag/bench-core/internal`.
  */
-export const fingerprintSamples: typeof fingerprint = fingerprint;
+export const fingerprintSamples: (samples: readonly EvalSample[]) => string = fingerprint;
 
 /**
  * Offset of the first byte that is not valid UTF-8 (`buf.length` when all are).
@@ -26,7 +31,7 @@ export const fingerprintSamples: typeof fingerprint = fingerprint;
  * @deprecated Shared between the fastrag bench packages, not part of the user's API: import it
  * from `@fastrag/bench-core/internal`.
  */
-export const firstInvalidUtf8: typeof invalidUtf8At = invalidUtf8At;
+export const firstInvalidUtf8: (buf: Uint8Array) => number = invalidUtf8At;
 
 /**
  * Sets an own data property, even for the key `__proto__`.
@@ -34,4 +39,4 @@ export const firstInvalidUtf8: typeof invalidUtf8At = invalidUtf8At;
  * @deprecated Shared between the fastrag bench packages, not part of the user's API: import it
  * from `@fastrag/bench-core/internal`.
  */
-export const setOwn: typeof ownSet = ownSet;
+export const setOwn: <T>(target: Record<string, T>, key: string, value: T) => void = ownSet;

@@ -28,10 +28,13 @@ export {
   RunAbortedError,
 } from "./errors.js";
 export {
+  type ChunkFile,
+  type JudgeUsageFile,
   type RateLimitFile,
   RESULT_FORMAT,
   type ResultFile,
   type SampleFile,
+  type UsageFile,
 } from "./result/codec.js";
 export { shardSize } from "./result/merge.js";
 export {

@@ -55,6 +55,9 @@ describe("@fastrag/bench-core's exported names", () => {
     expectTypeOf<Root.ResponseCache>().not.toBeNever();
     expectTypeOf<Root.TargetCacheKeyInput>().not.toBeNever();
     expectTypeOf<Root.RateLimitFile>().not.toBeNever();
+    expectTypeOf<Root.ChunkFile>().not.toBeNever();
+    expectTypeOf<Root.UsageFile>().not.toBeNever();
+    expectTypeOf<Root.JudgeUsageFile>().not.toBeNever();
     expectTypeOf<Root.Provenance>().not.toBeNever();
     expectTypeOf<Root.RateLimitRecord>().not.toBeNever();
     expectTypeOf<Root.ResultShard>().not.toBeNever();
