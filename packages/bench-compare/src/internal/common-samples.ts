@@ -81,21 +81,20 @@ export function commonColumn(
     return null;
   });
   const n0 = (positions[0] as Int32Array).length;
-  const keep = new Uint8Array(n0);
-  let common = 0;
-  for (let p = 0; p < n0; p++) {
-    let ok = true;
-    for (let i = 0; i < results.length && ok; i++) {
-      const column = columns[i];
-      if (column === null || column === undefined) continue;
-      const at = (positions[i] as Int32Array)[p] as number;
-      if (at < 0 || Number.isNaN(column[at] as number)) ok = false;
-    }
-    if (ok) {
-      keep[p] = 1;
-      common++;
+  // Run by run, each run's positions and column read in order (sample by sample across 100 runs
+  // missed the cache on every read): a sample is kept when no run with the metric lacks it.
+  const keep = new Uint8Array(n0).fill(1);
+  for (let i = 0; i < results.length; i++) {
+    const column = columns[i];
+    if (column === null || column === undefined) continue;
+    const at = positions[i] as Int32Array;
+    for (let p = 0; p < n0; p++) {
+      const k = at[p] as number;
+      if (k < 0 || Number.isNaN(column[k] as number)) keep[p] = 0;
     }
   }
+  let common = 0;
+  for (let p = 0; p < n0; p++) common += keep[p] as number;
   const values: (number | null | undefined)[] = [];
   const dropped: number[] = [];
   for (let i = 0; i < results.length; i++) {
@@ -114,10 +113,10 @@ export function commonColumn(
       values.push(stored[stat]);
       continue;
     }
-    const picked: number[] = [];
+    const picked: number[] = new Array(common);
     const at = positions[i] as Int32Array;
-    for (let p = 0; p < n0; p++) {
-      if (keep[p] === 1) picked.push(column[at[p] as number] as number);
+    for (let p = 0, k = 0; p < n0; p++) {
+      if (keep[p] === 1) picked[k++] = column[at[p] as number] as number;
     }
     values.push(summarize(picked)[stat]);
   }

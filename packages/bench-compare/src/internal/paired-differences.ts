@@ -52,14 +52,20 @@ export function pairedDifferences(x: Float64Array, y: Float64Array): PairedDiffe
  * must be finite and their running sums must not overflow.
  */
 class ExactSum {
-  /** Non-overlapping partials, increasing in magnitude; their exact sum is the running total. */
-  readonly #partials: number[] = [];
+  /**
+   * Non-overlapping partials, increasing in magnitude, in `#p[0 … #n)`; their exact sum is the
+   * running total. A typed array with a count rather than a `number[]` cut by `length = i`: the
+   * length setter was a runtime call per addend, a fifth of a randomization test's time.
+   */
+  #p = new Float64Array(8);
+  #n = 0;
 
   add(value: number): void {
-    const p = this.#partials;
+    const p = this.#p;
+    const n = this.#n;
     let x = value;
     let i = 0;
-    for (let j = 0; j < p.length; j++) {
+    for (let j = 0; j < n; j++) {
       let y = p[j] as number;
       if (Math.abs(x) < Math.abs(y)) {
         const t = x;
@@ -72,14 +78,21 @@ class ExactSum {
       if (lo !== 0) p[i++] = lo;
       x = hi;
     }
-    p.length = i;
-    if (x !== 0) p.push(x);
+    if (x !== 0) {
+      if (i === p.length) {
+        const grown = new Float64Array(2 * p.length);
+        grown.set(p);
+        this.#p = grown;
+        grown[i++] = x;
+      } else p[i++] = x;
+    }
+    this.#n = i;
   }
 
   /** The exact sum, correctly rounded (ties to even, across partials as CPython does). */
   value(): number {
-    const p = this.#partials;
-    let k = p.length;
+    const p = this.#p;
+    let k = this.#n;
     if (k === 0) return 0;
     let hi = p[--k] as number;
     let lo = 0;

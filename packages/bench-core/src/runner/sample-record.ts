@@ -61,6 +61,46 @@ export function scoredRecord<M extends Metadata>(
   // Aborted while scoring (a judge cut short): not finished, leave it for a resume.
   if (incomplete && ctx.signal?.aborted) return CANCELLED;
   const status: SampleStatus = incomplete ? "incomplete" : "successful";
+  const usage = keptUsage(output.usage);
+  const judged = judgeUsage !== undefined && judgeUsage.calls > 0;
+  if (attempts === undefined && usage === undefined && !judged) {
+    // The usual record, built as one literal in the order the general path below gives its keys:
+    // adding `retrieved` and the reference fields one by one cost a property-store allocation
+    // (and its growth) per sample (issue 27's runner bench).
+    const { answer, ids: retrievedIds, uris: retrievedUris } = output;
+    const { expectedAnswers, relevantIds } = sample;
+    const record: MutableRecord =
+      sampleId === undefined
+        ? {
+            question,
+            status,
+            scores,
+            answer,
+            retrievedIds,
+            retrievedUris,
+            latencyMs,
+            error: errors,
+            retrieved,
+            expectedAnswers,
+            relevantIds,
+          }
+        : {
+            question,
+            status,
+            scores,
+            answer,
+            retrievedIds,
+            retrievedUris,
+            latencyMs,
+            error: errors,
+            sampleId,
+            retrieved,
+            expectedAnswers,
+            relevantIds,
+          };
+    keepOptionalReference(record, sample);
+    return record;
+  }
   const record = sampleRecord(
     question,
     sampleId,
@@ -74,9 +114,8 @@ export function scoredRecord<M extends Metadata>(
     attempts,
   );
   record.retrieved = retrieved;
-  const usage = keptUsage(output.usage);
   if (usage !== undefined) record.usage = usage;
-  if (judgeUsage !== undefined && judgeUsage.calls > 0) record.judgeUsage = judgeUsage;
+  if (judged) record.judgeUsage = judgeUsage;
   keepReference(record, sample);
   return record;
 }
@@ -128,6 +167,14 @@ export function sampleRecord(
 function keepReference<M extends Metadata>(record: MutableRecord, sample: EvalSample<M>): void {
   record.expectedAnswers = sample.expectedAnswers;
   record.relevantIds = sample.relevantIds;
+  keepOptionalReference(record, sample);
+}
+
+/** {@link keepReference}'s optional fields: the graded relevance and metadata, when present. */
+function keepOptionalReference<M extends Metadata>(
+  record: MutableRecord,
+  sample: EvalSample<M>,
+): void {
   if (sample.relevance !== undefined && sample.relevance !== null)
     record.relevance = sample.relevance;
   if (sample.metadata !== undefined && sample.metadata !== null) record.metadata = sample.metadata;
@@ -148,19 +195,30 @@ export function keptChunks(output: PipelineOutput, keepText: boolean): Retrieved
   const out: RetrievedChunk[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const c = chunks[i] as RetrievedChunk;
-    const kept: { -readonly [K in keyof RetrievedChunk]: RetrievedChunk[K] } = {
-      id: ids[i] as string,
-    };
+    const id = ids[i] as string;
     const documentId = c.documentId;
-    if (typeof documentId === "string") kept.documentId = documentId;
     const uri = uris[i];
-    if (uri !== null && uri !== undefined) kept.uri = uri;
     const score = c.score;
-    if (typeof score === "number" && Number.isFinite(score)) kept.score = score;
-    if (keepText) {
-      const text = c.text;
-      if (typeof text === "string") kept.text = text;
+    const text = keepText ? c.text : undefined;
+    const hasUri = uri !== null && uri !== undefined;
+    const hasScore = typeof score === "number" && Number.isFinite(score);
+    if (typeof documentId !== "string" && typeof text !== "string") {
+      // The usual chunk, built as one literal: adding fields one by one to `{ id }` cost a map
+      // transition and a property-store allocation per chunk (issue 27's runner bench).
+      out[i] = hasUri
+        ? hasScore
+          ? { id, uri, score }
+          : { id, uri }
+        : hasScore
+          ? { id, score }
+          : { id };
+      continue;
     }
+    const kept: { -readonly [K in keyof RetrievedChunk]: RetrievedChunk[K] } = { id };
+    if (typeof documentId === "string") kept.documentId = documentId;
+    if (hasUri) kept.uri = uri;
+    if (hasScore) kept.score = score;
+    if (typeof text === "string") kept.text = text;
     out[i] = kept;
   }
   return out;
