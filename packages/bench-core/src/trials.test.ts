@@ -1,8 +1,11 @@
 // Trials: every sample run n times. Known answers from first principles: a seeded Bernoulli
 // target's mean is p and its per-sample spread √(p(1−p)); a deterministic target spreads 0.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Benchmark } from "./benchmark.js";
 import { MemoryCache } from "./cache.js";
@@ -348,3 +351,52 @@ describe("trials: cache and journal", () => {
     expect(seen.map((p) => p.trialsDone)).toContain(1);
   });
 });
+
+const killFixture = fileURLToPath(new URL("./__fixtures__/kill-trials.mjs", import.meta.url));
+const builtCore = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+
+describe.runIf(existsSync(builtCore))(
+  "trials: SIGKILL mid-sample (needs the built package)",
+  () => {
+    it("a kill after 3 of 5 trials of a sample resumes the 2 left, and runs no finished trial again", async () => {
+      const journal = join(dir, "kill.jsonl");
+      const calls = join(dir, "calls.txt");
+      const out = join(dir, "out.json");
+      await writeFile(calls, "");
+      // One call at a time: q0 and q1 take calls 1–10, q2 calls 11–13; call 14 (q2's 4th) hangs.
+      const child = spawn(process.execPath, [killFixture, journal, calls, out, "6", "14"], {
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      const exited = new Promise((r) => child.once("exit", r));
+      for (;;) {
+        const lines = (await readFile(calls, "utf8")).split("\n").filter(Boolean);
+        if (lines.length >= 14) break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      child.kill("SIGKILL");
+      await exited;
+      expect(existsSync(out)).toBe(false);
+      const before = (await readFile(calls, "utf8")).split("\n").filter(Boolean);
+      expect(before).toHaveLength(14);
+
+      const resume = spawn(process.execPath, [killFixture, journal, calls, out, "6", "0"], {
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      let stderr = "";
+      resume.stderr?.on("data", (d) => {
+        stderr += String(d);
+      });
+      const code = await new Promise((r) => resume.once("exit", r));
+      expect(code, stderr).toBe(0);
+      const after = (await readFile(calls, "utf8")).split("\n").filter(Boolean).slice(14);
+      const count = (id: string) => after.filter((c) => c === id).length;
+      expect(count("q0")).toBe(0);
+      expect(count("q1")).toBe(0);
+      expect(count("q2")).toBe(2);
+      for (const id of ["q3", "q4", "q5"]) expect(count(id)).toBe(5);
+      const result = await BenchmarkResult.load(out);
+      expect(result.trials).toBe(5);
+      expect(result.samples.map((s) => s.trials?.length)).toEqual([5, 5, 5, 5, 5, 5]);
+    }, 30_000);
+  },
+);
