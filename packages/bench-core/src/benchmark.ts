@@ -361,9 +361,9 @@ export class Benchmark<M extends Metadata = Metadata> {
           { ...work, trials, done: trialsDone },
           this.maxConcurrent,
           {
-            trial: (i, t, record) => {
+            trial: (i, t, record, last) => {
               sink?.append(i, record, t);
-              progress.trialFinished();
+              progress.trialFinished(last);
             },
             sample: (i, record) => {
               slots[i] = record;

@@ -42,11 +42,14 @@ export class ProgressCounter {
     this.trialsDone = already;
   }
 
-  /** Counts one more finished trial and reports (its sample is reported when all are in). */
-  trialFinished(): void {
+  /**
+   * Counts one more finished trial and reports, unless it is its sample's `last`: the sample's
+   * report, which follows, then says both (one report, never a trial count ahead of its sample).
+   */
+  trialFinished(last: boolean): void {
     if (this.trialsDone === undefined) return;
     this.trialsDone++;
-    this.report();
+    if (!last) this.report();
   }
 
   /** Counts one more finished sample and reports. */

@@ -24,8 +24,11 @@ export interface TrialsWork<M extends Metadata> extends RunLoopWork<M> {
 
 /** Where the trials loop hands what finishes. */
 export interface TrialsSink {
-  /** One trial finished: its record (the sample's fields and the trial's outcome). */
-  trial(index: number, trial: number, record: SampleResult): void;
+  /**
+   * One trial finished: its record (the sample's fields and the trial's outcome). `last` when it
+   * is its sample's last, whose `sample` call follows at once.
+   */
+  trial(index: number, trial: number, record: SampleResult, last: boolean): void;
   /** Every trial of a sample finished: the sample's record (see `sampleOfTrials`). */
   sample(index: number, record: SampleResult): void;
 }
@@ -119,8 +122,8 @@ export async function runTrialsLoop<M extends Metadata>(
       }
       if (outcome === CANCELLED) continue;
       (done.get(i) as (SampleResult | undefined)[])[t] = outcome;
-      sink.trial(i, t, outcome);
       const remaining = (left.get(i) as number) - 1;
+      sink.trial(i, t, outcome, remaining === 0);
       left.set(i, remaining);
       if (remaining === 0) finish(i);
     }
