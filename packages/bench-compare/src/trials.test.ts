@@ -99,3 +99,24 @@ describe("comparisons of runs with trials", () => {
     expect(none[0]).toMatchObject({ kind: "missing", value: null });
   });
 });
+
+describe("the HTML report of runs with trials", () => {
+  it("lists each sample's spread over its trials, disagreeing samples first, with the filter", () => {
+    const html = Comparison.of([steady, flaky]).toHtml({ resamples: 200 });
+    const section = html.slice(html.indexOf('<section id="trials">'));
+    expect(section).toContain('id="trials-disagree"');
+    expect(section).toContain("<strong>2</strong> of 4 samples' trials disagree on em");
+    const rows = [...section.matchAll(/<tr data-run="1" data-disagree="(\d)">/g)].map((m) => m[1]);
+    expect(rows).toEqual(["1", "1", "0", "0"]);
+    // Samples 2 and 3 spread 0–1: shown as "0.0000–1.0000"; the steady ones as one number.
+    expect(section.match(/class="num spread flips" data-v="1">0\.0000–1\.0000</g)).toHaveLength(2);
+    // The diff rows of samples whose trials disagree carry the mark the diff's filter reads.
+    expect(html).toContain('id="diff-disagree"');
+  });
+
+  it("has no trials section when no run has trials", () => {
+    const html = Comparison.of([steady]).toHtml({ resamples: 200 });
+    expect(html).not.toContain('id="trials"');
+    expect(html).not.toContain('id="diff-disagree"');
+  });
+});
