@@ -76,9 +76,15 @@ const one = med(ones);
 const five = med(fives);
 const perCall1 = (one / N) * 1000;
 const perCall5 = (five / (N * TRIALS)) * 1000;
-console.log(`trials 1: ${N.toLocaleString("en-US")} samples in ${one.toFixed(0)} ms (${perCall1.toFixed(2)} µs per call)`);
-console.log(`trials ${TRIALS}: ${N.toLocaleString("en-US")} samples × ${TRIALS} in ${five.toFixed(0)} ms (${perCall5.toFixed(2)} µs per call)`);
-console.log(`overhead per trial vs per plain sample: ${(perCall5 / perCall1).toFixed(2)}× (target ≤ 1.5×)`);
+console.log(
+  `trials 1: ${N.toLocaleString("en-US")} samples in ${one.toFixed(0)} ms (${perCall1.toFixed(2)} µs per call)`,
+);
+console.log(
+  `trials ${TRIALS}: ${N.toLocaleString("en-US")} samples × ${TRIALS} in ${five.toFixed(0)} ms (${perCall5.toFixed(2)} µs per call)`,
+);
+console.log(
+  `overhead per trial vs per plain sample: ${(perCall5 / perCall1).toFixed(2)}× (target ≤ 1.5×)`,
+);
 console.log(`whole run vs ${TRIALS} plain runs: ${(five / (TRIALS * one)).toFixed(2)}×`);
 
 const dir = await mkdtemp(join(tmpdir(), "fastrag-trials-bench-"));
@@ -90,8 +96,12 @@ try {
   const s1 = (await stat(f1)).size;
   const s5 = (await stat(f5)).size;
   const mb = (b) => `${(b / 1e6).toFixed(1)} MB`;
-  console.log(`result file: trials 1 ${mb(s1)}, trials ${TRIALS} ${mb(s5)} (${(s5 / s1).toFixed(2)}×; ${(s5 / s1 / TRIALS).toFixed(2)}× per trial)`);
-  console.log(`trial_std: exact ${last5.summary.exact.trial_std?.toFixed(4)}, hit@5 ${last5.summary["hit@5"].trial_std?.toFixed(4)}`);
+  console.log(
+    `result file: trials 1 ${mb(s1)}, trials ${TRIALS} ${mb(s5)} (${(s5 / s1).toFixed(2)}×; ${(s5 / s1 / TRIALS).toFixed(2)}× per trial)`,
+  );
+  console.log(
+    `trial_std: exact ${last5.summary.exact.trial_std?.toFixed(4)}, hit@5 ${last5.summary["hit@5"].trial_std?.toFixed(4)}`,
+  );
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
