@@ -1010,6 +1010,13 @@ describe("run, compare, diff, check, merge", () => {
     expect(saved.summary.exact_match.mean).toBeCloseTo((5 * (2 / 3) + 5) / 10, 12);
     // Sample std (ddof 1) of [1, 0, 1] is √(1/3); of [1, 1, 1] 0: their mean is √(1/3) / 2.
     expect(saved.summary.exact_match.trial_std).toBeCloseTo(Math.sqrt(1 / 3) / 2, 12);
+    const file = join(to, "flaky.json");
+    const table = cli(["compare", file, "--stat", "trial_std"]);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toContain("| flaky | 0.2887 |");
+    expect(table.stdout).toContain("samples whose trials disagree (of 10): exact_match 5");
+    expect(cli(["check", file, "--max", "exact_match:trial_std=0.25"]).code).toBe(1);
+    expect(cli(["check", file, "--max", "exact_match:trial_std=0.3"]).code).toBe(0);
     const four = cli([
       "run",
       join(fixtures, "trials.config.mjs"),
