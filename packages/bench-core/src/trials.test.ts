@@ -400,3 +400,22 @@ describe.runIf(existsSync(builtCore))(
     }, 30_000);
   },
 );
+
+describe("trials: results built by hand", () => {
+  it("takes the trial count from the records when none is given, so the file loads back", async () => {
+    const r = await new Benchmark({ dataset: dataset(3), metrics: [exact] }).run(
+      bernoulliEngine(0.5, 5),
+      { name: "h", trials: 2 },
+    );
+    const copy = new BenchmarkResult({
+      name: r.name,
+      createdAt: r.createdAt,
+      durationS: r.durationS,
+      samples: r.samples,
+      higherIsBetter: r.higherIsBetter,
+    });
+    expect(copy.trials).toBe(2);
+    expect(copy.summary.exact?.trial_std).toBe(r.summary.exact?.trial_std);
+    expect(BenchmarkResult.parse(JSON.stringify(copy.toJSON())).trials).toBe(2);
+  });
+});

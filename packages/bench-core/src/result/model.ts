@@ -120,7 +120,7 @@ export interface BenchmarkResultInit {
   readonly judgeUsage?: JudgeUsage;
   /** With `rateLimit`: what the run's limiter counted. */
   readonly rateLimit?: RateLimitRecord;
-  /** Trials per sample (`run(target, { trials })`); default 1. */
+  /** Trials per sample (`run(target, { trials })`); default: the first sample's trial count, else 1. */
   readonly trials?: number;
 }
 
@@ -183,7 +183,8 @@ export class BenchmarkResult {
     this.#samples = init.samples;
     this.higherIsBetter = init.higherIsBetter;
     this.status = init.status ?? countStatuses(init.samples);
-    this.trials = init.trials ?? 1;
+    // Records with trials and no count given (a result built by hand): the count they hold.
+    this.trials = init.trials ?? init.samples[0]?.trials?.length ?? 1;
     this.summary =
       init.summary ??
       summarizeSamples(Object.keys(init.higherIsBetter), init.samples, this.trials > 1);
