@@ -801,7 +801,7 @@ describe("run, compare, diff, check, merge", () => {
     ]);
     expect(typo.code, typo.stderr).toBe(0);
     expect(typo.stderr).toMatch(
-      /^warning: .*typo-key\.config\.mjs: config key "maxConcurent" is not one run reads, so it is ignored; the keys are dataset, metrics, targets, maxConcurrent, outDir, timeoutMs, cache, keepChunkText, retries, rateLimit$/m,
+      /^warning: .*typo-key\.config\.mjs: config key "maxConcurent" is not one run reads, so it is ignored; the keys are dataset, metrics, targets, maxConcurrent, outDir, timeoutMs, cache, keepChunkText, retries, rateLimit, trials$/m,
     );
     const array = cli([
       "run",
@@ -995,6 +995,61 @@ describe("run, compare, diff, check, merge", () => {
     expect(rpm.code).toBe(2);
     expect(rpm.stderr).toMatch(/--rpm "fast": expected a positive number per minute/);
     expect(existsSync(join(dir, "never2"))).toBe(false);
+  });
+
+  it("runs the config's trials, --trials overriding it; CI lines count trials; the result keeps them", async () => {
+    const to = join(dir, "trials");
+    const r = cli(["run", join(fixtures, "trials.config.mjs"), "--out-dir", to]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/is not one run reads/);
+    expect(r.stderr).toMatch(/^flaky: 10\/10 \| trials 30\/30 \| errored 0$/m);
+    expect(r.stderr).toMatch(/flaky: 10 samples × 3 trials in/);
+    const saved = JSON.parse(await readFile(join(to, "flaky.json"), "utf8"));
+    expect(saved.trials).toBe(3);
+    // Even samples answer right, wrong, right: mean 2/3; odd ones 1. Over 10 samples: 5/6.
+    expect(saved.summary.exact_match.mean).toBeCloseTo((5 * (2 / 3) + 5) / 10, 12);
+    // Sample std (ddof 1) of [1, 0, 1] is √(1/3); of [1, 1, 1] 0: their mean is √(1/3) / 2.
+    expect(saved.summary.exact_match.trial_std).toBeCloseTo(Math.sqrt(1 / 3) / 2, 12);
+    const file = join(to, "flaky.json");
+    const table = cli(["compare", file, "--stat", "trial_std"]);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toContain("| flaky | 0.2887 |");
+    expect(table.stdout).toContain("samples whose trials disagree (of 10): exact_match 5");
+    expect(cli(["check", file, "--max", "exact_match:trial_std=0.25"]).code).toBe(1);
+    expect(cli(["check", file, "--max", "exact_match:trial_std=0.3"]).code).toBe(0);
+    const four = cli([
+      "run",
+      join(fixtures, "trials.config.mjs"),
+      "--out-dir",
+      to,
+      "--trials",
+      "4",
+      "--fresh",
+    ]);
+    expect(four.code, four.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(to, "flaky.json"), "utf8")).trials).toBe(4);
+  });
+
+  it("refuses a bad --trials and a bad config trials, naming them", () => {
+    const flag = cli([
+      "run",
+      join(fixtures, "trials.config.mjs"),
+      "--trials",
+      "0",
+      "--out-dir",
+      join(dir, "never-trials"),
+    ]);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/--trials "0": expected a positive integer/);
+    const config = cli([
+      "run",
+      join(fixtures, "bad-trials.config.mjs"),
+      "--out-dir",
+      join(dir, "never-trials"),
+    ]);
+    expect(config.code).toBe(2);
+    expect(config.stderr).toMatch(/bad-trials\.config\.mjs: trials must be a positive integer/);
+    expect(existsSync(join(dir, "never-trials"))).toBe(false);
   });
 
   it("refuses a config's rateLimit field that Benchmark refuses, in the config's terms", () => {

@@ -86,6 +86,10 @@ export async function main(
       "exit 1 when a target errored on more samples than this: a count (0) or a share (5%); by default only a target that errored on every sample fails the run",
     )
     .option("--verbose", "print every sample error, and a failure's stack and causes")
+    .option(
+      "--trials <n>",
+      "run every sample n times, each an independent call; scores are per-sample means, and the summary adds trial_std (config: trials)",
+    )
     .addHelpText(
       "after",
       "\nA config is code: `run` executes it. Loading datasets or result files never evaluates code.\nAn interrupted run (Ctrl-C, crash) resumes from its journal when run again.",

@@ -52,6 +52,12 @@ export interface BenchConfig<M extends Metadata = Metadata> {
    * fields.
    */
   readonly rateLimit?: RateLimitOptions;
+  /**
+   * Runs of every sample (`run --trials n` overrides it), each an independent call of the target:
+   * a sample's scores are then its trials' means, and the summary adds `trial_std` per metric
+   * (how much the pipeline's own noise moves each metric). Default 1.
+   */
+  readonly trials?: number;
 }
 
 /**

@@ -94,7 +94,9 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
     }
     // Own properties only: a metric named "toString" must not find Object.prototype.toString.
     const summary = own(result.summary, metric);
-    const value = summary === undefined ? null : summary[stat];
+    // `trial_std` is undefined in a run without trials: no value, never a pass.
+    const found = summary === undefined ? null : summary[stat];
+    const value = found ?? null;
     // The stat is always named, the mean too: "recall@5 mean = …".
     const label = `${metric} ${stat}`;
     if (value === null) {
@@ -105,7 +107,9 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
                 .map((m) => JSON.stringify(m))
                 .join(", ") || "none"
             })`
-          : `run "${result.name}" has no scores for "${metric}"`;
+          : found === undefined
+            ? `run "${result.name}" was run without trials, so it has no ${stat} (run it with trials: n > 1, e.g. \`run --trials 5\`)`
+            : `run "${result.name}" has no scores for "${metric}"`;
       failures.push({
         metric,
         stat,

@@ -1,7 +1,7 @@
 import { stat as statFile } from "node:fs/promises";
 import { isAbsolute, resolve as resolvePath } from "node:path";
 import { BenchmarkResult, ConfigurationError, type SummaryStat } from "@fastrag/bench-core";
-import { forEachConcurrently, writeFileAtomic } from "@fastrag/bench-core/internal";
+import { forEachConcurrently, trialsDisagree, writeFileAtomic } from "@fastrag/bench-core/internal";
 import { convertPathToPattern, globby } from "globby";
 import { type BootstrapOptions, bootstrapCi, type ConfidenceInterval } from "./bootstrap-ci.js";
 import { type DiffOptions, diff, type SampleDiff } from "./diff.js";
@@ -35,6 +35,7 @@ import {
   type ComparisonTable,
   DEFAULT_MAX_PAIRWISE_RUNS,
   type MarkMode,
+  type RowTrials,
   type RunRef,
   type SampleBasis,
   type TableCell,
@@ -474,6 +475,7 @@ export class Comparison {
       name: r.name,
       isBaseline: significance?.baselineIndex === i,
       status: r.status,
+      ...(r.trials > 1 ? { trials: rowTrials(r, metrics) } : {}),
       cells: metrics.map((_, j): TableCell => {
         const test = tests[i]?.[j];
         const marks = (wins[i] as Mark[][])[j] as Mark[];
@@ -784,4 +786,16 @@ async function isFile(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** How many samples' trials disagree on each metric (a run with trials: its records are read). */
+function rowTrials(r: BenchmarkResult, metrics: readonly string[]): RowTrials {
+  const samples = r.samples;
+  const flipped = metrics.map((m) => {
+    if (!hasOwn(r.higherIsBetter, m)) return undefined;
+    let n = 0;
+    for (const s of samples) if (trialsDisagree(s, m)) n++;
+    return n;
+  });
+  return { trials: r.trials, samples: samples.length, flipped };
 }

@@ -33,6 +33,7 @@ export {
   type ComparisonTable,
   DEFAULT_MAX_PAIRWISE_RUNS,
   type MarkMode,
+  type RowTrials,
   type RunRef,
   type SampleBasis,
   type TableCell,

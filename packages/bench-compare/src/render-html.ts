@@ -6,6 +6,7 @@ import { clip, escapeHtml } from "./html/escape.js";
 import type { HtmlReport, ReportMetric } from "./html/model.js";
 import { DIFF_PAGE, REPORT_SCRIPT } from "./html/script.js";
 import { REPORT_CSS } from "./html/styles.js";
+import { spreadText, trialSpread, trialsSection } from "./html/trials.js";
 import { sampleCountOf } from "./internal/columns.js";
 import { formatNumber, pairCount } from "./internal/format.js";
 import { equalUpToRounding } from "./internal/rounding.js";
@@ -61,6 +62,13 @@ export function renderHtml(report: HtmlReport): string {
     chartsSection(report, runs),
     latencySection(report, runs),
     diffSection(report, runs),
+    trialsSection(
+      report.trials,
+      runs,
+      report.diffMetric,
+      (report.metrics.find((m) => m.metric === report.diffMetric) as ReportMetric).decimals,
+      swatch,
+    ),
     footer(report),
   ].join("\n");
   return `<!doctype html>
@@ -462,6 +470,7 @@ ${notes.join("\n")}
 <input id="diff-q" type="search" placeholder="Filter: question, id, answer, error…" aria-label="Filter the per-sample diff">
 <label>change <select id="diff-kind"><option value="">all changes</option><option value="regressed">▼ regressed</option><option value="improved">▲ improved</option><option value="newly-errored">✕ newly errored</option><option value="recovered">↺ recovered</option></select></label>
 ${runOptions}
+${report.trials.length > 0 ? '<label><input type="checkbox" id="diff-disagree"> only samples whose trials disagree</label>' : ""}
 <span class="count" id="diff-count" aria-live="polite">${total} rows${total > DIFF_PAGE ? `, first ${DIFF_PAGE} shown` : ""}</span>
 </div>
 <div class="table-wrap diff-wrap"><table id="diff-table">
@@ -482,10 +491,19 @@ function diffRow(
 ): string {
   const run = runs[row.run] as ChartRun;
   const id = row.base.sampleId ?? row.cand.sampleId;
-  const score = (v: number | null): string =>
-    v === null
-      ? '<td class="num" data-v="">—</td>'
-      : `<td class="num" data-v="${v}">${formatNumber(v, decimals)}</td>`;
+  // A side run with trials shows its trials' spread under its score (the score is their mean).
+  const baseSpread = trialSpread(row.base, report.diffMetric);
+  const candSpread = trialSpread(row.cand, report.diffMetric);
+  const disagree = baseSpread?.disagree === true || candSpread?.disagree === true;
+  const score = (v: number | null, spread: ReturnType<typeof trialSpread>): string => {
+    const under =
+      spread === undefined
+        ? ""
+        : `<span class="spread${spread.disagree ? " flips" : ""}" title="lowest–highest of ${spread.scores.length} trials">${spreadText(spread, decimals)}</span>`;
+    return v === null
+      ? `<td class="num" data-v="">—${under}</td>`
+      : `<td class="num" data-v="${v}">${formatNumber(v, decimals)}${under}</td>`;
+  };
   let delta = '<td class="num" data-v="">—</td>';
   if (row.change !== null) {
     const good = row.kind === "improved";
@@ -496,7 +514,7 @@ function diffRow(
   if (row.base.error !== null) errors.push(`baseline: ${row.base.error}`);
   if (row.cand.error !== null) errors.push(`run: ${row.cand.error}`);
   const errorText = clip(errors.join("\n"), TEXT_SHOWN);
-  return `<tr data-kind="${row.kind}" data-run="${row.run}"${hidden ? " hidden" : ""}><td class="run" data-v="${escapeHtml(`${run.label} ${run.name}`)}">${swatch(run)} ${escapeHtml(clip(run.name, 30))}</td><td data-v="${KIND_ORDER[row.kind]}"><span class="kind ${row.kind}">${KIND_TEXT[row.kind]}</span></td><td class="q">${escapeHtml(row.base.question)}${id !== undefined ? `<span class="sid">${escapeHtml(id)}</span>` : ""}</td>${score(row.baseline)}${score(row.candidate)}${delta}${sides(row, report)}<td class="err">${escapeHtml(errorText)}</td></tr>`;
+  return `<tr data-kind="${row.kind}" data-run="${row.run}"${disagree ? ' data-disagree="1"' : ""}${hidden ? " hidden" : ""}><td class="run" data-v="${escapeHtml(`${run.label} ${run.name}`)}">${swatch(run)} ${escapeHtml(clip(run.name, 30))}</td><td data-v="${KIND_ORDER[row.kind]}"><span class="kind ${row.kind}">${KIND_TEXT[row.kind]}</span></td><td class="q">${escapeHtml(row.base.question)}${id !== undefined ? `<span class="sid">${escapeHtml(id)}</span>` : ""}</td>${score(row.baseline, baseSpread)}${score(row.candidate, candSpread)}${delta}${sides(row, report)}<td class="err">${escapeHtml(errorText)}</td></tr>`;
 }
 
 function sides(row: DiffRow, report: HtmlReport): string {

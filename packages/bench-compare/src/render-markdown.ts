@@ -48,9 +48,11 @@ export function renderMarkdown(table: ComparisonTable): string {
     lines.push(`| ${cells.join(" | ")} |`);
   }
   const note = basisNote(table);
-  if (sig || note !== null) lines.push("");
+  const trials = trialsNote(table);
+  if (sig || note !== null || trials !== null) lines.push("");
   if (sig) lines.push(legend(table));
   if (note !== null) lines.push(note);
+  if (trials !== null) lines.push(trials);
   return `${lines.join("\n")}\n`;
 }
 
@@ -77,6 +79,30 @@ export function basisNote(table: ComparisonTable): string | null {
   if (narrowed.length === 0) return null;
   const counts = narrowed.map((c) => `${escapeCell(c.metric)} on ${c.commonSamples}`).join(", ");
   return `Each metric is compared on the samples every run scored (${counts}), so a run is not ranked on only the samples it did not fail; each run's own all-samples statistic is available with samples "all" (\`--samples all\`).`;
+}
+
+/**
+ * The line under a table saying, for each run with trials, how many trials each sample ran and
+ * how many samples flipped on each metric (their trials' scores disagree: max ≠ min). `null`
+ * when no run has trials.
+ */
+export function trialsNote(table: ComparisonTable): string | null {
+  const parts: string[] = [];
+  for (const row of table.rows) {
+    const t = row.trials;
+    if (t === undefined) continue;
+    const flips: string[] = [];
+    for (let j = 0; j < table.columns.length; j++) {
+      const n = t.flipped[j];
+      if (n === undefined) continue;
+      flips.push(`${escapeCell((table.columns[j] as TableColumn).metric)} ${n}`);
+    }
+    parts.push(
+      `${escapeCell(row.name)}: ${t.trials} trials per sample; samples whose trials disagree (of ${t.samples}): ${flips.join(", ") || "no metric"}`,
+    );
+  }
+  if (parts.length === 0) return null;
+  return `Trials — scores are per-sample means over each sample's trials. ${parts.join(". ")}.`;
 }
 
 function formatCell(cell: TableCell, column: TableColumn, multi: boolean): string {

@@ -104,6 +104,21 @@ export interface TableRow {
   readonly cells: readonly TableCell[];
   /** The run's samples per status: a run with errors is never shown as best without a mark. */
   readonly status?: StatusCounts;
+  /** For a run with trials (`trials: n`, n > 1): how many samples' trials disagree per metric. */
+  readonly trials?: RowTrials;
+}
+
+/** A run with trials, as a table row sees it. */
+export interface RowTrials {
+  /** Trials per sample. */
+  readonly trials: number;
+  /** The run's samples. */
+  readonly samples: number;
+  /**
+   * Per column: samples whose trials disagree on the metric (their scores' max ≠ min), i.e. whose
+   * score flips from run to run; `undefined` where the run has no such metric.
+   */
+  readonly flipped: readonly (number | undefined)[];
 }
 
 /** The significance settings behind the marks. */

@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { BenchmarkResult, type SampleResult } from "@fastrag/bench-core";
+import { Benchmark, BenchmarkResult, type SampleResult } from "@fastrag/bench-core";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Comparison } from "../src/comparison.js";
@@ -349,5 +349,71 @@ describe.skipIf(SKIP)("the HTML report in Chromium", { timeout: 90_000 }, () => 
       expect(await page.title()).toContain(XSS_RUN);
       await page.close();
     }
+  });
+  it("shows runs with trials: each sample's spread, and filters the samples whose trials disagree", async () => {
+    const n = 300;
+    const dataset = Array.from({ length: n }, (_, i) => ({
+      id: `q${i}`,
+      question: `question ${i}?`,
+      expectedAnswers: ["right"],
+      relevantIds: [],
+    }));
+    const em = {
+      name: "em",
+      higherIsBetter: true,
+      needsRelevantIds: false,
+      needsAnswer: true,
+      score: ({ answer }: { answer: string | null }) => (answer === "right" ? 1 : 0),
+    };
+    // A seeded engine: every third sample is steady (always right), the others right with p = 0.5.
+    let state = 7;
+    const next = () => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return state / 4294967296;
+    };
+    const engine = {
+      query: async (_q: string, { sample }: { sample: { id?: string } }) => ({
+        answer: Number(sample.id?.slice(1)) % 3 === 0 || next() < 0.5 ? "right" : "wrong",
+      }),
+    };
+    const bench = new Benchmark({ dataset, metrics: [em], maxConcurrent: 1 });
+    const base = await bench.run(engine, { name: "one trial" });
+    const five = await bench.run(engine, { name: "five trials", trials: 5 });
+    // Expected from the records: a sample flips when its trials' scores are not all equal.
+    const flips = new Set(
+      five.samples
+        .filter((s) => new Set((s.trials ?? []).map((t) => t.scores.em)).size > 1)
+        .map((s) => s.sampleId),
+    );
+    expect(flips.size).toBeGreaterThan(50);
+    expect(flips.size).toBeLessThan(n);
+    const comparison = Comparison.of([base, five]);
+    const file = await write("trials.html", comparison.toHtml({ diffMetric: "em" }));
+    const visit = await open(file);
+    const { page } = visit;
+    expectSelfContained(visit, file);
+
+    const trialRows = "#trials-table tbody tr";
+    expect(await page.locator(trialRows).count()).toBe(n);
+    expect(Number(await page.getAttribute("#trials-table", "data-matched"))).toBe(n);
+    await page.check("#trials-disagree");
+    expect(Number(await page.getAttribute("#trials-table", "data-matched"))).toBe(flips.size);
+    expect(await page.locator(`${trialRows}:not([hidden])`).count()).toBe(flips.size);
+    const shownIds = await page.$$eval(`${trialRows}:not([hidden]) .sid`, (ids) =>
+      ids.map((e) => e.textContent),
+    );
+    expect(new Set(shownIds)).toEqual(flips);
+    expect(await page.locator("#trials-count").textContent()).toBe(`${flips.size} of ${n} samples`);
+    await page.uncheck("#trials-disagree");
+    expect(await page.locator(`${trialRows}:not([hidden])`).count()).toBe(n);
+
+    // The diff's own filter keeps the changed samples whose trials disagree.
+    const d = comparison.diff(0, 1, { metric: "em" });
+    const changed = [...d.improved, ...d.regressed, ...d.newlyErrored, ...d.recovered];
+    const changedFlips = changed.filter((c) => flips.has(c.sampleId)).length;
+    expect(changedFlips).toBeGreaterThan(0);
+    await page.check("#diff-disagree");
+    expect(Number(await page.getAttribute("#diff-table", "data-matched"))).toBe(changedFlips);
+    await page.close();
   });
 });

@@ -5,6 +5,7 @@
 //   checkpoint.ts       the checkpoint journal: one run per journal, resume, close
 //   run-loop.ts         the worker pool that runs the samples
 //   run-sample.ts       one sample: attempts and retries, then scoring
+//   trials.ts           trials: every sample run n times, a worker pool over (sample, trial)
 //   call-target.ts      one call of the target, with its timeout and the run's abort
 //   retry.ts            which errors are retried and how long to wait
 //   rate-limiter.ts     rateLimit: token buckets, rate-limited calls waited out (one per run)
@@ -42,8 +43,9 @@ import { MetricCutter } from "./runner/metric-cutter.js";
 import { ProgressCounter } from "./runner/progress.js";
 import { type RateLimitOptions, RunLimiter, validateRateLimit } from "./runner/rate-limiter.js";
 import { runLoop } from "./runner/run-loop.js";
-import { type RunOptions, validateRunOptions } from "./runner/run-options.js";
+import { type RunOptions, validateRunOptions, validateTrials } from "./runner/run-options.js";
 import type { SampleContext } from "./runner/sample-context.js";
+import { runTrialsLoop } from "./runner/trials.js";
 import { isJudged, validateSample } from "./runner/validate-sample.js";
 import type { EvalSample, Metadata, Metric, SampleResult, Target } from "./types.js";
 
@@ -75,6 +77,11 @@ export interface BenchmarkOptions<M extends Metadata = Metadata> {
    * ```
    */
   readonly rateLimit?: RateLimitOptions;
+  /**
+   * Runs of every sample, each an independent call (default 1); a run's own `trials` option
+   * overrides it. See `RunOptions.trials`.
+   */
+  readonly trials?: number;
 }
 
 /**
@@ -96,6 +103,8 @@ export class Benchmark<M extends Metadata = Metadata> {
   readonly metrics: readonly Metric<M>[];
   readonly maxConcurrent: number;
   readonly rateLimit: RateLimitOptions | undefined;
+  /** Trials per sample of a run that does not say (`BenchmarkOptions.trials`, default 1). */
+  readonly trials: number;
   private fingerprintCache: string | undefined;
   // Each sample's question and id as validated here: what records and journals keep, and what a
   // resume checks a journal against, even after a target edited the sample objects in place.
@@ -114,7 +123,7 @@ export class Benchmark<M extends Metadata = Metadata> {
         "Benchmark: expected options { dataset, metrics, maxConcurrent? }",
       );
     }
-    const { dataset, metrics, maxConcurrent = 4, rateLimit } = options;
+    const { dataset, metrics, maxConcurrent = 4, rateLimit, trials = 1 } = options;
     const samples = Array.isArray(dataset)
       ? (dataset as readonly EvalSample<M>[])
       : (dataset as { samples?: readonly EvalSample<M>[] } | undefined)?.samples;
@@ -183,6 +192,7 @@ export class Benchmark<M extends Metadata = Metadata> {
       );
     }
     validateRateLimit(rateLimit);
+    validateTrials(trials, "Benchmark");
     if (metrics.every((m) => m.needsRelevantIds) && !samples.some(isJudged)) {
       throw new ConfigurationError(
         `Benchmark: no metric can score this dataset: every metric (${metrics.map((m) => m.name).join(", ")}) needs relevant ids and no sample has any (nor a positive grade in \`relevance\`). Map a relevant-ids column or add a generation/operational metric`,
@@ -194,6 +204,7 @@ export class Benchmark<M extends Metadata = Metadata> {
     this.metrics = metrics;
     this.maxConcurrent = maxConcurrent;
     this.rateLimit = rateLimit;
+    this.trials = trials;
   }
 
   /** The dataset's fingerprint, as recorded in results and journals. */
@@ -252,6 +263,7 @@ export class Benchmark<M extends Metadata = Metadata> {
     const started = Date.now();
     const t0 = performance.now();
     const total = this.samples.length;
+    const trials = options.trials ?? this.trials;
 
     const positions: number[] = [];
     if (shard) for (let i = shard.index; i < total; i += shard.count) positions.push(i);
@@ -260,6 +272,8 @@ export class Benchmark<M extends Metadata = Metadata> {
     // Finished samples by dataset position: from the journal first, then as the run finishes them.
     const slots: (SampleResult | undefined)[] = new Array(total);
     let journal: JournalSink | undefined;
+    // With trials: the trials a journal already holds, by dataset position.
+    let trialsDone = new Map<number, (SampleResult | undefined)[]>();
     const warn = warner(options.onWarning);
     if (checkpoint !== undefined) {
       const header: JournalHeader = {
@@ -268,8 +282,13 @@ export class Benchmark<M extends Metadata = Metadata> {
         size: total,
         metrics: this.metrics.map((m) => m.name),
         shard: shard ? { index: shard.index, count: shard.count } : null,
+        ...(trials > 1 ? { trials } : {}),
       };
-      const { writer, kept } = await resumeJournal(
+      const {
+        writer,
+        kept,
+        trials: journaled,
+      } = await resumeJournal(
         checkpoint,
         header,
         this.questions,
@@ -279,12 +298,18 @@ export class Benchmark<M extends Metadata = Metadata> {
         warn,
       );
       journal = new JournalSink(writer, kept, options.continueWithoutJournal === true, warn);
+      trialsDone = journaled;
     }
     const todo = positions.filter((i) => slots[i] === undefined);
     // One limiter per run: its buckets and concurrency are this run's, shared by all its calls.
     const limiter =
       this.rateLimit === undefined ? undefined : new RunLimiter(this.rateLimit, this.maxConcurrent);
     const progress = new ProgressCounter(onProgress, positions, slots, limiter);
+    if (trials > 1) {
+      let already = 0;
+      for (const list of trialsDone.values()) for (const r of list) if (r !== undefined) already++;
+      progress.countTrials(trials, already);
+    }
 
     const cacheKey = target.cacheKey;
     if (
@@ -328,17 +353,38 @@ export class Benchmark<M extends Metadata = Metadata> {
       // A sample whose line cannot be journaled stops the run at once (unless the caller goes
       // on without a journal): each further call would be paid for and lost to a crash.
       const sink = journal;
-      await runLoop(
-        ctx,
-        work,
-        this.maxConcurrent,
-        (i, record) => {
-          slots[i] = record;
-          sink?.append(i, record);
-          progress.finished(record);
-        },
-        sink === undefined ? undefined : () => sink.stopping,
-      );
+      const stopWhen = sink === undefined ? undefined : () => sink.stopping;
+      if (trials > 1) {
+        // Each trial is journaled as it finishes; a sample, once all its trials are, is kept.
+        await runTrialsLoop(
+          ctx,
+          { ...work, trials, done: trialsDone },
+          this.maxConcurrent,
+          {
+            trial: (i, t, record, last) => {
+              sink?.append(i, record, t);
+              progress.trialFinished(last);
+            },
+            sample: (i, record) => {
+              slots[i] = record;
+              progress.finished(record);
+            },
+          },
+          stopWhen,
+        );
+      } else {
+        await runLoop(
+          ctx,
+          work,
+          this.maxConcurrent,
+          (i, record) => {
+            slots[i] = record;
+            sink?.append(i, record);
+            progress.finished(record);
+          },
+          stopWhen,
+        );
+      }
     } finally {
       ctx.cutter?.dispose();
       await closeJournal(journal?.writer);
@@ -362,6 +408,7 @@ export class Benchmark<M extends Metadata = Metadata> {
       keepChunkText: options.keepChunkText === true,
       ...(options.provenance ? { provenance: options.provenance } : {}),
       ...(limiter ? { rateLimit: rateLimitRecord(limiter) } : {}),
+      ...(trials > 1 ? { trials } : {}),
     });
     if (journal?.failure !== undefined) {
       const unstarted = positions.length - samples.length;

@@ -34,6 +34,7 @@ export {
   RESULT_FORMAT,
   type ResultFile,
   type SampleFile,
+  type TrialFile,
   type UsageFile,
 } from "./result/codec.js";
 export { shardSize } from "./result/merge.js";
@@ -73,6 +74,7 @@ export {
   type Retriever,
   type SampleResult,
   type SampleStatus,
+  type SampleTrial,
   type StatusCounts,
   SUMMARY_STATS,
   type SummaryStat,

@@ -18,5 +18,6 @@ export { decodeUtf8, firstInvalidUtf8, shortText } from "./internal/text.js";
 export { isTimeoutMs, MAX_TIMER_MS } from "./internal/timer.js";
 export { setOwn } from "./internal/validate.js";
 export { forEachConcurrently } from "./internal/worker-pool.js";
+export { trialStd, trialsDisagree } from "./result/trials.js";
 export { detectTarget, type TargetKind } from "./runner/check-output.js";
 export { describeValue } from "./runner/describe-value.js";

@@ -79,6 +79,8 @@ describe("@fastrag/bench-core's exported names", () => {
     expectTypeOf<Root.Retriever>().not.toBeNever();
     expectTypeOf<Root.SampleResult>().not.toBeNever();
     expectTypeOf<Root.SampleStatus>().not.toBeNever();
+    expectTypeOf<Root.SampleTrial>().not.toBeNever();
+    expectTypeOf<Root.TrialFile>().not.toBeNever();
     expectTypeOf<Root.StatusCounts>().not.toBeNever();
     expectTypeOf<Root.SummaryStat>().not.toBeNever();
     expectTypeOf<Root.Target>().not.toBeNever();

@@ -216,7 +216,34 @@ export interface SampleResult {
   readonly metadata?: Metadata;
   /** The stack of the pipeline's error (errored samples whose error had one). */
   readonly errorStack?: string;
+  /**
+   * With `trials: n` (n > 1): each trial's own record, in trial order. The sample's `scores` are
+   * then each metric's mean over the trials where it was not `null`; see {@link SampleTrial}.
+   */
+  readonly trials?: readonly SampleTrial[];
 }
+
+/**
+ * One trial of a sample run with `trials: n` (n > 1): an independent call of the target, with its
+ * own attempts (retries stay inside a trial), status, scores and output. The dataset sample's
+ * fields (question, id, gold answers, metadata) are its sample's.
+ */
+export type SampleTrial = Pick<
+  SampleResult,
+  | "status"
+  | "scores"
+  | "answer"
+  | "retrievedIds"
+  | "retrievedUris"
+  | "latencyMs"
+  | "error"
+  | "attempts"
+  | "retrieved"
+  | "usage"
+  | "cached"
+  | "judgeUsage"
+  | "errorStack"
+>;
 
 /** How many samples ended in each status. Never collapsed. */
 export interface StatusCounts {
@@ -240,6 +267,13 @@ export interface DistributionSummary {
   readonly p95: number | null;
   readonly p99: number | null;
   readonly max: number | null;
+  /**
+   * Only in results run with `trials: n` (n > 1): the metric's nondeterminism, the mean over
+   * samples of the standard deviation of its scores across a sample's trials (sample standard
+   * deviation, ddof = 1, over the trials where it was not `null`; samples with fewer than two such
+   * trials are left out). `null` when no sample has two. Absent from results without trials.
+   */
+  readonly trial_std?: number | null;
 }
 
 /** The statistics of a {@link DistributionSummary} that can be tabulated or checked. */
@@ -256,6 +290,7 @@ export const SUMMARY_STATS: readonly SummaryStat[] = [
   "p95",
   "p99",
   "max",
+  "trial_std",
 ];
 
 /** Progress of a run, reported after every finished sample. */
@@ -270,4 +305,10 @@ export interface Progress {
    */
   readonly concurrency?: number;
   readonly rateLimited?: number;
+  /**
+   * With `trials: n` (n > 1): trials finished so far, and in all (samples × n). `done`, `errored`
+   * and `incomplete` count samples, a sample being done once all its trials are. Absent otherwise.
+   */
+  readonly trialsDone?: number;
+  readonly trialsTotal?: number;
 }

@@ -49,6 +49,8 @@ export interface RunCommandOptions {
   readonly maxErrored?: string;
   /** `--verbose`: every sample error in full, with its stack when the result keeps one. */
   readonly verbose?: boolean;
+  /** `--trials <n>`: runs of every sample (overrides the config's `trials`). */
+  readonly trials?: string;
 }
 
 const CONFIG_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"];
@@ -65,6 +67,7 @@ const CONFIG_KEYS: readonly string[] = [
   "keepChunkText",
   "retries",
   "rateLimit",
+  "trials",
 ];
 
 /**
@@ -343,6 +346,7 @@ export async function runCommand(
     throw new UsageError(`${configPath}: cache must be true or false, found ${shown(useCache)}`);
   }
   checkRetries(configPath, config.retries);
+  const trials = trialsOf(configPath, config.trials, options.trials);
   const rateLimit = rateLimitOf(configPath, config.rateLimit, options);
   const warnings = (dataset as { warnings?: readonly string[] }).warnings ?? [];
   const c = colors(io);
@@ -362,6 +366,7 @@ export async function runCommand(
       metrics: config.metrics,
       ...(config.maxConcurrent !== undefined ? { maxConcurrent: config.maxConcurrent } : {}),
       ...(rateLimit !== undefined ? { rateLimit } : {}),
+      ...(trials > 1 ? { trials } : {}),
     });
   } catch (error) {
     // A bad rateLimit field is the config's (or a flag's): say so in its terms.
@@ -426,6 +431,7 @@ export async function runCommand(
         metrics: rest,
         ...(config.maxConcurrent !== undefined ? { maxConcurrent: config.maxConcurrent } : {}),
         ...(rateLimit !== undefined ? { rateLimit } : {}),
+        ...(trials > 1 ? { trials } : {}),
       });
     }
   }
@@ -602,11 +608,12 @@ async function runTargets(
   for (const [t, name] of names.entries()) {
     const target = config.targets[name];
     const benchmark = benchmarks[t] as Benchmark;
+    const trials = benchmark.trials;
     const { file, journal, marker } = paths[t] as TargetPaths;
     // A target that finished before an interruption of this command keeps its saved result: a
     // resume must not spend its calls again, nor overwrite the file.
     if (!options.retryErrored && existsSync(marker)) {
-      const kept = await keptResult(file, name, benchmark, shard);
+      const kept = await keptResult(file, name, benchmark, shard, trials);
       if (kept) {
         writeLine(
           io.stderr,
@@ -624,7 +631,7 @@ async function runTargets(
     const total = shard
       ? Math.max(0, Math.ceil((benchmark.samples.length - shard.index) / shard.count))
       : benchmark.samples.length;
-    const progress = startProgress(io, name, total, benchmark.rateLimit !== undefined);
+    const progress = startProgress(io, name, total, benchmark.rateLimit !== undefined, trials);
     let finished = 0;
     const onProgress = (p: Progress) => {
       finished = p.done;
@@ -726,9 +733,10 @@ async function runTargets(
       fromCache = `, ${n.toLocaleString("en-US")} from the cache`;
     }
     const status = `successful ${s.successful}, incomplete ${s.incomplete}, errored ${s.errored}${fromCache}`;
+    const each = result.trials > 1 ? ` × ${result.trials} trials` : "";
     writeLine(
       io.stderr,
-      `${s.errored > 0 ? c.yellow("!") : c.green("✓")} ${printable(name)}: ${plural(result.samples.length, "sample")} in ${result.durationS.toFixed(1)} s (${status}) → ${file}`,
+      `${s.errored > 0 ? c.yellow("!") : c.green("✓")} ${printable(name)}: ${plural(result.samples.length, "sample")}${each} in ${result.durationS.toFixed(1)} s (${status}) → ${file}`,
     );
     const limited = result.rateLimit;
     if (limited !== undefined) {
@@ -876,6 +884,29 @@ function rateLimitOf(
   };
 }
 
+/**
+ * The run's trials per sample: `--trials`, else the config's `trials`, else 1; a positive
+ * integer, refused in the flag's or the config's terms before anything runs.
+ */
+function trialsOf(configPath: string, configured: unknown, flag: string | undefined): number {
+  if (flag !== undefined) {
+    const n = /^\s*\d+\s*$/.test(flag) ? Number(flag) : Number.NaN;
+    if (!(Number.isSafeInteger(n) && n >= 1)) {
+      throw new UsageError(
+        `--trials "${flag}": expected a positive integer (runs of every sample), e.g. --trials 5`,
+      );
+    }
+    return n;
+  }
+  if (configured === undefined) return 1;
+  if (!(Number.isSafeInteger(configured) && (configured as number) >= 1)) {
+    throw new UsageError(
+      `${configPath}: trials must be a positive integer (runs of every sample), found ${shown(configured)}`,
+    );
+  }
+  return configured as number;
+}
+
 /** `--rpm 500`, `--tpm 90000`: a positive number per minute. */
 function perMinute(flag: string, value: string): number {
   const n = Number(value.trim());
@@ -943,6 +974,7 @@ async function keptResult(
   name: string,
   benchmark: Benchmark,
   shard: ShardSpec | undefined,
+  trials: number,
 ): Promise<BenchmarkResult | undefined> {
   let result: BenchmarkResult;
   try {
@@ -957,7 +989,8 @@ async function keptResult(
     result.dataset.size === benchmark.samples.length &&
     Object.keys(result.higherIsBetter).sort().join("\n") === metrics.join("\n") &&
     result.shard?.index === shard?.index &&
-    result.shard?.count === shard?.count;
+    result.shard?.count === shard?.count &&
+    result.trials === trials;
   return same ? result : undefined;
 }
 
@@ -971,25 +1004,69 @@ interface ProgressHandle {
  * with a rate limit a line at each tenth of the samples, with the concurrency in force and the
  * calls rate-limited so far.
  */
-function startProgress(io: Io, name: string, total: number, limited: boolean): ProgressHandle {
+function startProgress(
+  io: Io,
+  name: string,
+  total: number,
+  limited: boolean,
+  trials: number,
+): ProgressHandle {
   const target = printable(name);
   if (!io.stderr.isTTY) {
-    if (!limited) return { update: () => {}, stop: () => {} };
+    // With trials a run takes n times as long: a line at each tenth of the trials says how far.
+    if (!limited && trials === 1) return { update: () => {}, stop: () => {} };
     let tenth = 0;
     return {
       update: (p) => {
-        const reached = p.total === 0 ? 10 : Math.floor((p.done * 10) / p.total);
+        const of = trials > 1 ? (p.trialsDone ?? 0) / (p.trialsTotal ?? 1) : p.done / p.total;
+        const reached = p.total === 0 ? 10 : Math.floor(of * 10);
         if (reached <= tenth) return;
         tenth = reached;
+        const trialsPart = trials > 1 ? ` | trials ${p.trialsDone ?? 0}/${p.trialsTotal ?? 0}` : "";
+        const ratePart = limited
+          ? ` | concurrency ${p.concurrency ?? "?"} | rate-limited ${p.rateLimited ?? 0}`
+          : "";
         writeLine(
           io.stderr,
-          `${target}: ${p.done}/${p.total} | errored ${p.errored} | concurrency ${p.concurrency ?? "?"} | rate-limited ${p.rateLimited ?? 0}`,
+          `${target}: ${p.done}/${p.total}${trialsPart} | errored ${p.errored}${ratePart}`,
         );
       },
       stop: () => {},
     };
   }
   const rate = limited ? " | concurrency {concurrency} | rate-limited {rateLimited}" : "";
+  if (trials > 1) {
+    // The bar moves with trials (n per sample); the text says whole samples too.
+    const bar = new cliProgress.SingleBar(
+      {
+        format: `{target} [{bar}] {value}/{total} trials | samples {samples}/${total} | errored {errored}${rate} | ETA {eta_formatted}`,
+        stream: io.stderr as NodeJS.WritableStream,
+        hideCursor: true,
+        clearOnComplete: true,
+        etaBuffer: 50,
+        noTTYOutput: false,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(total * trials, 0, {
+      errored: 0,
+      target,
+      samples: 0,
+      concurrency: "",
+      rateLimited: 0,
+    });
+    return {
+      update: (p) =>
+        bar.update(p.trialsDone ?? 0, {
+          errored: p.errored,
+          target,
+          samples: p.done,
+          concurrency: p.concurrency ?? "",
+          rateLimited: p.rateLimited ?? 0,
+        }),
+      stop: () => bar.stop(),
+    };
+  }
   const bar = new cliProgress.SingleBar(
     {
       // The name goes in as a value: in the format string, a name such as "{eta}" would be replaced.

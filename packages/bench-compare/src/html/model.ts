@@ -10,6 +10,7 @@ import { own } from "../internal/own.js";
 import { describe, expectInteger } from "../internal/validate.js";
 import type { ComparisonTable } from "../table.js";
 import { type RunDiff, runDiff } from "./diff-rows.js";
+import { type RunTrials, runTrials } from "./trials.js";
 
 /** Default cap of diff rows per category and run: keeps a 100k-sample report openable. */
 export const DEFAULT_DIFF_ROWS: number = 500;
@@ -61,6 +62,8 @@ export interface HtmlReport {
   readonly showAnswers: boolean;
   /** Whether any sample of any run retrieved something: the diff shows retrieved ids. */
   readonly showIds: boolean;
+  /** Runs with trials: per sample, the spread of its trials on `diffMetric` (capped as the diff). */
+  readonly trials: readonly RunTrials[];
 }
 
 /**
@@ -199,6 +202,7 @@ export function buildHtmlReport(
     diffNote,
     showAnswers,
     showIds,
+    trials: runTrials(results, diffMetric, diffCap),
   };
 }
 

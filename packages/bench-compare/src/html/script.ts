@@ -4,7 +4,8 @@ export const DIFF_PAGE: number = 200;
 /**
  * The report's only script, inlined (its hash is in the Content-Security-Policy): sorts the
  * per-sample diff table when a header button is clicked (numbers numerically, empty cells last,
- * ties in the original order), filters it by text, change category and run, and shows the
+ * ties in the original order), filters it by text, change category, run and (runs with trials)
+ * samples whose trials disagree, filters the trials table likewise, and shows the
  * matching rows {@link DIFF_PAGE} at a time (a browser lays out thousands of table rows slowly;
  * hidden rows cost nothing). It reads only the DOM rendered from escaped text; it never parses
  * data into HTML. No `//` comments: the report carries no `//` at all, which makes "no resource
@@ -13,6 +14,32 @@ export const DIFF_PAGE: number = 200;
 export const REPORT_SCRIPT: string = `(function () {
   "use strict";
   var PAGE = ${DIFF_PAGE};
+  var trialsTable = document.getElementById("trials-table");
+  if (trialsTable) {
+    var trialRows = Array.prototype.slice.call(trialsTable.tBodies[0].rows);
+    var onlyFlips = document.getElementById("trials-disagree");
+    var trialsRun = document.getElementById("trials-run");
+    var trialsCount = document.getElementById("trials-count");
+    var applyTrials = function () {
+      var only = onlyFlips ? onlyFlips.checked : false;
+      var r = trialsRun ? trialsRun.value : "";
+      var matched = 0;
+      for (var i = 0; i < trialRows.length; i++) {
+        var row = trialRows[i];
+        var ok = (!only || row.getAttribute("data-disagree") === "1") &&
+          (!r || row.getAttribute("data-run") === r);
+        if (ok) matched++;
+        if (row.hidden === ok) row.hidden = !ok;
+      }
+      trialsTable.setAttribute("data-matched", String(matched));
+      if (trialsCount) {
+        trialsCount.textContent = matched === trialRows.length ? trialRows.length + " samples" : matched + " of " + trialRows.length + " samples";
+      }
+    };
+    if (onlyFlips) onlyFlips.addEventListener("change", applyTrials);
+    if (trialsRun) trialsRun.addEventListener("change", applyTrials);
+    applyTrials();
+  }
   var table = document.getElementById("diff-table");
   document.documentElement.setAttribute("data-ready", "1");
   if (!table) return;
@@ -26,6 +53,7 @@ export const REPORT_SCRIPT: string = `(function () {
   var run = document.getElementById("diff-run");
   var count = document.getElementById("diff-count");
   var more = document.getElementById("diff-more");
+  var flips = document.getElementById("diff-disagree");
   var limit = PAGE;
   function apply() {
     var needle = q ? q.value.trim().toLowerCase() : "";
@@ -35,6 +63,7 @@ export const REPORT_SCRIPT: string = `(function () {
     for (var i = 0; i < order.length; i++) {
       var row = order[i];
       var ok = (!k || row.getAttribute("data-kind") === k) &&
+        (!flips || !flips.checked || row.getAttribute("data-disagree") === "1") &&
         (!r || row.getAttribute("data-run") === r) &&
         (!needle || text.get(row).indexOf(needle) >= 0);
       if (ok) matched++;
@@ -56,6 +85,7 @@ export const REPORT_SCRIPT: string = `(function () {
   if (q) q.addEventListener("input", refilter);
   if (kind) kind.addEventListener("change", refilter);
   if (run) run.addEventListener("change", refilter);
+  if (flips) flips.addEventListener("change", refilter);
   if (more) more.addEventListener("click", function () { limit += PAGE; apply(); });
   var heads = table.tHead.rows[0].cells;
   function sortBy(col) {

@@ -108,7 +108,11 @@ table.pct th, table.pct td { padding: 3px 8px; }
 #diff-table th[aria-sort="descending"] button::after { content: " ↓"; color: var(--accent); }
 #diff-table td.q { min-width: 180px; max-width: 320px; overflow-wrap: anywhere; }
 #diff-table td.run { min-width: 100px; max-width: 150px; overflow-wrap: break-word; font-size: 12px; }
-#diff-table .sid { display: block; color: var(--muted); font-size: 11.5px; }
+#diff-table .sid, #trials-table .sid { display: block; color: var(--muted); font-size: 11.5px; }
+.spread { display: block; color: var(--muted); font-size: 11.5px; }
+td.spread { display: table-cell; }
+.spread.flips { color: var(--warn, #b45309); font-weight: 600; }
+.trials-each { color: var(--muted); font-size: 12px; white-space: nowrap; }
 #diff-table ol.ids { margin: 0; padding: 0; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 11.5px; }
 #diff-table ol.ids li { max-width: 150px; list-style-position: inside; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 #diff-table ol.ids li::marker { color: var(--faint); }

@@ -5,6 +5,7 @@ import {
   type SummaryStat,
   summarize,
 } from "@fastrag/bench-core";
+import { trialStd } from "@fastrag/bench-core/internal";
 import type { SamplePairing } from "../pairing.js";
 import { scoreColumnOf } from "./columns.js";
 import { hasOwn, own } from "./own.js";
@@ -113,8 +114,20 @@ export function commonColumn(
       values.push(stored[stat]);
       continue;
     }
-    const picked: number[] = new Array(common);
     const at = positions[i] as Int32Array;
+    if (stat === "trial_std") {
+      // Over the common samples' own trials: the scores' column holds only their means.
+      if (r.trials <= 1) {
+        values.push(undefined);
+        continue;
+      }
+      const samples = r.samples;
+      const kept = [];
+      for (let p = 0; p < n0; p++) if (keep[p] === 1) kept.push(samples[at[p] as number]);
+      values.push(trialStd(metric, kept as typeof samples));
+      continue;
+    }
+    const picked: number[] = new Array(common);
     for (let p = 0, k = 0; p < n0; p++) {
       if (keep[p] === 1) picked[k++] = column[at[p] as number] as number;
     }

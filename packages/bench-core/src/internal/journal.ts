@@ -18,11 +18,19 @@ export interface JournalHeader {
   readonly size: number;
   readonly metrics: readonly string[];
   readonly shard: { index: number; count: number } | null;
+  /** Trials per sample (`trials`); 1 when absent. Written only when more than 1. */
+  readonly trials?: number;
 }
 
 /** Samples recovered from an existing journal, by dataset position. */
 export interface RecoveredJournal {
   readonly finished: Map<number, SampleResult>;
+  /**
+   * With trials: the finished trials of each sample, by dataset position (entry t is trial t's
+   * record), from lines `{"index", "trial", "sample"}`. A sample with all its trials here is
+   * finished; `finished` holds none of a run with trials.
+   */
+  readonly trials: Map<number, (SampleResult | undefined)[]>;
   /** Bytes of the journal that hold complete lines; anything after is a torn write. */
   readonly validBytes: number;
   /** Bytes read: more than `validBytes` when the last line is torn. */
@@ -74,7 +82,14 @@ export async function readJournal(
     handle = await open(path, "r");
   } catch (error) {
     if ((error as { code?: string }).code === "ENOENT") {
-      return { finished: new Map(), validBytes: 0, readBytes: 0, exists: false, warnings: [] };
+      return {
+        finished: new Map(),
+        trials: new Map(),
+        validBytes: 0,
+        readBytes: 0,
+        exists: false,
+        warnings: [],
+      };
     }
     throw new ConfigurationError(
       `${path}: cannot read checkpoint journal: ${(error as Error).message}`,
@@ -137,6 +152,7 @@ export async function readJournal(
 /** What {@link readJournal} has learned so far, line by line. */
 class JournalReadState {
   readonly finished = new Map<number, SampleResult>();
+  readonly trials = new Map<number, (SampleResult | undefined)[]>();
   readonly warnings: string[] = [];
   /** Torn lines whose sample is known: warned about at the end, unless a later line holds it. */
   private readonly lost: { index: number; message: string }[] = [];
@@ -180,14 +196,7 @@ class JournalReadState {
     }
     this.validBytes = end;
     if (value !== TORN) {
-      const [index, sample] = parseEntry(
-        value,
-        this.expected,
-        this.path,
-        lineNo,
-        this.datasetSample,
-      );
-      this.finished.set(index, sample);
+      this.keep(parseEntry(value, this.expected, this.path, lineNo, this.datasetSample));
       return;
     }
     // A torn line that another append ran into: the last entry start on it may be whole.
@@ -197,14 +206,7 @@ class JournalReadState {
         const rest = parseLine(bytes.subarray(at), lineNo);
         if (rest !== TORN && rest !== BLANK) {
           try {
-            const [index, sample] = parseEntry(
-              rest,
-              this.expected,
-              this.path,
-              lineNo,
-              this.datasetSample,
-            );
-            this.finished.set(index, sample);
+            this.keep(parseEntry(rest, this.expected, this.path, lineNo, this.datasetSample));
             this.drop(
               bytes.subarray(0, at),
               at,
@@ -219,6 +221,20 @@ class JournalReadState {
       }
     }
     this.drop(bytes, length, lineNo, "a line cut short by a failed or interrupted write");
+  }
+
+  /** Keeps a parsed entry: a finished sample, or one finished trial of a sample. */
+  private keep([index, sample, trial]: [number, SampleResult, number | undefined]): void {
+    if (trial === undefined) {
+      this.finished.set(index, sample);
+      return;
+    }
+    let list = this.trials.get(index);
+    if (list === undefined) {
+      list = new Array(this.expected.trials ?? 1);
+      this.trials.set(index, list);
+    }
+    list[trial] = sample;
   }
 
   /** The bytes after the last newline: a write that never finished (a newline comes last). */
@@ -256,12 +272,13 @@ class JournalReadState {
   finish(readBytes: number): RecoveredJournal {
     for (const { index, message } of this.lost) {
       // A later line holds that sample (it was run again after the tear): nothing is lost.
-      if (!this.finished.has(index)) this.warnings.push(message);
+      if (!this.finished.has(index) && !this.trials.has(index)) this.warnings.push(message);
     }
     // Only a torn header (or nothing): the writer starts the journal afresh.
     const validBytes = this.headerSeen ? this.validBytes : 0;
     return {
       finished: this.finished,
+      trials: this.trials,
       validBytes,
       readBytes,
       exists: true,
@@ -335,6 +352,12 @@ function checkHeader(value: unknown, expected: JournalHeader, path: string): voi
     const metrics = Array.isArray(h.metrics) ? `[${names(h.metrics)}]` : String(h.metrics);
     problems.push(`metrics differ (journal ${metrics}, this run [${names(expected.metrics)}])`);
   }
+  const trials = h.trials ?? 1;
+  if (trials !== (expected.trials ?? 1)) {
+    problems.push(
+      `trials differ (journal ${JSON.stringify(trials)} per sample, this run ${expected.trials ?? 1})`,
+    );
+  }
   if (JSON.stringify(h.shard ?? null) !== JSON.stringify(expected.shard)) {
     problems.push(
       `shard differs (journal ${JSON.stringify(h.shard ?? null)}, this run ${JSON.stringify(expected.shard)})`,
@@ -354,7 +377,7 @@ function parseEntry(
   path: string,
   lineNo: number,
   datasetSample?: (index: number) => { readonly id?: string; readonly question: string },
-): [number, SampleResult] {
+): [number, SampleResult, number | undefined] {
   const e = value as Record<string, unknown> | null;
   const index = e?.index;
   if (
@@ -378,6 +401,24 @@ function parseEntry(
   if (shard !== null && index % shard.count !== shard.index) {
     throw new ConfigurationError(
       `${path}:${lineNo}: sample index ${index} is not in shard ${shard.index + 1} of ${shard.count}; the journal is damaged`,
+      { kind: "journal-unusable", path, line: lineNo },
+    );
+  }
+  // With trials every line is one trial's: {"index", "trial", "sample"}.
+  const n = expected.trials ?? 1;
+  const trial = e.trial;
+  if (
+    n > 1 &&
+    !(typeof trial === "number" && Number.isSafeInteger(trial) && trial >= 0 && trial < n)
+  ) {
+    throw new ConfigurationError(
+      `${path}:${lineNo}: expected a trial number 0..${n - 1} (the run has ${n} trials per sample), found ${JSON.stringify(trial)}; the journal is damaged`,
+      { kind: "journal-unusable", path, line: lineNo },
+    );
+  }
+  if (n === 1 && trial !== undefined) {
+    throw new ConfigurationError(
+      `${path}:${lineNo}: a line of one trial in a journal without trials; the journal is damaged`,
       { kind: "journal-unusable", path, line: lineNo },
     );
   }
@@ -406,7 +447,7 @@ function parseEntry(
       { kind: "journal-unusable", path, line: lineNo },
     );
   }
-  return [index, sample];
+  return [index, sample, n > 1 ? (trial as number) : undefined];
 }
 
 function describeSample(id: unknown, question: unknown): string {
@@ -487,6 +528,7 @@ export class JournalWriter {
           dataset_size: header.size,
           metrics: header.metrics,
           shard: header.shard,
+          ...((header.trials ?? 1) > 1 ? { trials: header.trials } : {}),
         });
         writeAllSync(writer.fd, Buffer.from(`${line}\n`, "utf8"), write);
       }
@@ -518,12 +560,13 @@ export class JournalWriter {
    * system's error); later calls do nothing. What reached the file of that line is a torn line,
    * which a resume drops.
    */
-  append(index: number, sample: SampleResult): void {
+  append(index: number, sample: SampleResult, trial?: number): void {
     if (this.failure !== undefined || this.fd === undefined) return;
-    const line = Buffer.from(
-      `${JSON.stringify({ index, sample: sampleToJson(sample) })}\n`,
-      "utf8",
-    );
+    const entry =
+      trial === undefined
+        ? { index, sample: sampleToJson(sample) }
+        : { index, trial, sample: sampleToJson(sample) };
+    const line = Buffer.from(`${JSON.stringify(entry)}\n`, "utf8");
     try {
       writeAllSync(this.fd, line, this.write);
       this.written++;

@@ -19,6 +19,7 @@ import type {
   RetrievedChunk,
   SampleResult,
   SampleStatus,
+  SampleTrial,
   StatusCounts,
   Usage,
 } from "../types.js";
@@ -31,6 +32,7 @@ import type {
   Provenance,
   RateLimitRecord,
 } from "./model.js";
+import { checkSampleTrials, trialOf } from "./trials.js";
 
 /**
  * The format string written into every result file. Files of format 1 and 2 are read; files of
@@ -62,6 +64,8 @@ export interface ResultFile {
   git_commit?: string;
   params?: Record<string, unknown>;
   rate_limit?: RateLimitFile;
+  /** Format 2, with `trials: n` (n > 1) only: trials per sample. */
+  trials?: number;
   samples: SampleFile[];
 }
 
@@ -118,6 +122,23 @@ export interface SampleFile {
   relevant_ids?: string[];
   relevance?: Record<string, number>;
   metadata?: Metadata;
+  /** Format 2, in results run with `trials: n` (n > 1): each trial's record, in trial order. */
+  trials?: TrialFile[];
+}
+
+/** The on-disk shape of one trial of a sample (run with `trials: n`, n > 1). */
+export interface TrialFile {
+  status: SampleStatus;
+  scores: Record<string, number | null>;
+  answer: string | null;
+  retrieved: ChunkFile[] | null;
+  latency_ms: number | null;
+  usage?: UsageFile;
+  cached?: true;
+  judge_usage?: JudgeUsageFile;
+  error: string | null;
+  error_stack?: string;
+  attempts?: number;
 }
 
 /** The header of a result file: every field but `samples`. */
@@ -159,6 +180,7 @@ export function headerOf(r: BenchmarkResult): Omit<ResultFile, "samples"> {
       concurrency_min: r.rateLimit.concurrencyMin,
     };
   }
+  if (r.trials > 1) out.trials = r.trials;
   return out;
 }
 
@@ -217,10 +239,28 @@ export function sampleToJson(s: SampleResult): SampleFile {
   if (s.relevantIds !== undefined) out.relevant_ids = s.relevantIds as string[];
   if (s.relevance !== undefined) out.relevance = s.relevance as Record<string, number>;
   if (s.metadata !== undefined) out.metadata = s.metadata;
+  if (s.trials !== undefined) out.trials = s.trials.map(trialToJson);
   return out;
 }
 
-function retrievedOf(s: SampleResult): ChunkFile[] | null {
+function trialToJson(t: SampleTrial): TrialFile {
+  const out: TrialFile = {
+    status: t.status,
+    scores: t.scores as Record<string, number | null>,
+    answer: t.answer,
+    retrieved: retrievedOf(t),
+    latency_ms: t.latencyMs,
+    error: t.error,
+  };
+  if (t.usage !== undefined) out.usage = usageToJson(t.usage);
+  if (t.cached === true) out.cached = true;
+  if (t.judgeUsage !== undefined) out.judge_usage = judgeUsageToJson(t.judgeUsage);
+  if (t.errorStack !== undefined) out.error_stack = t.errorStack;
+  if (t.attempts !== undefined) out.attempts = t.attempts;
+  return out;
+}
+
+function retrievedOf(s: SampleTrial): ChunkFile[] | null {
   const r = s.retrieved;
   if (r === null) return null;
   if (r !== undefined) return r.map(chunkToJson);
@@ -354,6 +394,16 @@ export function parseHeader(data: unknown, source: string): Omit<BenchmarkResult
     hasProvenance = true;
   }
   if (hasProvenance) out.provenance = provenance;
+  if (obj.trials !== undefined && obj.trials !== null) {
+    const trials = expectNonNegativeInt(obj.trials, source, "trials");
+    if (trials < 1) {
+      throw new ConfigurationError(
+        `${source}: trials: expected a positive number of trials per sample, found ${trials}`,
+        { kind: "invalid-input", field: "trials" },
+      );
+    }
+    out.trials = trials;
+  }
   return out;
 }
 
@@ -453,6 +503,11 @@ function parseSummary(value: unknown, source: string, where: string): Distributi
   const out: Record<string, number | null> = {};
   for (const stat of SUMMARY_STATS) {
     const v = o[stat];
+    // Only results run with trials have it: absent stays absent, so such a file saves as it was.
+    if (stat === "trial_std") {
+      if (v !== undefined) out[stat] = expectFiniteOrNull(v, source, `${where}.${stat}`);
+      continue;
+    }
     out[stat] =
       stat === "count"
         ? expectNonNegativeInt(v, source, `${where}.count`)
@@ -594,6 +649,18 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
     sample.relevance = parseGrades(o.relevance, source, `${where}.relevance`);
   if (o.metadata !== undefined && o.metadata !== null)
     sample.metadata = expectObject(o.metadata, source, `${where}.metadata`);
+  if (o.trials !== undefined && o.trials !== null) {
+    const raw = expectArray(o.trials, source, `${where}.trials`);
+    const trials: SampleTrial[] = new Array(raw.length);
+    for (let k = 0; k < raw.length; k++) {
+      const at = `${where}.trials[${k}]`;
+      const t = expectObject(raw[k], source, at);
+      // A trial is read as a sample without the dataset's fields: the same checks, one parser.
+      trials[k] = trialOf(parseSampleJson({ ...t, question: "" }, source, at));
+    }
+    sample.trials = trials;
+    checkSampleTrials(sample, source, where);
+  }
   return sample;
 }
 

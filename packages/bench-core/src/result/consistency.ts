@@ -64,7 +64,7 @@ export function checkSummary(
       // Nothing scored it: a number here (a 0 mean) would be a failure shown as a score.
       for (const stat of SUMMARY_STATS) {
         const v = s[stat];
-        if (stat !== "count" && v !== null) {
+        if (stat !== "count" && v !== null && v !== undefined) {
           throw new ConfigurationError(
             `${where}.${stat} is ${v}, but its count is 0: a metric that no sample scored has null statistics, never numbers; was the file edited after it was saved?`,
           );

@@ -62,6 +62,13 @@ export function mergeResults(shards: readonly BenchmarkResult[]): BenchmarkResul
         `merge: shards of "${first.name}" ran on different datasets (fingerprints ${first.dataset?.fingerprint} and ${s.dataset.fingerprint})`,
       );
     }
+    // Trials are part of what a sample's scores mean: a mean of 5 is not a mean of 1.
+    if ((s.trials ?? 1) !== (first.trials ?? 1)) {
+      throw new ConfigurationError(
+        `merge: shards of "${first.name}" ran different numbers of trials per sample (${first.trials ?? 1} and ${s.trials ?? 1})`,
+        { kind: "invalid-input", field: "trials" },
+      );
+    }
     if (s.shard.count !== first.shard?.count) {
       throw new ConfigurationError(
         `merge: shards of "${first.name}" were cut differently (shard counts ${first.shard?.count} and ${s.shard.count})`,
@@ -123,6 +130,7 @@ export function mergeResults(shards: readonly BenchmarkResult[]): BenchmarkResul
     // Chunk text is in the merged file only where every shard kept it.
     keepChunkText: shards.every((s) => s.keepChunkText),
     ...(first.provenance !== undefined ? { provenance: first.provenance } : {}),
+    ...((first.trials ?? 1) > 1 ? { trials: first.trials } : {}),
   });
 }
 

@@ -120,6 +120,8 @@ export interface BenchmarkResultInit {
   readonly judgeUsage?: JudgeUsage;
   /** With `rateLimit`: what the run's limiter counted. */
   readonly rateLimit?: RateLimitRecord;
+  /** Trials per sample (`run(target, { trials })`); default: the first sample's trial count, else 1. */
+  readonly trials?: number;
 }
 
 /**
@@ -156,6 +158,11 @@ export class BenchmarkResult {
   #judgeUsage: JudgeUsage | null | undefined;
   /** With `rateLimit`: what the run's limiter counted (rate-limited calls, concurrency). */
   readonly rateLimit: RateLimitRecord | undefined;
+  /**
+   * Trials per sample: 1 unless the run had `trials: n`. With n > 1 every sample's `trials` holds
+   * its n trials, its scores are their means, and the summary has `trial_std` per metric.
+   */
+  readonly trials: number;
   #samples: readonly SampleResult[] | undefined;
   /** Set by a lazy load until the records are read. */
   #lazy: LazySamples | undefined;
@@ -176,7 +183,11 @@ export class BenchmarkResult {
     this.#samples = init.samples;
     this.higherIsBetter = init.higherIsBetter;
     this.status = init.status ?? countStatuses(init.samples);
-    this.summary = init.summary ?? summarizeSamples(Object.keys(init.higherIsBetter), init.samples);
+    // Records with trials and no count given (a result built by hand): the count they hold.
+    this.trials = init.trials ?? init.samples[0]?.trials?.length ?? 1;
+    this.summary =
+      init.summary ??
+      summarizeSamples(Object.keys(init.higherIsBetter), init.samples, this.trials > 1);
     this.dataset = init.dataset;
     this.shard = init.shard;
     this.keepChunkText = init.keepChunkText === true;
@@ -416,4 +427,6 @@ function checkInit(init: BenchmarkResultInit): void {
   if (typeof i.higherIsBetter !== "object" || i.higherIsBetter === null)
     throw bad("higherIsBetter", "an object of metric → boolean", i.higherIsBetter);
   if (i.provenance !== undefined) checkProvenance(i.provenance, "BenchmarkResult: provenance");
+  if (i.trials !== undefined && !(Number.isSafeInteger(i.trials) && (i.trials as number) >= 1))
+    throw bad("trials", "a positive integer", i.trials);
 }

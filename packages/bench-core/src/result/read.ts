@@ -17,6 +17,7 @@ import {
   resultOfScan,
 } from "./model.js";
 import { countStatuses } from "./summarize-samples.js";
+import { checkResultTrials } from "./trials.js";
 
 /** See {@link BenchmarkResult.load}. */
 export async function loadResult(
@@ -120,6 +121,7 @@ export function resultFromJson(data: unknown, source = "<result>"): BenchmarkRes
     (m) => scoreColumnOfSamples(samples, m),
     source,
   );
+  checkResultTrials(header.trials ?? 1, samples, header.summary ?? {}, source);
   return new BenchmarkResult({ ...header, samples });
 }
 
@@ -272,5 +274,6 @@ async function loadStreaming(path: string): Promise<BenchmarkResult | undefined>
     (m) => scoreColumnOfSamples(samples, m),
     path,
   );
+  checkResultTrials(header.trials ?? 1, samples, header.summary ?? {}, path);
   return new BenchmarkResult({ ...header, samples });
 }

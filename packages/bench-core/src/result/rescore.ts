@@ -8,8 +8,16 @@ import type { PipelineOutput } from "../runner/check-output.js";
 import { CANCELLED, type Outcome, type SampleContext } from "../runner/sample-context.js";
 import { sampleRecord } from "../runner/sample-record.js";
 import { scoreSample } from "../runner/score-sample.js";
-import type { EvalSample, Metadata, Metric, RetrievedChunk, SampleResult } from "../types.js";
+import type {
+  EvalSample,
+  Metadata,
+  Metric,
+  RetrievedChunk,
+  SampleResult,
+  SampleTrial,
+} from "../types.js";
 import { BenchmarkResult } from "./model.js";
+import { sampleOfTrials, trialOf } from "./trials.js";
 
 /** Options of {@link BenchmarkResult.rescore}. */
 export interface RescoreOptions<M extends Metadata = Metadata> {
@@ -61,7 +69,12 @@ export async function rescoreResult<M extends Metadata>(
     records.length,
     maxConcurrent,
     async (i) => {
-      out[i] = await rescoreOne(ctx, records[i] as SampleResult, samples[i] as EvalSample<M>);
+      const record = records[i] as SampleResult;
+      const sample = samples[i] as EvalSample<M>;
+      out[i] =
+        record.trials === undefined
+          ? await rescoreOne(ctx, record, sample)
+          : await rescoreTrials(ctx, record, sample);
     },
     () => options.signal?.aborted === true,
   );
@@ -85,7 +98,30 @@ export async function rescoreResult<M extends Metadata>(
     ...(result.shard !== undefined ? { shard: result.shard } : {}),
     keepChunkText: result.keepChunkText,
     ...(result.provenance !== undefined ? { provenance: result.provenance } : {}),
+    ...(result.trials > 1 ? { trials: result.trials } : {}),
   });
+}
+
+/** A sample run with trials, scored again trial by trial; its scores are the new means. */
+async function rescoreTrials<M extends Metadata>(
+  ctx: SampleContext<M>,
+  record: SampleResult,
+  sample: EvalSample<M>,
+): Promise<SampleResult> {
+  const trials: SampleTrial[] = [];
+  let reference: SampleResult | undefined;
+  for (const t of record.trials as readonly SampleTrial[]) {
+    const one: SampleResult = { ...t, question: record.question };
+    if (record.sampleId !== undefined) (one as { sampleId?: string }).sampleId = record.sampleId;
+    const again = await rescoreOne(ctx, one, sample);
+    reference ??= again;
+    trials.push(trialOf(again));
+  }
+  return sampleOfTrials(
+    ctx.metrics.map((m) => m.name),
+    reference as SampleResult,
+    trials,
+  );
 }
 
 /** One record scored again: the kept output through the run's own scoring step. */

@@ -8,6 +8,7 @@ import type {
   StatusCounts,
   Usage,
 } from "../types.js";
+import { trialStd } from "./trials.js";
 
 /** Counts samples per status. */
 export function countStatuses(samples: readonly SampleResult[]): StatusCounts {
@@ -22,10 +23,14 @@ export function countStatuses(samples: readonly SampleResult[]): StatusCounts {
   return { successful, errored, incomplete };
 }
 
-/** Summarizes every metric over the samples' non-null scores. */
+/**
+ * Summarizes every metric over the samples' non-null scores (with trials, the per-sample means),
+ * adding `trial_std` when `withTrials` (a run with `trials: n`, n > 1).
+ */
 export function summarizeSamples(
   metrics: readonly string[],
   samples: readonly SampleResult[],
+  withTrials = false,
 ): Record<string, DistributionSummary> {
   const summary: Record<string, DistributionSummary> = {};
   for (const m of metrics) {
@@ -37,7 +42,8 @@ export function summarizeSamples(
       const v = scores[m];
       if (v !== null && v !== undefined) column[n++] = v;
     }
-    setOwn(summary, m, summarizeValues(column.subarray(0, n)));
+    const s = summarizeValues(column.subarray(0, n));
+    setOwn(summary, m, withTrials ? { ...s, trial_std: trialStd(m, samples) } : s);
   }
   return summary;
 }

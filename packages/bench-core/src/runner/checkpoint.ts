@@ -45,7 +45,11 @@ export async function resumeJournal(
   retryErrored: boolean | undefined,
   slots: (SampleResult | undefined)[],
   warn: (message: string) => void,
-): Promise<{ writer: JournalWriter; kept: number }> {
+): Promise<{
+  writer: JournalWriter;
+  kept: number;
+  trials: Map<number, (SampleResult | undefined)[]>;
+}> {
   const recovered = await readJournal(checkpoint, header, (i) => {
     const id = ids[i];
     return id === undefined
@@ -57,8 +61,18 @@ export async function resumeJournal(
     if (retryErrored && sample.status === "errored") continue;
     slots[index] = sample;
   }
+  // With trials: the finished trials of each sample (errored ones run again with retryErrored).
+  const trials = recovered.trials;
+  let keptTrials = 0;
+  for (const list of trials.values()) {
+    for (let t = 0; t < list.length; t++) {
+      if (list[t] === undefined) continue;
+      if (retryErrored && list[t]?.status === "errored") list[t] = undefined;
+      else keptTrials++;
+    }
+  }
   const writer = await JournalWriter.open(checkpoint, header, recovered);
-  return { writer, kept: recovered.finished.size };
+  return { writer, kept: recovered.finished.size + keptTrials, trials };
 }
 
 /** A run's warning handler: the caller's `onWarning`, else a process warning. */
@@ -95,13 +109,14 @@ export class JournalSink {
     private readonly warn: (message: string) => void,
   ) {}
 
-  append(index: number, record: SampleResult): void {
+  /** Appends a finished sample, or with `trial` one finished trial of it. */
+  append(index: number, record: SampleResult, trial?: number): void {
     if (this.givenUp || this.failure !== undefined) {
       this.unjournaled++;
       return;
     }
     try {
-      this.writer.append(index, record);
+      this.writer.append(index, record, trial);
     } catch (error) {
       this.unjournaled++;
       if (!this.continueWithoutJournal) {

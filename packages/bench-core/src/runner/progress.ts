@@ -12,6 +12,9 @@ export class ProgressCounter {
   private done: number;
   private errored = 0;
   private incomplete = 0;
+  /** With trials (n > 1): trials finished and in all; undefined otherwise. */
+  private trialsDone: number | undefined;
+  private trialsTotal: number | undefined;
 
   constructor(
     private readonly onProgress: ((progress: Progress) => void) | undefined,
@@ -28,6 +31,25 @@ export class ProgressCounter {
       if (s.status === "errored") this.errored++;
       else if (s.status === "incomplete") this.incomplete++;
     }
+  }
+
+  /**
+   * Counts trials too (a run with `trials: n`, n > 1): `already` trials are finished (from a
+   * journal, their samples' included), of `n` per sample.
+   */
+  countTrials(n: number, already: number): void {
+    this.trialsTotal = this.total * n;
+    this.trialsDone = already;
+  }
+
+  /**
+   * Counts one more finished trial and reports, unless it is its sample's `last`: the sample's
+   * report, which follows, then says both (one report, never a trial count ahead of its sample).
+   */
+  trialFinished(last: boolean): void {
+    if (this.trialsDone === undefined) return;
+    this.trialsDone++;
+    if (!last) this.report();
   }
 
   /** Counts one more finished sample and reports. */
@@ -49,6 +71,13 @@ export class ProgressCounter {
       else {
         const { concurrency, rateLimitedCalls } = limiter.stats();
         progress = { done, total, errored, incomplete, concurrency, rateLimited: rateLimitedCalls };
+      }
+      if (this.trialsDone !== undefined) {
+        progress = {
+          ...progress,
+          trialsDone: this.trialsDone,
+          trialsTotal: this.trialsTotal as number,
+        };
       }
       const pending: unknown = onProgress(progress);
       // An async callback's rejection is ignored too: left unhandled, it would end the process.

@@ -77,6 +77,24 @@ export interface RunOptions {
    * as is in the result. The CLI fills it in; the library records only what it is given.
    */
   readonly provenance?: Provenance;
+  /**
+   * Run every sample this many times (default: the Benchmark's `trials`, else 1), each trial an
+   * independent call of the target: its own attempts and retries, its own cache entry. With
+   * n > 1 the result keeps every trial (`SampleResult.trials`), a sample's scores are each
+   * metric's mean over its trials, and the summary adds `trial_std` (how much a metric moves
+   * from trial to trial). A checkpoint journal keeps each trial as it finishes.
+   */
+  readonly trials?: number;
+}
+
+/** Checks a `trials` option (run or Benchmark): a positive safe integer. */
+export function validateTrials(trials: unknown, where: string): void {
+  if (trials !== undefined && !(Number.isSafeInteger(trials) && (trials as number) >= 1)) {
+    throw new ConfigurationError(
+      `${where}: trials must be a positive integer (runs per sample), found ${describeValue(trials)}`,
+      { kind: "invalid-option", option: "trials" },
+    );
+  }
 }
 
 /**
@@ -199,6 +217,7 @@ export function validateRunOptions(options: RunOptions): void {
       `Benchmark.run: keepChunkText must be true or false, found ${describeValue(options.keepChunkText)}`,
     );
   }
+  validateTrials(options.trials, "Benchmark.run");
   if (options.provenance !== undefined)
     checkProvenance(options.provenance, "Benchmark.run: provenance");
   if (options.stop !== undefined && !(options.stop instanceof AbortSignal)) {

@@ -13,13 +13,15 @@ import { lookUp, sampleCacheKey, store } from "./target-cache.js";
 /**
  * One sample through the pipeline (with timeout, signal and retries) and the metrics. `question`
  * and `sampleId` are the sample's, read before its first call: every attempt asks that question,
- * and the record keeps both whatever the target does to the sample.
+ * and the record keeps both whatever the target does to the sample. `trial` (from 0; runs with
+ * `trials`) is part of the cache key: each trial is its own call, stored and replayed on its own.
  */
 export async function runSample<M extends Metadata>(
   ctx: SampleContext<M>,
   sample: EvalSample<M>,
   question: string,
   sampleId: string | undefined,
+  trial?: number,
 ): Promise<Outcome> {
   const tc = ctx.targetCache;
   let key: string | undefined;
@@ -28,7 +30,7 @@ export async function runSample<M extends Metadata>(
     // whose key cannot be made, errors the sample without calling: never a silent paid miss.
     let hit: Awaited<ReturnType<typeof lookUp>>;
     try {
-      key = sampleCacheKey(tc, sample, question);
+      key = sampleCacheKey(tc, sample, question, trial);
       hit = await lookUp(tc, ctx.kind, key);
     } catch (error) {
       return erroredRecord(ctx, sample, question, sampleId, error, undefined);

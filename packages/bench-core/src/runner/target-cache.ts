@@ -26,11 +26,14 @@ export function sampleCacheKey<M extends Metadata>(
   tc: TargetCache,
   sample: EvalSample<M>,
   question: string,
+  trial?: number,
 ): string {
+  // Trial 0 (and a run without trials) keys as runs always did, so existing caches still hit.
   return targetCacheKey({
     cacheKey: tc.cacheKey,
     runName: tc.runName,
     sample: { id: sample.id, question, metadata: sample.metadata },
+    ...(trial === undefined ? {} : { trial }),
   });
 }
 

@@ -1,0 +1,122 @@
+// Runs with trials in comparisons: tables of trial_std, check gating on it, the markdown line of
+// flipped samples, and the tests pairing per-sample means.
+import { BenchmarkResult, type SampleResult, type SampleTrial } from "@fastrag/bench-core";
+import { describe, expect, it } from "vitest";
+import { makeResult } from "./__fixtures__/make-result.js";
+import { check } from "./check.js";
+import { Comparison } from "./comparison.js";
+
+/** A result whose sample i ran the trials `trials[i]` (scores of metric "em"). */
+function withTrials(name: string, trials: readonly (readonly number[])[]): BenchmarkResult {
+  const samples: SampleResult[] = trials.map((scores, i) => {
+    const list: SampleTrial[] = scores.map((v) => ({
+      status: "successful",
+      scores: { em: v },
+      answer: String(v),
+      retrievedIds: [],
+      retrievedUris: [],
+      latencyMs: 1,
+      error: null,
+    }));
+    const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
+    return {
+      sampleId: `q${i + 1}`,
+      question: `question ${i + 1}?`,
+      status: "successful",
+      scores: { em: mean },
+      answer: String(scores[0]),
+      retrievedIds: [],
+      retrievedUris: [],
+      latencyMs: 1,
+      error: null,
+      trials: list,
+    };
+  });
+  return new BenchmarkResult({
+    name,
+    createdAt: new Date("2025-01-01T00:00:00Z"),
+    durationS: 1,
+    samples,
+    higherIsBetter: { em: true },
+    trials: (trials[0] as readonly number[]).length,
+  });
+}
+
+// Sample stds (ddof 1): [1,1,1] → 0; [1,0,1] → √(1/3); [0,0,1] → √(1/3); [0,0,0] → 0.
+const flaky = withTrials("flaky", [
+  [1, 1, 1],
+  [1, 0, 1],
+  [0, 0, 1],
+  [0, 0, 0],
+]);
+const steady = makeResult({ name: "steady", scores: { em: [1, 1, 0, 0] } });
+
+describe("comparisons of runs with trials", () => {
+  it("tabulates trial_std: the mean of the per-sample stds; — for a run without trials", () => {
+    const expected = (2 * Math.sqrt(1 / 3)) / 4;
+    expect(flaky.summary.em?.trial_std).toBeCloseTo(expected, 12);
+    const table = Comparison.of([steady, flaky]).table({ stat: "trial_std", samples: "all" });
+    expect(table.rows[0]?.cells[0]?.value).toBeUndefined();
+    expect(table.rows[1]?.cells[0]?.value).toBeCloseTo(expected, 12);
+    const md = Comparison.of([steady, flaky]).toMarkdown({ stat: "trial_std", samples: "all" });
+    expect(md).toMatch(/\| steady \| — \|/);
+    expect(md).toContain("em trial_std");
+  });
+
+  it("narrows trial_std to the common samples from their own trials", () => {
+    // steady errors on sample 2: the common samples are 1, 3, 4 (stds 0, √(1/3), 0).
+    const partial = makeResult({ name: "partial", scores: { em: [1, "error", 0, 0] } });
+    const table = Comparison.of([partial, flaky]).table({ stat: "trial_std" });
+    expect(table.rows[1]?.cells[0]?.value).toBeCloseTo(Math.sqrt(1 / 3) / 3, 12);
+  });
+
+  it("says under the markdown table how many samples flipped per metric", () => {
+    const md = Comparison.of([steady, flaky]).toMarkdown();
+    // Samples 2 and 3 disagree (max ≠ min); 1 and 4 do not.
+    expect(md).toContain("flaky: 3 trials per sample; samples whose trials disagree (of 4): em 2");
+    expect(md).not.toMatch(/steady: \d+ trials/);
+    expect(Comparison.of([steady]).toMarkdown()).not.toContain("Trials");
+  });
+
+  it("pairs per-sample means in the paired tests", () => {
+    const zero = makeResult({ name: "zero", scores: { em: [0, 0, 0, 0] } });
+    const [c] = Comparison.of([zero, flaky]).significance({ baseline: "zero", test: "t-test" });
+    // flaky's per-sample means 1, 2/3, 1/3, 0 against 0: differences with mean 1/2 and sample
+    // variance ((1/2)² + (1/6)² + (1/6)² + (1/2)²) / 3 = 5/27, so t = (1/2) / √(5/27 / 4).
+    expect(c?.n).toBe(4);
+    expect(c?.meanDiff).toBeCloseTo(0.5, 12);
+    expect(c?.t).toBeCloseTo(0.5 / Math.sqrt(5 / 27 / 4), 9);
+  });
+
+  it("check gates on trial_std, and a run without trials cannot pass such a bound", () => {
+    const expected = (2 * Math.sqrt(1 / 3)) / 4;
+    expect(check(flaky, { em: { stat: "trial_std", max: 0.3 } })).toEqual([]);
+    const over = check(flaky, { em: { stat: "trial_std", max: 0.2 } });
+    expect(over).toHaveLength(1);
+    expect(over[0]).toMatchObject({ kind: "max", stat: "trial_std" });
+    expect(over[0]?.value).toBeCloseTo(expected, 12);
+    const none = check(steady, { em: { stat: "trial_std", max: 0.2 } });
+    expect(none[0]).toMatchObject({ kind: "missing", value: null });
+  });
+});
+
+describe("the HTML report of runs with trials", () => {
+  it("lists each sample's spread over its trials, disagreeing samples first, with the filter", () => {
+    const html = Comparison.of([steady, flaky]).toHtml({ resamples: 200 });
+    const section = html.slice(html.indexOf('<section id="trials">'));
+    expect(section).toContain('id="trials-disagree"');
+    expect(section).toContain("<strong>2</strong> of 4 samples' trials disagree on em");
+    const rows = [...section.matchAll(/<tr data-run="1" data-disagree="(\d)">/g)].map((m) => m[1]);
+    expect(rows).toEqual(["1", "1", "0", "0"]);
+    // Samples 2 and 3 spread 0–1: shown as "0.0000–1.0000"; the steady ones as one number.
+    expect(section.match(/class="num spread flips" data-v="1">0\.0000–1\.0000</g)).toHaveLength(2);
+    // The diff rows of samples whose trials disagree carry the mark the diff's filter reads.
+    expect(html).toContain('id="diff-disagree"');
+  });
+
+  it("has no trials section when no run has trials", () => {
+    const html = Comparison.of([steady]).toHtml({ resamples: 200 });
+    expect(html).not.toContain('id="trials"');
+    expect(html).not.toContain('id="diff-disagree"');
+  });
+});
