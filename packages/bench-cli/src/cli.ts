@@ -200,8 +200,12 @@ export async function main(
   program
     .command("eval")
     .description("evaluate a TREC run file against qrels, like trec_eval, with fastrag's metrics")
-    .requiredOption("--qrels <file>", "TREC qrels: qid iter docno rel (gzip too)")
-    .requiredOption("--run <file>", "TREC run: qid Q0 docno rank score tag (gzip too)")
+    .requiredOption("--qrels <file>", "TREC qrels: qid iter docno rel (gzip too)", collect)
+    .requiredOption("--run <file>", "TREC run: qid Q0 docno rank score tag (gzip too)", collect)
+    .option(
+      "--save <file.json>",
+      "also write the evaluation as a result file (per query: ranking, relevant ids, scores) for compare",
+    )
     .option(
       "-m, --metric <metric>",
       `a measure (repeatable; P.5,10 gives several cutoffs); default: ${DEFAULT_EVAL_METRICS.join(", ")}`,
@@ -217,7 +221,7 @@ export async function main(
     .addOption(new Option("--threads <n>", "no effect; kept for compatibility").hideHelp())
     .addHelpText(
       "after",
-      "\nOutput: metric<TAB>query|all<TAB>value, 4 decimals. A qrels query missing from the run scores 0 (as trec_eval -c);\na query with no relevant document is left out of the average (trec_eval counts it as 0), and a note says so.",
+      "\nOutput: num_q, num_ret, num_rel, num_rel_ret (as trec_eval), then metric<TAB>query|all<TAB>value, 4 decimals. A qrels query missing from the run scores 0 (as trec_eval -c);\na query with no relevant document is left out of the average (trec_eval counts it as 0), and a note says so.",
     )
     .action(async (opts) => {
       code = await (await import("./commands/eval.js")).evalCommand(opts, io);
