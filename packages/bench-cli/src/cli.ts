@@ -161,6 +161,10 @@ export async function main(
       "html: the metric of the per-sample diff (default: the first)",
     )
     .option("--title <title>", "html: the report's title")
+    .option(
+      "--by <metadata.key>",
+      "slice the table by a metadata field: one table per value (and one for samples without it), with group sizes",
+    )
     .action(async (files: string[], opts) => {
       code = await (await import("./commands/compare.js")).compareCommand(files, opts, io);
     });

@@ -5,6 +5,7 @@ export {
   type ComparisonBootstrapOptions,
   type HtmlReportOptions,
   type PairedTestOptions,
+  type RenderOptions,
   type RunInterval,
   type SignificanceOptions,
 } from "./comparison.js";
@@ -28,7 +29,9 @@ export {
 export { csvField, renderCsv } from "./render-csv.js";
 export { COMPARISON_FORMAT, renderJson } from "./render-json.js";
 export { escapeCell, MISSING, renderMarkdown } from "./render-markdown.js";
+export { SLICED_COMPARISON_FORMAT, type SliceTable } from "./render-slices.js";
 export type { PairedComparison, SignificanceTest, TestOptions } from "./significance.js";
+export type { ComparisonSlice } from "./slices.js";
 export {
   type ComparisonTable,
   DEFAULT_MAX_PAIRWISE_RUNS,
