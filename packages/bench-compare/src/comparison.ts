@@ -20,6 +20,7 @@ import {
   expectStat,
   isResult,
 } from "./internal/validate.js";
+import { leftOutSamples } from "./left-out.js";
 import { pairSamples, type SamplePairing } from "./pairing.js";
 import { renderCsv } from "./render-csv.js";
 import { renderHtml } from "./render-html.js";
@@ -494,6 +495,9 @@ export class Comparison {
         maxPairwiseRuns,
         comparisons,
         pairwise,
+        leftOutSamples: leftOutSamples(this.results, [...comparisons, ...pairwise], (i, j) =>
+          this.#pairing(i, j),
+        ),
       };
     }
     const rows: TableRow[] = this.results.map((r, i) => ({

@@ -10,7 +10,7 @@ import { REPORT_CSS } from "./html/styles.js";
 import { sampleCountOf } from "./internal/columns.js";
 import { formatNumber, pairCount } from "./internal/format.js";
 import { equalUpToRounding } from "./internal/rounding.js";
-import { basisNote, showStatus } from "./render-markdown.js";
+import { basisNote, leftOutText, showStatus } from "./render-markdown.js";
 import type { TableCell, TableColumn, TableRow } from "./table.js";
 
 /** Retrieved ids shown per sample and side; the rest are counted. */
@@ -234,9 +234,7 @@ function tableSection(report: HtmlReport): string {
       for (const c of list) leftOut += c.leftOut;
     }
     if (leftOut > 0) {
-      legend.push(
-        `${leftOut.toLocaleString("en-US")} pair(s) with an errored or null score were left out of the tests.`,
-      );
+      legend.push(`${escapeHtml(leftOutText(sig.leftOutSamples, leftOut))} left out of the tests.`);
     }
   }
   return `<section id="results">
