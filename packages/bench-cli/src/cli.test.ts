@@ -418,7 +418,10 @@ describe("output into a pipe", () => {
       child.stdout.destroy(); // what `head -1` does once it has its line
     });
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    expect(first).toMatch(/^map\tq0\t1\.0000\n/);
+    // trec_eval's per-query counts come first (each query has 1 document, relevant and retrieved).
+    expect(first).toMatch(
+      /^num_ret\tq0\t1\nnum_rel\tq0\t1\nnum_rel_ret\tq0\t1\nmap\tq0\t1\.0000\n/,
+    );
     expect(stderr).not.toMatch(/EPIPE|\n\s+at /);
     expect(code).toBe(0);
   });
@@ -1401,7 +1404,10 @@ describe("run, compare, diff, check, merge", () => {
       await main(["eval", "--qrels", qrels as string, "--run", run as string, "-m", "map"], io),
       stderr,
     ).toBe(0);
-    expect(stdout).toMatch(/^map\tall\t0\.\d{4}\n$/);
+    // out.test's counts, then the measure.
+    expect(stdout).toMatch(
+      /^num_q\tall\t3\nnum_ret\tall\t1500\nnum_rel\tall\t561\nnum_rel_ret\tall\t131\nmap\tall\t0\.\d{4}\n$/,
+    );
   });
 
   it("runs shards and merges them into the whole run", async () => {
