@@ -84,6 +84,17 @@ describe("eval's trec_eval counts", () => {
     const json = JSON.parse(r.stdout);
     // out.test: num_q 3, num_ret 1500, num_rel 561, num_rel_ret 131.
     expect([json.num_q, json.num_ret, json.num_rel, json.num_rel_ret]).toEqual([3, 1500, 561, 131]);
+    expect(json.counts_per_query).toBeUndefined();
+    const perQuery = cli([
+      ...["eval", "--qrels", join(trec, "qrels.test"), "--run", join(trec, "results.test")],
+      ...["-m", "map", "--json", "-q"],
+    ]);
+    // out.test.aq's per-query counts.
+    expect(JSON.parse(perQuery.stdout).counts_per_query).toEqual({
+      "301": { num_ret: 500, num_rel: 474, num_rel_ret: 71 },
+      "302": { num_ret: 500, num_rel: 77, num_rel_ret: 50 },
+      "303": { num_ret: 500, num_rel: 10, num_rel_ret: 10 },
+    });
   });
 });
 

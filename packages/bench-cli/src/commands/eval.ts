@@ -138,6 +138,27 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
       num_ret: totals.ret,
       num_rel: totals.rel,
       num_rel_ret: totals.relRet,
+      ...(options.perQuery
+        ? {
+            // trec_eval -q's per-query counts, for the queries counted in num_q.
+            counts_per_query: Object.fromEntries(
+              ids.flatMap((id, i) =>
+                counted[i] === 1
+                  ? [
+                      [
+                        id,
+                        {
+                          num_ret: counts.retrieved[i],
+                          num_rel: counts.relevant[i],
+                          num_rel_ret: counts.relevantRetrieved[i],
+                        },
+                      ],
+                    ]
+                  : [],
+              ),
+            ),
+          }
+        : {}),
       not_in_run: missing,
       left_out: leftOut.map((i) => ids[i] as string),
       metrics: Object.fromEntries(
