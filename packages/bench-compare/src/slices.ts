@@ -55,7 +55,7 @@ export function sliceKey(by: unknown, where: string): string {
 }
 
 /** A sample's value of the field: its own key first, else a dotted path into nested objects. */
-function valueOf(sample: SampleResult, key: string): { found: boolean; value: unknown } {
+function fieldOf(sample: SampleResult, key: string): { found: boolean; value: unknown } {
   const metadata = sample.metadata;
   if (metadata === undefined || metadata === null) return { found: false, value: undefined };
   if (Object.hasOwn(metadata, key)) return { found: true, value: metadata[key] };
@@ -117,7 +117,7 @@ export function sliceResults(results: readonly BenchmarkResult[], by: string): S
   for (let r = 0; r < results.length; r++) {
     const samples = (results[r] as BenchmarkResult).samples;
     for (const s of samples) {
-      const { found, value } = valueOf(s, key);
+      const { found, value } = fieldOf(s, key);
       if (!found) {
         (without[r] as SampleResult[]).push(s);
         anyWithout = true;

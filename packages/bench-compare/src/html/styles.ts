@@ -111,6 +111,8 @@ table.pct th, table.pct td { padding: 3px 8px; }
 #diff-table .sid { display: block; color: var(--muted); font-size: 11.5px; }
 #diff-table ol.ids { margin: 0; padding: 0; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 11.5px; }
 #diff-table ol.ids li { max-width: 220px; list-style-position: inside; overflow-wrap: anywhere; }
+#slices .slice { margin: 16px 0 0; }
+#slices .slice h3 .note { font-weight: 400; }
 #diff-table dl.gold { margin: 4px 0 0; font-size: 11.5px; display: grid; grid-template-columns: auto 1fr; gap: 1px 6px; }
 #diff-table dl.gold dt { color: var(--muted); }
 #diff-table dl.gold dd { margin: 0; }
