@@ -28,19 +28,17 @@ export function leftOutSamples(
   pairingOf: (i: number, j: number) => SamplePairing,
 ): LeftOutSamples {
   const why = new Map<string, boolean>(); // key → errored in some run
-  const scoredNothing = new Map<BenchmarkResult, Uint8Array>();
-  const nothing = (r: BenchmarkResult): Uint8Array => {
-    let flags = scoredNothing.get(r);
-    if (flags === undefined) {
-      const columns = r.metrics.map((m) => scoreColumnOf(r, m));
-      const n = columns[0]?.length ?? 0;
-      flags = new Uint8Array(n).fill(1);
-      for (const column of columns) {
-        for (let i = 0; i < n; i++) if (!Number.isNaN(column[i] as number)) flags[i] = 0;
-      }
-      scoredNothing.set(r, flags);
+  // Per run, its metrics' score columns: a left-out sample is looked up in them only (a few
+  // per test), never every sample of every run.
+  const columnsOf = new Map<BenchmarkResult, Float64Array[]>();
+  const nothing = (r: BenchmarkResult, i: number): boolean => {
+    let columns = columnsOf.get(r);
+    if (columns === undefined) {
+      columns = r.metrics.map((m) => scoreColumnOf(r, m));
+      columnsOf.set(r, columns);
     }
-    return flags;
+    for (const column of columns) if (!Number.isNaN(column[i] as number)) return false;
+    return true;
   };
   for (const t of tests) {
     if (t.leftOut === 0) continue;
@@ -49,15 +47,13 @@ export function leftOutSamples(
     const pairing = pairingOf(t.index, t.baselineIndex);
     const ca = scoreColumnOf(run, t.metric);
     const cb = scoreColumnOf(base, t.metric);
-    const na = nothing(run);
-    const nb = nothing(base);
     const keyOf = sampleKeys(run);
     for (let k = 0; k < pairing.indexA.length; k++) {
       const i = pairing.indexA[k] as number;
       const j = pairing.indexB[k] as number;
       if (!Number.isNaN(ca[i] as number) && !Number.isNaN(cb[j] as number)) continue;
       const key = keyOf(i);
-      const errored = na[i] === 1 || nb[j] === 1;
+      const errored = nothing(run, i) || nothing(base, j);
       why.set(key, (why.get(key) ?? false) || errored);
     }
   }
