@@ -284,7 +284,12 @@ export function details(error: unknown): string {
 }
 
 function hint(error: Error, command: string | undefined): string {
-  if (error instanceof UsageError)
+  // A CLI flag at fault (`--by`, a repeated `--run`): its fix is in the usage, not in a file.
+  const flag =
+    ConfigurationError.isInstance(error) &&
+    error.kind === "invalid-option" &&
+    error.option?.startsWith("--") === true;
+  if (error instanceof UsageError || flag)
     return `run \`fastrag-bench ${command === undefined ? "" : `${command} `}--help\` for usage`;
   return storageHint(error) ?? "fix the input named above and run again";
 }

@@ -399,6 +399,12 @@ export class Comparison {
     if (options === null || typeof options !== "object") {
       throw new ConfigurationError(`table: expected options, found ${describe(options)}`);
     }
+    if ((options as { by?: unknown }).by !== undefined) {
+      throw new ConfigurationError(
+        "table: by slices a comparison into several tables; use slices(by) and each slice's comparison.table(), or toMarkdown/toCsv/toJson/toHtml({ by })",
+        { kind: "invalid-option", option: "by" },
+      );
+    }
     const stat = expectStat(options.stat ?? "mean", "table");
     const maxPairwiseRuns = expectInteger(
       options.maxPairwiseRuns ?? DEFAULT_MAX_PAIRWISE_RUNS,
@@ -650,12 +656,12 @@ export class Comparison {
   }
 
   /**
-   * Writes the markdown table (the means, unless `options` say otherwise) to `path`, atomically:
-   * a temporary file, then a rename.
+   * Writes the markdown table (the means, unless `options` say otherwise; sliced with `by`) to
+   * `path`, atomically: a temporary file, then a rename.
    *
    * @throws {ConfigurationError} as {@link Comparison.table}.
    */
-  async save(path: string, options: SummaryStat | TableOptions = "mean"): Promise<void> {
+  async save(path: string, options: SummaryStat | RenderOptions = "mean"): Promise<void> {
     const text = this.toMarkdown(options);
     await writeFileAtomic(path, () => [text]);
   }

@@ -66,6 +66,8 @@ describe("Comparison.slices", () => {
         expect((error as ConfigurationError).option).toBe("by");
       }
     }
+    // table() makes one table: given by, it says where slices are rather than ignore it.
+    expect(() => c.table({ by: "metadata.topic" } as never)).toThrow(ConfigurationError);
     try {
       c.slices("metadata.topik");
       expect.unreachable();

@@ -279,7 +279,11 @@ function single(value: string | readonly string[], flag: string): string {
   if (typeof value === "string") return value;
   if (value.length === 1) return value[0] as string;
   throw new ConfigurationError(
-    `${flag} is given ${value.length} times (${value.map((v) => printable(v)).join(", ")}): eval scores one run against one qrels file; evaluate each run on its own (with --save <file.json>, then compare the saved files)`,
+    `${flag} is given ${value.length} times (${value.map((v) => printable(v)).join(", ")}): eval scores one run against one qrels file; ${
+      flag === "--run"
+        ? "evaluate each run on its own (with --save <file.json>, then compare the saved files)"
+        : "give the one qrels file of the run"
+    }`,
     { kind: "invalid-option", option: flag },
   );
 }
