@@ -71,11 +71,18 @@ function expectTrecEvalLines(stdout: string, expected: Map<string, number>): str
     const [metric, query, value] = line.split("\t") as [string, string, string];
     const key = `${trecName(metric)}|${query}`;
     expect(expected.get(key), key).toBeDefined();
-    expect(value, key).toBe((expected.get(key) as number).toFixed(4));
+    // The counts (num_ret…) print as integers, as trec_eval prints them.
+    const count = TREC_COUNTS.includes(metric);
+    expect(value, key).toBe(
+      count ? String(expected.get(key)) : (expected.get(key) as number).toFixed(4),
+    );
     keys.push(key);
   }
   return keys;
 }
+
+/** trec_eval's counts, printed first (num_q under "all" only). */
+const TREC_COUNTS = ["num_q", "num_ret", "num_rel", "num_rel_ret"];
 
 function parseEval(stdout: string): Map<string, number> {
   const out = new Map<string, number>();
@@ -98,6 +105,7 @@ describe("fastrag-bench eval", () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split("\n");
     expect(lines.map((l) => l.split("\t")[0])).toEqual([
+      ...TREC_COUNTS,
       "map",
       "mrr",
       "r_precision",
@@ -152,7 +160,9 @@ describe("fastrag-bench eval", () => {
       expect(r.code).toBe(0);
       const expected = await trecEvalValues(file);
       const ours = parseEval(r.stdout);
-      expect(ours.size).toBe(6 * 4); // 3 queries + all, 6 measures
+      // 3 queries + all, 6 measures; num_ret, num_rel, num_rel_ret per query and with num_q in
+      // "all" (trec_eval's counts: for the query missing from results.trunc, num_ret 0).
+      expect(ours.size).toBe(6 * 4 + 3 * 3 + 4);
       for (const [key, value] of ours)
         expect(value.toFixed(4), `${file} ${key}`).toBe(expected.get(key)?.toFixed(4));
     }
@@ -177,7 +187,8 @@ describe("fastrag-bench eval", () => {
         r.stdout
           .trim()
           .split("\n")
-          .map((l) => l.split("\t")[0]),
+          .map((l) => l.split("\t")[0] as string)
+          .filter((name) => !TREC_COUNTS.includes(name)),
       ),
     ];
     expect(names).toEqual([
@@ -193,7 +204,12 @@ describe("fastrag-bench eval", () => {
       "hit_rate@5",
       "hit_rate@20",
     ]);
-    const compared = expectTrecEvalLines(r.stdout, await trecEvalValues("out.test.meas_params"));
+    // out.test.meas_params has only the measures asked for, not trec_eval's counts.
+    const measures = r.stdout
+      .split("\n")
+      .filter((l) => !TREC_COUNTS.includes(l.split("\t")[0] as string))
+      .join("\n");
+    const compared = expectTrecEvalLines(measures, await trecEvalValues("out.test.meas_params"));
     expect(compared).toHaveLength(11 * 4); // 3 queries + all
     const twice = evalTrec("results.test", "-m", "P.5,5");
     expect(twice.code).toBe(2);
@@ -208,7 +224,11 @@ describe("fastrag-bench eval", () => {
     );
     expect(r.code, r.stderr).toBe(0);
     const expected = await trecEvalValues("out.test.aq");
-    const names = new Set(expectTrecEvalLines(r.stdout, expected).map((k) => k.split("|")[0]));
+    const names = new Set(
+      expectTrecEvalLines(r.stdout, expected)
+        .map((k) => k.split("|")[0] as string)
+        .filter((name) => !TREC_COUNTS.includes(name)),
+    );
     // Every cutoff trec_eval prints for these five measures, and no other.
     const trecNames = [...expected.keys()]
       .map((k) => k.split("|")[0] as string)
@@ -246,7 +266,11 @@ describe("fastrag-bench eval", () => {
     await writeFile(run, "q1 Q0 d0 1 5 t\nq1 Q0 x 2 4 t\n");
     const r = cli(["eval", "--qrels", qrels, "--run", run, "-m", "recall@100", "--per-query"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe("recall@100\tq1\t0.0312\nrecall@100\tall\t0.0312\n");
+    // Counted by hand: 2 documents retrieved, 32 relevant, 1 of them retrieved.
+    expect(r.stdout).toBe(
+      "num_ret\tq1\t2\nnum_rel\tq1\t32\nnum_rel_ret\tq1\t1\nrecall@100\tq1\t0.0312\n" +
+        "num_q\tall\t1\nnum_ret\tall\t2\nnum_rel\tall\t32\nnum_rel_ret\tall\t1\nrecall@100\tall\t0.0312\n",
+    );
   });
 
   it("emits JSON with --json", () => {
@@ -287,7 +311,11 @@ describe("fastrag-bench eval", () => {
     // trec_eval's -l narrows the binary measures only: ndcg_cut_10 stays at out.test.a's 0.3016.
     const high = evalTrec("results.test", "-l", "99", "-m", "ndcg_cut.10", "-m", "map");
     expect(high.code).toBe(0);
-    expect(high.stdout).toBe("ndcg@10\tall\t0.3016\nmap\tall\t—\n");
+    // No document has grade 99: nothing relevant to count, but ndcg scored all 3 queries.
+    expect(high.stdout).toBe(
+      "num_q\tall\t3\nnum_ret\tall\t1500\nnum_rel\tall\t0\nnum_rel_ret\tall\t0\n" +
+        "ndcg@10\tall\t0.3016\nmap\tall\t—\n",
+    );
     const threads = evalTrec(
       "results.test",
       "-l",
@@ -390,7 +418,10 @@ describe("output into a pipe", () => {
       child.stdout.destroy(); // what `head -1` does once it has its line
     });
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    expect(first).toMatch(/^map\tq0\t1\.0000\n/);
+    // trec_eval's per-query counts come first (each query has 1 document, relevant and retrieved).
+    expect(first).toMatch(
+      /^num_ret\tq0\t1\nnum_rel\tq0\t1\nnum_rel_ret\tq0\t1\nmap\tq0\t1\.0000\n/,
+    );
     expect(stderr).not.toMatch(/EPIPE|\n\s+at /);
     expect(code).toBe(0);
   });
@@ -1428,7 +1459,10 @@ describe("run, compare, diff, check, merge", () => {
       await main(["eval", "--qrels", qrels as string, "--run", run as string, "-m", "map"], io),
       stderr,
     ).toBe(0);
-    expect(stdout).toMatch(/^map\tall\t0\.\d{4}\n$/);
+    // out.test's counts, then the measure.
+    expect(stdout).toMatch(
+      /^num_q\tall\t3\nnum_ret\tall\t1500\nnum_rel\tall\t561\nnum_rel_ret\tall\t131\nmap\tall\t0\.\d{4}\n$/,
+    );
   });
 
   it("runs shards and merges them into the whole run", async () => {

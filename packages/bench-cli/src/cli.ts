@@ -165,6 +165,10 @@ export async function main(
       "html: the metric of the per-sample diff (default: the first)",
     )
     .option("--title <title>", "html: the report's title")
+    .option(
+      "--by <metadata.key>",
+      "slice the table by a metadata field: one table per value (and one for samples without it), with group sizes",
+    )
     .action(async (files: string[], opts) => {
       code = await (await import("./commands/compare.js")).compareCommand(files, opts, io);
     });
@@ -204,8 +208,12 @@ export async function main(
   program
     .command("eval")
     .description("evaluate a TREC run file against qrels, like trec_eval, with fastrag's metrics")
-    .requiredOption("--qrels <file>", "TREC qrels: qid iter docno rel (gzip too)")
-    .requiredOption("--run <file>", "TREC run: qid Q0 docno rank score tag (gzip too)")
+    .requiredOption("--qrels <file>", "TREC qrels: qid iter docno rel (gzip too)", collect)
+    .requiredOption("--run <file>", "TREC run: qid Q0 docno rank score tag (gzip too)", collect)
+    .option(
+      "--save <file.json>",
+      "also write the evaluation as a result file (per query: ranking, relevant ids, scores) for compare",
+    )
     .option(
       "-m, --metric <metric>",
       `a measure (repeatable; P.5,10 gives several cutoffs); default: ${DEFAULT_EVAL_METRICS.join(", ")}`,
@@ -221,7 +229,7 @@ export async function main(
     .addOption(new Option("--threads <n>", "no effect; kept for compatibility").hideHelp())
     .addHelpText(
       "after",
-      "\nOutput: metric<TAB>query|all<TAB>value, 4 decimals. A qrels query missing from the run scores 0 (as trec_eval -c);\na query with no relevant document is left out of the average (trec_eval counts it as 0), and a note says so.",
+      "\nOutput: num_q, num_ret, num_rel, num_rel_ret (as trec_eval), then metric<TAB>query|all<TAB>value, 4 decimals. A qrels query missing from the run scores 0 (as trec_eval -c);\na query with no relevant document is left out of the average (trec_eval counts it as 0), and a note says so.",
     )
     .action(async (opts) => {
       code = await (await import("./commands/eval.js")).evalCommand(opts, io);
@@ -280,7 +288,12 @@ export function details(error: unknown): string {
 }
 
 function hint(error: Error, command: string | undefined): string {
-  if (error instanceof UsageError)
+  // A CLI flag at fault (`--by`, a repeated `--run`): its fix is in the usage, not in a file.
+  const flag =
+    ConfigurationError.isInstance(error) &&
+    error.kind === "invalid-option" &&
+    error.option?.startsWith("--") === true;
+  if (error instanceof UsageError || flag)
     return `run \`fastrag-bench ${command === undefined ? "" : `${command} `}--help\` for usage`;
   return storageHint(error) ?? "fix the input named above and run again";
 }

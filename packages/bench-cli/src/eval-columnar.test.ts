@@ -87,6 +87,12 @@ function expectSame(
   expect(ids(columnar)).toEqual(ids(records));
   expect(columnar.errored).toEqual(records.errored);
   expect(columnar.missing).toBe(records.missing);
+  // trec_eval's counts per query (num_ret, num_rel, num_rel_ret): the same on both paths.
+  expect(Array.from(columnar.counts.retrieved)).toEqual(Array.from(records.counts.retrieved));
+  expect(Array.from(columnar.counts.relevant)).toEqual(Array.from(records.counts.relevant));
+  expect(Array.from(columnar.counts.relevantRetrieved)).toEqual(
+    Array.from(records.counts.relevantRetrieved),
+  );
   expect(columnar.scores.length).toBe(records.scores.length);
   for (let m = 0; m < records.scores.length; m++) {
     const a = columnar.scores[m] as Float64Array;
@@ -122,6 +128,10 @@ describe("eval's columnar path against the record path", () => {
     expect(mean("mrr").toFixed(4)).toBe("0.4064");
     expect(mean("precision@10").toFixed(4)).toBe("0.3000");
     expect(mean("ndcg@10").toFixed(4)).toBe("0.3016");
+    // out.test.aq's num_ret, num_rel and num_rel_ret of queries 301, 302, 303.
+    expect(Array.from(scored.counts.retrieved)).toEqual([500, 500, 500]);
+    expect(Array.from(scored.counts.relevant)).toEqual([474, 77, 10]);
+    expect(Array.from(scored.counts.relevantRetrieved)).toEqual([71, 50, 10]);
   });
 
   it("agrees with qrels.rel_level (graded judgments) under every -l", async () => {

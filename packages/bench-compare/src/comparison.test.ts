@@ -127,14 +127,14 @@ describe("toMarkdown", () => {
     const b = makeResult({ name: "b", scores: { m: [0.9, "error", 0.8, "error"] } });
     const md = Comparison.of([a, b]).toMarkdown({ baseline: 0, test: "t-test" });
     expect(md).toContain(
-      "2 pair(s) with an errored or null score were left out of the tests, which compare only the samples both runs scored.",
+      "2 sample(s) (2 with no score in a run (errored)) were left out of the tests, which compare only the samples both runs scored.",
     );
     // The means are over samples 1 and 3, which both runs scored: (0.1 + 0.3) / 2, (0.9 + 0.8) / 2.
     expect(md).toContain("| a | 0 | 0 | 0.2000 |");
     expect(md).toContain("| b | 2 | 0 | 0.8500 |");
     const all = Comparison.of([a, b]).toMarkdown({ baseline: 0, test: "t-test", samples: "all" });
     expect(all).toContain(
-      "2 pair(s) with an errored or null score were left out of the tests, which compare only the samples both runs scored; each mean in the table is over all of its own run's scores",
+      "2 sample(s) (2 with no score in a run (errored)) were left out of the tests, which compare only the samples both runs scored; each mean in the table is over all of its own run's scores",
     );
     expect(all).toContain("| a | 0 | 0 | 0.2500 |");
   });
@@ -196,7 +196,8 @@ describe("toMarkdown", () => {
       },
     });
     const md = Comparison.of([runs[0]!, withError]).toMarkdown({ baseline: "base" });
-    expect(md).toContain("2 pair(s) with an errored or null score were left out");
+    // One errored sample, left out of the tests of both metrics: counted once, as a sample.
+    expect(md).toContain("1 sample(s) (1 with no score in a run (errored)) were left out");
     expect(md).toContain("| b | flaky | 1 | 0 | 1.0000ᵃ | 90.0ᵃ |");
   });
 

@@ -20,17 +20,26 @@ import {
   expectStat,
   isResult,
 } from "./internal/validate.js";
+import { leftOutSamples } from "./left-out.js";
 import { pairSamples, type SamplePairing } from "./pairing.js";
 import { renderCsv } from "./render-csv.js";
 import { renderHtml } from "./render-html.js";
 import { renderJson } from "./render-json.js";
 import { renderMarkdown } from "./render-markdown.js";
 import {
+  renderSlicedCsv,
+  renderSlicedHtml,
+  renderSlicedJson,
+  renderSlicedMarkdown,
+  type SliceTable,
+} from "./render-slices.js";
+import {
   type PairedComparison,
   resolveTestOptions,
   type TestOptions,
   testPair,
 } from "./significance.js";
+import { type ComparisonSlice, sliceResults } from "./slices.js";
 import {
   type ComparisonTable,
   DEFAULT_MAX_PAIRWISE_RUNS,
@@ -74,8 +83,28 @@ export interface ComparisonBootstrapOptions extends BootstrapOptions {
   readonly metrics?: readonly string[];
 }
 
+/**
+ * Options of the rendered tables (`toMarkdown`, `toCsv`, `toJson`): the table's, and `by`.
+ */
+export interface RenderOptions extends TableOptions {
+  /**
+   * Slice the table by a metadata field, `"metadata.<key>"` (e.g. `"metadata.is_impossible"` on
+   * SQuAD v2): one table per value of the field, over the samples that have it, and one for the
+   * samples without it; each with its own statistics and tests, and its group's size. Markdown
+   * gives a heading and a table per slice; CSV one long table whose first columns are the value,
+   * `missing` and `samples`; JSON a `fastrag-bench-comparison-slices/1` document. See
+   * {@link Comparison.slices}.
+   */
+  readonly by?: string;
+}
+
 /** Options of {@link Comparison.toHtml}: the table's options and the report's own. */
 export interface HtmlReportOptions extends TableOptions {
+  /**
+   * Adds a section with the table sliced by a metadata field, `"metadata.<key>"`: one table per
+   * value (and one for the samples without it), each with its size. See {@link RenderOptions.by}.
+   */
+  readonly by?: string;
   /**
    * The metric of the per-sample diff (baseline against each run). Default: the first metric.
    */
@@ -371,6 +400,12 @@ export class Comparison {
     if (options === null || typeof options !== "object") {
       throw new ConfigurationError(`table: expected options, found ${describe(options)}`);
     }
+    if ((options as { by?: unknown }).by !== undefined) {
+      throw new ConfigurationError(
+        "table: by slices a comparison into several tables; use slices(by) and each slice's comparison.table(), or toMarkdown/toCsv/toJson/toHtml({ by })",
+        { kind: "invalid-option", option: "by" },
+      );
+    }
     const stat = expectStat(options.stat ?? "mean", "table");
     const maxPairwiseRuns = expectInteger(
       options.maxPairwiseRuns ?? DEFAULT_MAX_PAIRWISE_RUNS,
@@ -467,6 +502,9 @@ export class Comparison {
         maxPairwiseRuns,
         comparisons,
         pairwise,
+        leftOutSamples: leftOutSamples(this.results, [...comparisons, ...pairwise], (i, j) =>
+          this.#pairing(i, j),
+        ),
       };
     }
     const rows: TableRow[] = this.results.map((r, i) => ({
@@ -515,8 +553,10 @@ export class Comparison {
    * comparison.toMarkdown({ baseline: "bm25", test: "t-test", alpha: 0.01 });
    * ```
    */
-  toMarkdown(options: SummaryStat | TableOptions = "mean"): string {
-    return renderMarkdown(this.table(typeof options === "string" ? { stat: options } : options));
+  toMarkdown(options: SummaryStat | RenderOptions = "mean"): string {
+    const opts = typeof options === "string" ? { stat: options } : options;
+    if (hasBy(opts)) return renderSlicedMarkdown(opts.by, this.#sliceTables(opts.by, opts));
+    return renderMarkdown(this.table(opts));
   }
 
   /**
@@ -525,8 +565,10 @@ export class Comparison {
    *
    * @throws {ConfigurationError} as {@link Comparison.table}.
    */
-  toCsv(options: SummaryStat | TableOptions = "mean"): string {
-    return renderCsv(this.table(typeof options === "string" ? { stat: options } : options));
+  toCsv(options: SummaryStat | RenderOptions = "mean"): string {
+    const opts = typeof options === "string" ? { stat: options } : options;
+    if (hasBy(opts)) return renderSlicedCsv(opts.by, this.#sliceTables(opts.by, opts));
+    return renderCsv(this.table(opts));
   }
 
   /**
@@ -535,11 +577,12 @@ export class Comparison {
    *
    * @throws {ConfigurationError} as {@link Comparison.table}.
    */
-  toJson(options: SummaryStat | TableOptions = "mean"): string {
-    return renderJson(
-      this.table(typeof options === "string" ? { stat: options } : options),
-      this.paths,
-    );
+  toJson(options: SummaryStat | RenderOptions = "mean"): string {
+    const opts = typeof options === "string" ? { stat: options } : options;
+    if (hasBy(opts)) {
+      return renderSlicedJson(opts.by, this.#sliceTables(opts.by, opts), this.paths);
+    }
+    return renderJson(this.table(opts), this.paths);
   }
 
   /**
@@ -563,16 +606,64 @@ export class Comparison {
    * ```
    */
   toHtml(options: HtmlReportOptions = {}): string {
-    return renderHtml(buildHtmlReport(this, options));
+    if (!hasBy(options)) return renderHtml(buildHtmlReport(this, options));
+    const { by, ...rest } = options;
+    // The report's own defaults: a test against the baseline when there are two runs or more.
+    const test =
+      rest.test ??
+      (this.results.length > 1 && (rest.stat ?? "mean") === "mean" ? "randomization" : "none");
+    const slices = renderSlicedHtml(by, this.#sliceTables(by, { ...tableOptionsOf(rest), test }));
+    return renderHtml(buildHtmlReport(this, rest), slices);
   }
 
   /**
-   * Writes the markdown table (the means, unless `options` say otherwise) to `path`, atomically:
-   * a temporary file, then a rename.
+   * The comparison sliced by a metadata field, `"metadata.<key>"`: one slice per value of the
+   * field found in any run (false before true, numbers ascending, strings in code-unit order;
+   * values compared as JSON, so `1` and `"1"` differ), then the samples without the field, if
+   * any. Each slice is a comparison of the same runs over its samples: its tables, `best()`,
+   * tests, diffs and report cover that slice only. On SQuAD v2, `slices("metadata.is_impossible")`
+   * gives the official HasAns (`false`) and NoAns (`true`) scores.
+   *
+   * The runs' sample records are read (from their files, for a lazily loaded comparison).
+   *
+   * @throws {ConfigurationError} of kind `invalid-option` (option `by`) for a field that is not
+   * `metadata.<key>`, or that no sample has (the message lists the fields the samples have).
+   * @example
+   * ```ts
+   * for (const slice of comparison.slices("metadata.is_impossible")) {
+   *   console.log(slice.label, slice.samples, slice.comparison.toMarkdown());
+   * }
+   * ```
+   */
+  slices(by: string): ComparisonSlice[] {
+    return sliceResults(this.results, by).map((g) => ({
+      by,
+      value: g.value,
+      missing: g.missing,
+      label: g.label,
+      samples: g.results[0]?.samples.length ?? 0,
+      comparison: new Comparison(g.results, this.paths),
+    }));
+  }
+
+  #sliceTables(by: string, options: TableOptions): SliceTable[] {
+    const table = tableOptionsOf(options);
+    return this.slices(by).map((s) => ({
+      label: s.label,
+      value: s.value,
+      missing: s.missing,
+      samples: s.samples,
+      table: s.comparison.table(table),
+    }));
+  }
+
+  /**
+   * Writes the markdown table (the means, unless `options` say otherwise; sliced with `by`) to
+   * `path`, atomically: a temporary file, then a rename.
    *
    * @throws {ConfigurationError} as {@link Comparison.table}.
    */
-  async save(path: string, options: SummaryStat | TableOptions = "mean"): Promise<void> {
+  async save(path: string, options: SummaryStat | RenderOptions = "mean"): Promise<void> {
     const text = this.toMarkdown(options);
     await writeFileAtomic(path, () => [text]);
   }
@@ -771,6 +862,20 @@ export class Comparison {
 interface Mark {
   readonly loser: number;
   readonly test: PairedComparison;
+}
+
+/** Whether rendering options slice the table (`by` given). */
+function hasBy<T extends { readonly by?: string }>(options: T): options is T & { by: string } {
+  return options !== null && typeof options === "object" && options.by !== undefined;
+}
+
+/** The table's own options out of rendering options (without `by` and the report's). */
+function tableOptionsOf(options: TableOptions): TableOptions {
+  const { stat, samples, baseline, test, maxPairwiseRuns, alpha, permutations, seed } = options;
+  const out: Record<string, unknown> = {};
+  const entries = { stat, samples, baseline, test, maxPairwiseRuns, alpha, permutations, seed };
+  for (const [k, v] of Object.entries(entries)) if (v !== undefined) out[k] = v;
+  return out as TableOptions;
 }
 
 function expectBasis(samples: unknown): SampleBasis {

@@ -5,12 +5,14 @@ export {
   type ComparisonBootstrapOptions,
   type HtmlReportOptions,
   type PairedTestOptions,
+  type RenderOptions,
   type RunInterval,
   type SignificanceOptions,
 } from "./comparison.js";
 export { type DiffOptions, diff, type SampleChange, type SampleDiff } from "./diff.js";
 export { isLatencyMetric } from "./html/model.js";
 export { formatNumber } from "./internal/format.js";
+export type { LeftOutSamples } from "./left-out.js";
 export { type PairedTTestResult, pairedTTest } from "./paired-t-test.js";
 export {
   type PairedScores,
@@ -28,7 +30,9 @@ export {
 export { csvField, renderCsv } from "./render-csv.js";
 export { COMPARISON_FORMAT, renderJson } from "./render-json.js";
 export { escapeCell, MISSING, renderMarkdown } from "./render-markdown.js";
+export { SLICED_COMPARISON_FORMAT, type SliceTable } from "./render-slices.js";
 export type { PairedComparison, SignificanceTest, TestOptions } from "./significance.js";
+export type { ComparisonSlice } from "./slices.js";
 export {
   type ComparisonTable,
   DEFAULT_MAX_PAIRWISE_RUNS,

@@ -4,13 +4,14 @@ import { type ChartRun, colourClass, distributionChart, meanChart } from "./html
 import type { ChangeKind, DiffRow } from "./html/diff-rows.js";
 import { clip, escapeHtml } from "./html/escape.js";
 import type { HtmlReport, ReportMetric } from "./html/model.js";
+import { sampleDetails } from "./html/sample-details.js";
 import { DIFF_PAGE, REPORT_SCRIPT } from "./html/script.js";
 import { REPORT_CSS } from "./html/styles.js";
 import { spreadText, trialSpread, trialsSection } from "./html/trials.js";
 import { sampleCountOf } from "./internal/columns.js";
 import { formatNumber, pairCount } from "./internal/format.js";
 import { equalUpToRounding } from "./internal/rounding.js";
-import { basisNote, showStatus } from "./render-markdown.js";
+import { basisNote, leftOutText, showStatus } from "./render-markdown.js";
 import type { TableCell, TableColumn, TableRow } from "./table.js";
 
 /** Retrieved ids shown per sample and side; the rest are counted. */
@@ -38,9 +39,10 @@ const KIND_ORDER: Readonly<Record<ChangeKind, number>> = {
  * admits only that style and script by their SHA-256 hashes. The page makes no network request
  * (no fonts, no images, no CDN), so it opens from an email attachment or a CI artifact. Every
  * piece of user text is HTML-escaped. The output is deterministic: the same report gives the same
- * bytes (no clock, no randomness beyond the seeded bootstrap).
+ * bytes (no clock, no randomness beyond the seeded bootstrap). `slices`: the section of the tables
+ * per slice (`toHtml({ by })`), placed under the table.
  */
-export function renderHtml(report: HtmlReport): string {
+export function renderHtml(report: HtmlReport, slices = ""): string {
   const runs: ChartRun[] = report.results.map((r, i) => ({
     index: i,
     label: report.table.rows[i]?.label ?? String(i),
@@ -59,6 +61,8 @@ export function renderHtml(report: HtmlReport): string {
     header(report, runs),
     runsSection(report, runs),
     tableSection(report),
+    // With `by`: the tables per slice (render-slices.ts), under the whole table.
+    ...(slices === "" ? [] : [slices]),
     chartsSection(report, runs),
     latencySection(report, runs),
     diffSection(report, runs),
@@ -238,9 +242,7 @@ function tableSection(report: HtmlReport): string {
       for (const c of list) leftOut += c.leftOut;
     }
     if (leftOut > 0) {
-      legend.push(
-        `${leftOut.toLocaleString("en-US")} pair(s) with an errored or null score were left out of the tests.`,
-      );
+      legend.push(`${escapeHtml(leftOutText(sig.leftOutSamples, leftOut))} left out of the tests.`);
     }
   }
   return `<section id="results">
@@ -514,7 +516,7 @@ function diffRow(
   if (row.base.error !== null) errors.push(`baseline: ${row.base.error}`);
   if (row.cand.error !== null) errors.push(`run: ${row.cand.error}`);
   const errorText = clip(errors.join("\n"), TEXT_SHOWN);
-  return `<tr data-kind="${row.kind}" data-run="${row.run}"${disagree ? ' data-disagree="1"' : ""}${hidden ? " hidden" : ""}><td class="run" data-v="${escapeHtml(`${run.label} ${run.name}`)}">${swatch(run)} ${escapeHtml(clip(run.name, 30))}</td><td data-v="${KIND_ORDER[row.kind]}"><span class="kind ${row.kind}">${KIND_TEXT[row.kind]}</span></td><td class="q">${escapeHtml(row.base.question)}${id !== undefined ? `<span class="sid">${escapeHtml(id)}</span>` : ""}</td>${score(row.baseline, baseSpread)}${score(row.candidate, candSpread)}${delta}${sides(row, report)}<td class="err">${escapeHtml(errorText)}</td></tr>`;
+  return `<tr data-kind="${row.kind}" data-run="${row.run}"${disagree ? ' data-disagree="1"' : ""}${hidden ? " hidden" : ""}><td class="run" data-v="${escapeHtml(`${run.label} ${run.name}`)}">${swatch(run)} ${escapeHtml(clip(run.name, 30))}</td><td data-v="${KIND_ORDER[row.kind]}"><span class="kind ${row.kind}">${KIND_TEXT[row.kind]}</span></td><td class="q">${escapeHtml(row.base.question)}${id !== undefined ? `<span class="sid">${escapeHtml(id)}</span>` : ""}${sampleDetails(row.base)}</td>${score(row.baseline, baseSpread)}${score(row.candidate, candSpread)}${delta}${sides(row, report)}<td class="err">${escapeHtml(errorText)}</td></tr>`;
 }
 
 function sides(row: DiffRow, report: HtmlReport): string {

@@ -70,6 +70,16 @@ export function renderJson(table: ComparisonTable, paths?: readonly string[]): s
             correction: "none",
             comparisons: sig.comparisons.map((c) => testJson(c, false)),
             pairwise: sig.pairwise.map((c) => testJson(c, true)),
+            // Each sample once, however many tests left it out (`left_out` of a test counts pairs).
+            ...(sig.leftOutSamples !== undefined
+              ? {
+                  left_out_samples: {
+                    samples: sig.leftOutSamples.samples,
+                    errored: sig.leftOutSamples.errored,
+                    unscored: sig.leftOutSamples.unscored,
+                  },
+                }
+              : {}),
           },
         }
       : {}),

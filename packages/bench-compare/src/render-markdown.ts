@@ -3,6 +3,7 @@ import { CONTROL_CHARACTERS, unicodeEscape } from "./internal/control-chars.js";
 import { formatNumber, pairCount } from "./internal/format.js";
 import { superscript } from "./internal/labels.js";
 import { describe } from "./internal/validate.js";
+import type { LeftOutSamples } from "./left-out.js";
 import type { ComparisonTable, TableCell, TableColumn } from "./table.js";
 
 /** Shown for a metric a run does not have, or has no scores for. */
@@ -136,15 +137,31 @@ function legend(table: ComparisonTable): string {
       ? `Every pair of runs is tested on every metric (${pairCount(table.rows.length)} per metric); baseline ${base}, the reference of the per-run p-values. No multiple-comparison correction.`
       : `With ${table.rows.length} runs, more than the all-pairs limit of ${sig.maxPairwiseRuns}, each run is tested against the baseline ${base} only: a run's cell is marked ${superscript(sig.baselineLabel)} when it beats the baseline, and the baseline's cell names every run it beats. No multiple-comparison correction.`,
   ];
-  if (leftOut > 0)
+  if (leftOut > 0) {
+    const what = leftOutText(sig.leftOutSamples, leftOut);
     parts.push(
       table.samples === "common"
-        ? `${leftOut} pair(s) with an errored or null score were left out of the tests, which compare only the samples both runs scored.`
-        : `${leftOut} pair(s) with an errored or null score were left out of the tests, which compare only the samples both runs scored; each mean in the table is over all of its own run's scores, so a mark can disagree with the means shown.`,
+        ? `${what} left out of the tests, which compare only the samples both runs scored.`
+        : `${what} left out of the tests, which compare only the samples both runs scored; each mean in the table is over all of its own run's scores, so a mark can disagree with the means shown.`,
     );
+  }
   if (skipped > 0)
     parts.push(`${skipped} test(s) could not run (a metric missing or too few pairs).`);
   return parts.join(" ");
+}
+
+/**
+ * "3 sample(s) were" (with why: errored in a run, or a null score), counted once per sample; the
+ * pairs summed over tests for a table built without the count.
+ */
+export function leftOutText(samples: LeftOutSamples | undefined, pairs: number): string {
+  if (samples === undefined || samples.samples === 0) {
+    return `${pairs} pair(s) with an errored or null score were`;
+  }
+  const why: string[] = [];
+  if (samples.errored > 0) why.push(`${samples.errored} with no score in a run (errored)`);
+  if (samples.unscored > 0) why.push(`${samples.unscored} with a null score for a tested metric`);
+  return `${samples.samples} sample(s) (${why.join(", ")}) were`;
 }
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };

@@ -1,4 +1,5 @@
 import type { BenchmarkResult, StatusCounts, SummaryStat } from "@fastrag/bench-core";
+import type { LeftOutSamples } from "./left-out.js";
 import type { PairedComparison, SignificanceTest } from "./significance.js";
 
 /**
@@ -145,6 +146,12 @@ export interface TableSignificance {
    * With `comparisons`, every test behind the marks.
    */
   readonly pairwise: readonly PairedComparison[];
+  /**
+   * The samples the tests left out (a run errored on them or scored them `null`), each counted
+   * once however many tests left it out; the legends report these rather than pairs summed over
+   * tests.
+   */
+  readonly leftOutSamples?: LeftOutSamples;
 }
 
 /**

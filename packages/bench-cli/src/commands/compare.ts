@@ -19,6 +19,8 @@ export interface CompareOptions {
   readonly samples?: string;
   /** `--label file=name`, repeatable. */
   readonly label?: readonly string[];
+  /** `--by metadata.<key>`: one table per value of the field. */
+  readonly by?: string;
 }
 
 const FORMATS = ["md", "csv", "json", "html"] as const;
@@ -64,6 +66,12 @@ export async function compareCommand(
       `--samples "${samples}": expected common (the samples every run scored) or all (each run's own scores)`,
     );
   }
+  if (options.by !== undefined && !/^metadata\.\S/.test(options.by)) {
+    throw new ConfigurationError(
+      `--by "${printable(options.by)}": expected a metadata field, metadata.<key> (e.g. --by metadata.is_impossible)`,
+      { kind: "invalid-option", option: "--by" },
+    );
+  }
   const paths = await expandPaths(patterns, io.cwd);
   const comparison = relabel(await Comparison.load(...paths), options.label ?? [], io);
   const many = comparison.results.length > 1;
@@ -73,6 +81,7 @@ export async function compareCommand(
   const baseline =
     options.baseline === undefined ? undefined : baselineIndex(comparison, options.baseline, io);
   const tableOptions = {
+    ...(options.by !== undefined ? { by: options.by } : {}),
     stat,
     samples,
     test,
@@ -99,6 +108,14 @@ export async function compareCommand(
       });
     }
   } catch (error) {
+    if (ConfigurationError.isInstance(error) && error.option === "by") {
+      // The library's error names its option; the user typed --by.
+      throw new ConfigurationError(`--by ${printable(options.by ?? "")}: ${error.message}`, {
+        kind: "invalid-option",
+        option: "--by",
+        cause: error,
+      });
+    }
     if (ConfigurationError.isInstance(error) && error.kind === "unpairable-runs") {
       // The tests pair samples; a table of runs over different datasets needs none.
       throw new ConfigurationError(

@@ -1,5 +1,5 @@
 import { diff, formatNumber, type SampleChange, type SampleDiff } from "@fastrag/bench-compare";
-import { BenchmarkResult } from "@fastrag/bench-core";
+import { BenchmarkResult, type SampleResult } from "@fastrag/bench-core";
 import { cliPath, colors, type Io, writeLine } from "../internal/io.js";
 import { printable, terminalSafe } from "../internal/printable.js";
 
@@ -28,13 +28,17 @@ export async function diffCommand(
     BenchmarkResult.load(cliPath(io, candidatePath)),
   ]);
   const d = diff(baseline, candidate, { metric: options.metric });
+  // The baseline's record of each changed sample: its gold answers (results of format 2 keep them).
+  const records = new Map<string, SampleResult>();
+  for (const s of baseline.samples) records.set(s.sampleId ?? s.question, s);
+  const recordOf = (r: SampleChange) => records.get(r.sampleId ?? r.question);
   const regressions = d.regressed.length + d.newlyErrored.length;
   const code = options.failOnRegression && regressions > 0 ? 1 : 0;
   if (options.json) {
     writeLine(
       io.stdout,
       terminalSafe(
-        JSON.stringify(diffJson(baseline.name, candidate.name, d, regressions), null, 2),
+        JSON.stringify(diffJson(baseline.name, candidate.name, d, regressions, recordOf), null, 2),
       ),
     );
     return code;
@@ -61,6 +65,8 @@ export async function diffCommand(
       const change = r.change === null ? "" : ` (${r.change > 0 ? "+" : ""}${fmt(r.change)})`;
       const err = r.error ? `  ${c.dim(printable(r.error))}` : "";
       writeLine(io.stdout, `  ${id}: ${fmt(r.baseline)} → ${fmt(r.candidate)}${change}${err}`);
+      const about = aboutLine(r, recordOf(r));
+      if (about !== "") writeLine(io.stdout, c.dim(`      ${about}`));
     }
     if (rows.length > limit)
       writeLine(io.stdout, c.dim(`  … ${rows.length - limit} more (use --json for all)`));
@@ -83,11 +89,13 @@ function diffJson(
   candidate: string,
   d: SampleDiff,
   regressions: number,
+  recordOf: (r: SampleChange) => SampleResult | undefined,
 ): Record<string, unknown> {
   const rows = (changes: readonly SampleChange[]) =>
     changes.map((r) => ({
       ...(r.sampleId === undefined ? {} : { sample_id: r.sampleId }),
       question: r.question,
+      ...goldOf(recordOf(r)),
       baseline: r.baseline,
       candidate: r.candidate,
       change: r.change,
@@ -109,4 +117,39 @@ function diffJson(
     unchanged: d.unchanged,
     left_out: d.leftOut,
   };
+}
+
+/** Questions shown in full up to this length; longer ones are cut with "…". */
+const QUESTION_SHOWN = 100;
+/** Gold answers are listed when they fit in this many characters together; else counted. */
+const GOLD_SHOWN = 60;
+
+/**
+ * The line under a changed sample: its question (when the id line showed an id, not the question)
+ * and its gold answers when they are short ("gold: 3 answers" when not; nothing when the result
+ * kept none). Control characters escaped.
+ */
+export function aboutLine(r: SampleChange, record: SampleResult | undefined): string {
+  const parts: string[] = [];
+  if (r.sampleId !== undefined) {
+    const q =
+      r.question.length > QUESTION_SHOWN
+        ? `${r.question.slice(0, QUESTION_SHOWN - 1)}…`
+        : r.question;
+    parts.push(JSON.stringify(q));
+  }
+  const gold = record?.expectedAnswers;
+  if (gold !== undefined && gold.length > 0) {
+    const shown = gold
+      .map((a) => (a.trim() === "" ? "(no answer)" : JSON.stringify(a)))
+      .join(" | ");
+    parts.push(shown.length <= GOLD_SHOWN ? `gold: ${shown}` : `gold: ${gold.length} answers`);
+  }
+  return printable(parts.join("  "));
+}
+
+/** The baseline's gold answers for the JSON rows, when the result kept them. */
+function goldOf(record: SampleResult | undefined): { expected_answers?: readonly string[] } {
+  const gold = record?.expectedAnswers;
+  return gold === undefined ? {} : { expected_answers: gold };
 }

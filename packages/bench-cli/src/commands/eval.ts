@@ -1,12 +1,17 @@
-import type { Metric } from "@fastrag/bench-core";
+import { open } from "node:fs/promises";
+import { ConfigurationError, type Metric } from "@fastrag/bench-core";
 import type { EvalInput, EvalScores } from "../internal/eval-records.js";
 import { cliPath, type Io, UsageError, writeLine } from "../internal/io.js";
 import { printable } from "../internal/printable.js";
 import { trecFixed4 } from "../internal/trec-format.js";
 
 export interface EvalOptions {
-  readonly qrels: string;
-  readonly run: string;
+  /** `--qrels`; repeated, every value (a second one is refused). */
+  readonly qrels: string | readonly string[];
+  /** `--run`; repeated, every value (a second one is refused). */
+  readonly run: string | readonly string[];
+  /** `--save <file.json>`: the evaluation as a result file (format 2) that `compare` reads. */
+  readonly save?: string;
   readonly metric?: readonly string[];
   readonly perQuery?: boolean;
   readonly json?: boolean;
@@ -63,8 +68,10 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
     options.metric && options.metric.length > 0
       ? options.metric.flatMap(expandCutoffs)
       : DEFAULT_EVAL_METRICS;
-  const qrels = cliPath(io, options.qrels);
-  const run = cliPath(io, options.run);
+  const qrelsFile = single(options.qrels, "--qrels");
+  const runFile = single(options.run, "--run");
+  const qrels = cliPath(io, qrelsFile);
+  const run = cliPath(io, runFile);
   checkThreads(options.threads);
   const input: EvalInput = {
     qrels,
@@ -79,8 +86,13 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
     if (names.has(m.name)) throw new UsageError(`-m ${m.name} is given twice`);
     names.add(m.name);
   }
-  const scored = await evaluate(input, metrics);
-  const { queries, errored, scores, summaries, missing } = scored;
+  let scored: EvalScores;
+  try {
+    scored = await evaluate(input, metrics, options.save !== undefined);
+  } catch (error) {
+    throw (await swappedHint(error, qrels, run, qrelsFile, runFile)) ?? error;
+  }
+  const { queries, errored, scores, summaries, missing, counts } = scored;
   let erroredCount = 0;
   for (let i = 0; i < queries; i++) erroredCount += errored[i] as number;
   // Left out of at least one measure's average: under -l, ndcg (graded) may score a query that
@@ -95,6 +107,23 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
       }
     }
   }
+  // trec_eval's counts (num_q, num_ret, num_rel, num_rel_ret) over the queries some measure
+  // scored: the queries the averages are over.
+  const counted = new Uint8Array(queries);
+  const totals = { q: 0, ret: 0, rel: 0, relRet: 0 };
+  for (let i = 0; i < queries; i++) {
+    if (errored[i] === 1) continue;
+    for (const column of scores) {
+      if (!Number.isNaN(column[i] as number)) {
+        counted[i] = 1;
+        totals.q++;
+        totals.ret += counts.retrieved[i] as number;
+        totals.rel += counts.relevant[i] as number;
+        totals.relRet += counts.relevantRetrieved[i] as number;
+        break;
+      }
+    }
+  }
   const value = (column: Float64Array, i: number): number | null => {
     const v = column[i] as number;
     return Number.isNaN(v) ? null : v;
@@ -105,6 +134,31 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
       run: options.run,
       qrels: options.qrels,
       queries,
+      num_q: totals.q,
+      num_ret: totals.ret,
+      num_rel: totals.rel,
+      num_rel_ret: totals.relRet,
+      ...(options.perQuery
+        ? {
+            // trec_eval -q's per-query counts, for the queries counted in num_q.
+            counts_per_query: Object.fromEntries(
+              ids.flatMap((id, i) =>
+                counted[i] === 1
+                  ? [
+                      [
+                        id,
+                        {
+                          num_ret: counts.retrieved[i],
+                          num_rel: counts.relevant[i],
+                          num_rel_ret: counts.relevantRetrieved[i],
+                        },
+                      ],
+                    ]
+                  : [],
+              ),
+            ),
+          }
+        : {}),
       not_in_run: missing,
       left_out: leftOut.map((i) => ids[i] as string),
       metrics: Object.fromEntries(
@@ -130,6 +184,12 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
     if (options.perQuery) {
       for (let i = 0; i < queries; i++) {
         const id = scored.id(i);
+        // trec_eval -q prints these three per query, first (num_q only under "all").
+        if (counted[i] === 1) {
+          lines.push(`num_ret\t${id}\t${counts.retrieved[i]}`);
+          lines.push(`num_rel\t${id}\t${counts.relevant[i]}`);
+          lines.push(`num_rel_ret\t${id}\t${counts.relevantRetrieved[i]}`);
+        }
         for (let k = 0; k < metrics.length; k++) {
           const v = (scores[k] as Float64Array)[i] as number;
           if (!Number.isNaN(v))
@@ -137,6 +197,10 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
         }
       }
     }
+    lines.push(`num_q\tall\t${totals.q}`);
+    lines.push(`num_ret\tall\t${totals.ret}`);
+    lines.push(`num_rel\tall\t${totals.rel}`);
+    lines.push(`num_rel_ret\tall\t${totals.relRet}`);
     for (let k = 0; k < metrics.length; k++) {
       const mean = summaries[k]?.mean;
       lines.push(
@@ -197,15 +261,106 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
       `warning: ${empty.join(", ")} scored no query: no query has a document of grade ${level} or more (lower -l)`,
     );
   }
+  if (options.save !== undefined) {
+    // The record path ran (see `evaluate`): its result holds every query's ranking, relevant ids
+    // and scores, as a `run` would save them, so `compare` pairs two saved evals by query id.
+    await (scored.result as NonNullable<EvalScores["result"]>).save(cliPath(io, options.save));
+    writeLine(io.stderr, `wrote ${printable(options.save)}`);
+  }
   return 0;
+}
+
+/**
+ * The one value of a flag commander collected: a second `--run` (or `--qrels`) is refused, since
+ * `eval` scores one run against one qrels file and taking either silently would print numbers for
+ * a file the user may not have meant.
+ */
+function single(value: string | readonly string[], flag: string): string {
+  if (typeof value === "string") return value;
+  if (value.length === 1) return value[0] as string;
+  throw new ConfigurationError(
+    `${flag} is given ${value.length} times (${value.map((v) => printable(v)).join(", ")}): eval scores one run against one qrels file; ${
+      flag === "--run"
+        ? "evaluate each run on its own (with --save <file.json>, then compare the saved files)"
+        : "give the one qrels file of the run"
+    }`,
+    { kind: "invalid-option", option: flag },
+  );
+}
+
+/** What the first line of a TREC file looks like: a run's (6 fields, a decimal score) or qrels' (4, a small integer grade). */
+type Shape = "run" | "qrels" | "other";
+
+async function shapeOf(path: string): Promise<Shape> {
+  let text: string;
+  try {
+    const file = await open(path, "r");
+    try {
+      const buffer = Buffer.alloc(4096);
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+      // gzip: not sniffed (the loaders' own error stands).
+      if (bytesRead >= 2 && buffer[0] === 0x1f && buffer[1] === 0x8b) return "other";
+      text = buffer.subarray(0, bytesRead).toString("utf8");
+    } finally {
+      await file.close();
+    }
+  } catch {
+    return "other";
+  }
+  const line = text.split("\n").find((l) => l.trim() !== "");
+  if (line === undefined) return "other";
+  const fields = line.trim().split(/\s+/);
+  if (fields.length >= 6 && Number.isFinite(Number(fields[4]))) return "run";
+  if (fields.length === 4 && /^-?\d{1,2}$/.test(fields[3] as string)) return "qrels";
+  return "other";
+}
+
+/**
+ * When reading failed and the files look swapped (the "qrels" has a run's 6 fields with a score,
+ * or the "run" has qrels' 4 fields with a small integer grade), the error says so, naming both
+ * flags; else undefined (the loader's error stands).
+ */
+async function swappedHint(
+  error: unknown,
+  qrels: string,
+  run: string,
+  qrelsFlag: string,
+  runFlag: string,
+): Promise<ConfigurationError | undefined> {
+  if (!ConfigurationError.isInstance(error)) return undefined;
+  const [q, r] = await Promise.all([shapeOf(qrels), shapeOf(run)]);
+  const hints: string[] = [];
+  if (q === "run")
+    hints.push(`--qrels ${printable(qrelsFlag)} looks like a run (qid Q0 docno rank score tag)`);
+  if (r === "qrels")
+    hints.push(`--run ${printable(runFlag)} looks like qrels (qid iter docno grade)`);
+  if (hints.length === 0) return undefined;
+  const fix =
+    q === "run" && r === "qrels"
+      ? `swap them: --qrels ${printable(runFlag)} --run ${printable(qrelsFlag)}`
+      : "are --qrels and --run swapped?";
+  return new ConfigurationError(`${error.message}; ${hints.join(" and ")}: ${fix}`, {
+    kind: "invalid-option",
+    option: "--qrels/--run",
+    cause: error,
+  });
 }
 
 /**
  * The columnar path, or the record path where it hands over (bad input, which the record path's
  * loaders report in their words; gzip; a pipe; a run whose queries' lines are not contiguous).
- * Both give the same numbers, bit for bit.
+ * Both give the same numbers, bit for bit. With `records`, the record path only (for `--save`).
  */
-async function evaluate(input: EvalInput, metrics: readonly Metric[]): Promise<EvalScores> {
+async function evaluate(
+  input: EvalInput,
+  metrics: readonly Metric[],
+  records = false,
+): Promise<EvalScores> {
+  if (records) {
+    // `--save` needs the result the record path builds.
+    const { evalRecords } = await import("../internal/eval-records.js");
+    return evalRecords(input, metrics);
+  }
   const [{ evalColumnar }, { HandOver }] = await Promise.all([
     import("../internal/eval-score.js"),
     import("../internal/eval-read.js"),

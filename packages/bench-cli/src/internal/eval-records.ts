@@ -5,6 +5,7 @@ import {
   type DistributionSummary,
   type EvalSample,
   type Metric,
+  type SampleResult,
 } from "@fastrag/bench-core";
 import { QADataset, TrecRun } from "@fastrag/bench-datasets";
 import { NDCG } from "@fastrag/bench-metrics/retrieval";
@@ -35,6 +36,21 @@ export interface EvalScores {
    * as with trec_eval -c. (Queries with none are left out whether the run has them or not.)
    */
   readonly missing: number;
+  /**
+   * Per query, trec_eval's counts: documents retrieved (`num_ret`), relevant documents in the
+   * qrels (`num_rel`, a grade above 0 or at least `-l`), and relevant documents retrieved
+   * (`num_rel_ret`). Typed columns, like the scores.
+   */
+  readonly counts: EvalCounts;
+  /** The record path's result, when it ran (what `eval --save` writes). */
+  readonly result?: BenchmarkResult;
+}
+
+/** trec_eval's `num_ret`, `num_rel` and `num_rel_ret`, per query. */
+export interface EvalCounts {
+  readonly retrieved: Int32Array;
+  readonly relevant: Int32Array;
+  readonly relevantRetrieved: Int32Array;
 }
 
 /**
@@ -64,6 +80,8 @@ export async function evalRecords(
   const samples = result.samples;
   const ids = samples.map((s) => s.sampleId ?? s.question);
   return {
+    counts: countsOf(samples),
+    result,
     missing: missingFrom(run, dataset.samples),
     queries: samples.length,
     id: (i) => ids[i] as string,
@@ -71,6 +89,29 @@ export async function evalRecords(
     scores: metrics.map((m) => Float64Array.from(samples, (s) => s.scores[m.name] ?? Number.NaN)),
     summaries: metrics.map((m) => result.summary[m.name]),
   };
+}
+
+/**
+ * trec_eval's counts from the records: each query's ranking (an errored query retrieved nothing),
+ * its relevant ids (already cut by `-l`), and how many of the one are in the other.
+ */
+function countsOf(samples: readonly SampleResult[]): EvalCounts {
+  const n = samples.length;
+  const counts = {
+    retrieved: new Int32Array(n),
+    relevant: new Int32Array(n),
+    relevantRetrieved: new Int32Array(n),
+  };
+  for (let i = 0; i < n; i++) {
+    const s = samples[i] as SampleResult;
+    const relevant = new Set(s.relevantIds ?? []);
+    counts.retrieved[i] = s.retrievedIds.length;
+    counts.relevant[i] = relevant.size;
+    let hits = 0;
+    for (const id of s.retrievedIds) if (relevant.has(id)) hits++;
+    counts.relevantRetrieved[i] = hits;
+  }
+  return counts;
 }
 
 /**

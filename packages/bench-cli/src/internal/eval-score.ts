@@ -147,9 +147,19 @@ export async function evalColumnar(
   if (!scorable) throw new HandOver("nothing to score");
   const out = plans.map(() => new Float64Array(queries));
   const ideal = { gains: new Float64Array(64) };
-  const inRun = await readRun(input.run, qrels, level, (ranking) =>
-    scoreQuery(ranking, plans, judgments, ideal, out),
-  );
+  // trec_eval's counts: typed columns filled as each ranking goes by (queries the run lacks
+  // retrieved nothing).
+  const retrieved = new Int32Array(queries);
+  const relevantRetrieved = new Int32Array(queries);
+  const inRun = await readRun(input.run, qrels, level, (ranking) => {
+    scoreQuery(ranking, plans, judgments, ideal, out);
+    const n = ranking.length;
+    const flags = ranking.relevant;
+    let hits = 0;
+    for (let i = 0; i < n; i++) hits += flags[i] as number;
+    retrieved[ranking.query] = n;
+    relevantRetrieved[ranking.query] = hits;
+  });
   // The judged queries the run lacks score as an empty ranking does (trec_eval -c).
   const empty = { query: 0, length: 0, relevant: new Uint8Array(0), gains: new Float64Array(0) };
   let missing = 0;
@@ -176,5 +186,6 @@ export async function evalColumnar(
       return summarize(values);
     }),
     missing,
+    counts: { retrieved, relevant: judgments.relevantCount, relevantRetrieved },
   };
 }

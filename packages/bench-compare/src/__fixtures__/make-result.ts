@@ -10,6 +10,8 @@ export interface FakeRun {
   ids?: readonly string[] | false;
   questions?: readonly string[];
   fingerprint?: string;
+  /** Per sample: its metadata (undefined: none). */
+  metadata?: readonly (Record<string, unknown> | undefined)[];
 }
 
 /**
@@ -42,6 +44,9 @@ export function makeResult(run: FakeRun): BenchmarkResult {
       latencyMs: errored ? null : 10,
       error: errored ? `boom ${i + 1}` : null,
     };
+    const metadata = run.metadata?.[i];
+    if (metadata !== undefined)
+      (sample as { metadata?: Record<string, unknown> }).metadata = metadata;
     const id = run.ids === false ? undefined : (run.ids?.[i] ?? `q${i + 1}`);
     samples.push(id === undefined ? sample : { sampleId: id, ...sample });
   }

@@ -114,7 +114,15 @@ td.spread { display: table-cell; }
 .spread.flips { color: var(--warn, #b45309); font-weight: 600; }
 .trials-each { color: var(--muted); font-size: 12px; white-space: nowrap; }
 #diff-table ol.ids { margin: 0; padding: 0; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 11.5px; }
-#diff-table ol.ids li { max-width: 150px; list-style-position: inside; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+#diff-table ol.ids li { max-width: 220px; list-style-position: inside; overflow-wrap: anywhere; }
+#slices .slice { margin: 16px 0 0; }
+#slices .slice h3 .note { font-weight: 400; }
+#diff-table dl.gold { margin: 4px 0 0; font-size: 11.5px; display: grid; grid-template-columns: auto 1fr; gap: 1px 6px; }
+#diff-table dl.gold dt { color: var(--muted); }
+#diff-table dl.gold dd { margin: 0; }
+#diff-table dl.gold ul { margin: 0; padding: 0; list-style: none; overflow-wrap: anywhere; }
+#diff-table dl.gold ul.ids-whole { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+#diff-table dl.gold .mk { color: var(--muted); }
 #diff-table ol.ids li::marker { color: var(--faint); }
 #diff-table .ans { display: block; margin-top: 2px; font-style: italic; overflow-wrap: anywhere; max-width: 260px; }
 #diff-table .err { color: var(--errored); overflow-wrap: break-word; min-width: 150px; max-width: 260px; white-space: pre-wrap; }

@@ -1,0 +1,167 @@
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedData } from "../../../../test-support/shared-data.js";
+
+// `eval`'s counts (num_q, num_ret, num_rel, num_rel_ret, against trec_eval's own outputs),
+// `--save` read back by `compare`, and its refusals of a repeated flag and of swapped files. The
+// built binary runs as a child process, as a user would run it.
+const bin = fileURLToPath(new URL("../../dist/bin.js", import.meta.url));
+const trec = sharedData("trec_eval/");
+
+function cli(args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+    timeout: 60_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** trec_eval's integer count lines of one of its expected outputs: `num_ret|301` → 500. */
+async function trecCounts(file: string): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const line of (await readFile(join(trec, file), "utf8")).split("\n")) {
+    const [measure, query, value] = line.split("\t").map((s) => s.trim());
+    if (measure && /^num_(q|ret|rel|rel_ret)$/.test(measure))
+      out.set(`${measure}|${query}`, Number(value));
+  }
+  return out;
+}
+
+function ourCounts(stdout: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of stdout.trim().split("\n")) {
+    const [measure, query, value] = line.split("\t");
+    if (measure?.startsWith("num_")) out.set(`${measure}|${query}`, Number(value));
+  }
+  return out;
+}
+
+let dir: string;
+beforeAll(async () => {
+  expect(existsSync(bin), "build the package first (pnpm build)").toBe(true);
+  dir = await mkdtemp(join(tmpdir(), "fastrag-eval-extras-"));
+});
+
+describe("eval's trec_eval counts", () => {
+  it("prints out.test.aql's counts per query and in all, under -l 2 on graded qrels", async () => {
+    const r = cli([
+      ...["eval", "--qrels", join(trec, "qrels.rel_level"), "--run", join(trec, "results.test")],
+      ...["-l", "2", "-q", "-m", "map"],
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const expected = await trecCounts("out.test.aql");
+    expect(expected.size).toBe(3 * 3 + 4);
+    expect(ourCounts(r.stdout)).toEqual(expected);
+    // trec_eval's order: a query's counts before its measures; the summary's counts first.
+    const lines = r.stdout.trim().split("\n");
+    expect(lines.slice(0, 4).map((l) => l.split("\t")[0])).toEqual([
+      "num_ret",
+      "num_rel",
+      "num_rel_ret",
+      "map",
+    ]);
+    expect(lines.slice(-5).map((l) => l.split("\t")[0])).toEqual([
+      "num_q",
+      "num_ret",
+      "num_rel",
+      "num_rel_ret",
+      "map",
+    ]);
+  });
+
+  it("puts the counts in --json", () => {
+    const r = cli([
+      ...["eval", "--qrels", join(trec, "qrels.test"), "--run", join(trec, "results.test")],
+      ...["-m", "map", "--json"],
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout);
+    // out.test: num_q 3, num_ret 1500, num_rel 561, num_rel_ret 131.
+    expect([json.num_q, json.num_ret, json.num_rel, json.num_rel_ret]).toEqual([3, 1500, 561, 131]);
+    expect(json.counts_per_query).toBeUndefined();
+    const perQuery = cli([
+      ...["eval", "--qrels", join(trec, "qrels.test"), "--run", join(trec, "results.test")],
+      ...["-m", "map", "--json", "-q"],
+    ]);
+    // out.test.aq's per-query counts.
+    expect(JSON.parse(perQuery.stdout).counts_per_query).toEqual({
+      "301": { num_ret: 500, num_rel: 474, num_rel_ret: 71 },
+      "302": { num_ret: 500, num_rel: 77, num_rel_ret: 50 },
+      "303": { num_ret: 500, num_rel: 10, num_rel_ret: 10 },
+    });
+  });
+});
+
+describe("eval --save", () => {
+  it("writes results that compare reads, with the numbers eval printed", async () => {
+    const full = join(dir, "full.json");
+    const trunc = join(dir, "trunc.json");
+    const base = ["eval", "--qrels", join(trec, "qrels.test"), "-m", "map", "-m", "P_10"];
+    const plain = cli([...base, "--run", join(trec, "results.test")]);
+    const saved = cli([...base, "--run", join(trec, "results.test"), "--save", full]);
+    expect(saved.code, saved.stderr).toBe(0);
+    // The same output with or without --save.
+    expect(saved.stdout).toBe(plain.stdout);
+    const savedTrunc = cli([...base, "--run", join(trec, "results.trunc"), "--save", trunc]);
+    expect(savedTrunc.code, savedTrunc.stderr).toBe(0);
+    const json = JSON.parse(await readFile(full, "utf8"));
+    expect(json.format).toBe("fastrag-bench-result/2");
+    expect(json.samples.map((s: { sample_id: string }) => s.sample_id)).toEqual([
+      "301",
+      "302",
+      "303",
+    ]);
+    const cmp = cli(["compare", full, trunc, "--label", `${trunc}=trunc`, "--format", "json"]);
+    expect(cmp.code, cmp.stderr).toBe(0);
+    const table = JSON.parse(cmp.stdout);
+    const map = (i: number) => table.runs[i].values.map as number;
+    // trec_eval: out.test's map 0.1785; out.test.aqc's (results.trunc, -c) 0.1016.
+    expect(map(0).toFixed(4)).toBe("0.1785");
+    expect(map(1).toFixed(4)).toBe("0.1016");
+    expect(table.runs[1].name).toBe("trunc");
+  });
+});
+
+describe("eval's refusals", () => {
+  it("refuses --run (or --qrels) given twice, naming both files", () => {
+    const r = cli([
+      ...["eval", "--qrels", join(trec, "qrels.test")],
+      ...["--run", join(trec, "results.test"), "--run", join(trec, "results.trunc")],
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("--run");
+    expect(r.stderr).toContain("results.test");
+    expect(r.stderr).toContain("results.trunc");
+    const q = cli([
+      ...["eval", "--qrels", join(trec, "qrels.test"), "--qrels", join(trec, "qrels.rel_level")],
+      ...["--run", join(trec, "results.test")],
+    ]);
+    expect(q.code).toBe(2);
+    expect(q.stderr).toContain("--qrels");
+  });
+
+  it("says that --qrels and --run look swapped, naming both flags", () => {
+    const r = cli([
+      ...["eval", "--qrels", join(trec, "results.test"), "--run", join(trec, "qrels.test")],
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--qrels .*results\.test looks like a run/);
+    expect(r.stderr).toMatch(/--run .*qrels\.test looks like qrels/);
+    expect(r.stderr).toContain(
+      `--qrels ${join(trec, "qrels.test")} --run ${join(trec, "results.test")}`,
+    );
+    // One side wrong: the hint still names both flags.
+    const one = cli([
+      ...["eval", "--qrels", join(trec, "qrels.test"), "--run", join(trec, "qrels.test")],
+    ]);
+    expect(one.code).toBe(2);
+    expect(one.stderr).toMatch(/--run .*looks like qrels.*--qrels and --run swapped/);
+  });
+});
