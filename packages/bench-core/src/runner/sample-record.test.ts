@@ -2,7 +2,7 @@
 // the record was built (one literal for the usual sample, field by field for the others).
 import { describe, expect, it } from "vitest";
 import { Benchmark } from "../benchmark.js";
-import type { EvalSample, Metric, QueryEngine, Retriever } from "../types.js";
+import type { EvalSample, Metric, QueryEngine, RetrievedChunk, Retriever } from "../types.js";
 
 const hit: Metric = {
   name: "hit",
@@ -88,8 +88,9 @@ describe("scored records", () => {
       { id: "d3", score: 0.5 },
       { id: "d4", uri: "u4", score: 0.25, text: "four" },
       { id: "d5", documentId: "doc5", uri: "u5", score: Number.NaN, text: "five" },
+      // null uri and score: a JavaScript target may return them, and they are accepted as absent.
       { id: "d6", uri: null, score: null, text: "six" },
-    ];
+    ] as unknown as RetrievedChunk[];
     const retriever: Retriever = { retrieve: async () => chunks };
     const dataset: EvalSample[] = [{ question: "q", expectedAnswers: [], relevantIds: ["d1"] }];
     const bench = new Benchmark({ dataset, metrics: [hit] });
