@@ -603,7 +603,7 @@ export async function runCommand(
         writeLine(
           io.stderr,
           c.yellow(
-            `warning: ${printable(name)}: resuming ${changed.what}, made under another version of ${configPath} (config hash ${shortHash(changed.hash)}, now ${shortHash(hash)}), as --force asks; its result records the config as it is now`,
+            `warning: ${printable(name)}: resuming ${changed.what}, made under another version of ${configPath} (config hash ${shortHash(changed.hash)}, now ${shortHash(hash)}), as --force asks; ${changed.what.startsWith("the journal") ? "the result records the config as it is now" : "it is kept as it is"}`,
           ),
         );
       }

@@ -128,6 +128,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function kindOf(value: unknown): string {
   if (value === null) return "null";
+  if (value === undefined) return "undefined";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "number") return String(value);
   if (typeof value === "object") {
