@@ -166,7 +166,16 @@ describe("resuming under a changed config", () => {
     await appendFile(join(u.dir, "bench.config.mjs"), "// a new prompt\n");
     expect(await main(["run", "bench.config.mjs", "--fresh"], u.io), u.err()).toBe(0);
     expect(g.__r34Calls?.sort()).toEqual(
-      ["plain q0", "plain q1", "plain q2", "plain q3", "tuned q0", "tuned q1", "tuned q2", "tuned q3"].sort(),
+      [
+        "plain q0",
+        "plain q1",
+        "plain q2",
+        "plain q3",
+        "tuned q0",
+        "tuned q1",
+        "tuned q2",
+        "tuned q3",
+      ].sort(),
     );
   });
 

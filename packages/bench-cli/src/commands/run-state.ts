@@ -51,16 +51,17 @@ export async function writeJournalConfigHash(
 export async function changedSince(
   paths: StatePaths,
   hash: string,
-): Promise<{ what: string; hash: string } | undefined> {
+): Promise<{ what: string; hash: string; source: "result" | "journal" } | undefined> {
   if (existsSync(paths.marker)) {
     const kept = await BenchmarkResult.load(paths.file).catch(() => undefined);
     const was = kept?.provenance?.configHash;
-    if (was !== undefined && was !== hash) return { what: `the result ${paths.file}`, hash: was };
+    if (was !== undefined && was !== hash)
+      return { what: `the result ${paths.file}`, hash: was, source: "result" };
   }
   if (existsSync(paths.journal)) {
     const was = await journalConfigHash(paths);
     if (was !== undefined && was !== hash)
-      return { what: `the journal ${paths.journal}`, hash: was };
+      return { what: `the journal ${paths.journal}`, hash: was, source: "journal" };
   }
   return undefined;
 }

@@ -139,6 +139,7 @@ export function parseShard(spec: string): ShardSpec {
   if (!m || count < 1 || n < 1 || n > count) {
     throw new UsageError(
       `--shard "${spec}": expected N/COUNT with 1 ≤ N ≤ COUNT, e.g. --shard 2/8`,
+      { option: "--shard" },
     );
   }
   return { index: n - 1, count };
@@ -484,8 +485,21 @@ export async function runCommand(
       error.kind === "invalid-option" &&
       (error.option === "rateLimit" || error.option?.startsWith("rateLimit.") === true)
     ) {
+      // A field a flag set is the flag's: the error names the flag (in `option` too).
+      const flag = (
+        {
+          "rateLimit.requestsPerMinute": options.rpm !== undefined ? "--rpm" : undefined,
+          "rateLimit.tokensPerMinute": options.tpm !== undefined ? "--tpm" : undefined,
+          "rateLimit.adaptive": options.adaptive ? "--adaptive" : undefined,
+        } as Record<string, string | undefined>
+      )[error.option as string];
       const said = error.message.replace(/^Benchmark: /, "");
-      throw new UsageError(`${configPath}: ${said}`);
+      if (flag !== undefined) {
+        throw new UsageError(`${flag}: ${said.replace(error.option as string, flag)}`, {
+          option: flag,
+        });
+      }
+      throw new UsageError(`${configPath}: ${said}`, { option: error.option as string });
     }
     throw error;
   }
@@ -527,7 +541,11 @@ export async function runCommand(
     }
     byFile.set(file.toLowerCase(), name);
   }
-  await checkOutDir(outDir, options.outDir !== undefined ? "--out-dir" : `${configPath}: outDir`);
+  await checkOutDir(
+    outDir,
+    options.outDir !== undefined ? "--out-dir" : `${configPath}: outDir`,
+    options.outDir !== undefined ? "--out-dir" : "outDir",
+  );
   // Every target is checked before the first one runs: a bad last target must not cost the
   // minutes (and API calls) of the ones before it only to fail at the end.
   // In a config with a QueryEngine, a Retriever target is scored without the metrics that need
@@ -603,7 +621,7 @@ export async function runCommand(
         writeLine(
           io.stderr,
           c.yellow(
-            `warning: ${printable(name)}: resuming ${changed.what}, made under another version of ${configPath} (config hash ${shortHash(changed.hash)}, now ${shortHash(hash)}), as --force asks; ${changed.what.startsWith("the journal") ? "the result records the config as it is now" : "it is kept as it is"}`,
+            `warning: ${printable(name)}: resuming ${changed.what}, made under another version of ${configPath} (config hash ${shortHash(changed.hash)}, now ${shortHash(hash)}), as --force asks; ${changed.source === "journal" ? "the result records the config as it is now" : "it is kept as it is"}`,
           ),
         );
       }
@@ -1104,6 +1122,7 @@ function perMinute(flag: string, value: string): number {
   if (value.trim() === "" || !Number.isFinite(n) || n <= 0) {
     throw new UsageError(
       `${flag} "${value}": expected a positive number per minute, e.g. ${flag} 500`,
+      { option: flag },
     );
   }
   return n;
@@ -1121,7 +1140,7 @@ function shown(value: unknown): string {
  * Refuses an output directory that is a file, or lies under one, before any lock or target: the
  * first write into it would fail only then, with the file system's word for it.
  */
-async function checkOutDir(outDir: string, given: string): Promise<void> {
+async function checkOutDir(outDir: string, given: string, option: string): Promise<void> {
   const found = await stat(outDir).then(
     (s) => (s.isDirectory() ? undefined : "is a file"),
     (error: NodeJS.ErrnoException) =>
@@ -1130,6 +1149,7 @@ async function checkOutDir(outDir: string, given: string): Promise<void> {
   if (found !== undefined) {
     throw new ConfigurationError(
       `${given} ${outDir} ${found}; expected a directory (made when missing) to save the results in`,
+      { kind: "invalid-option", option },
     );
   }
 }

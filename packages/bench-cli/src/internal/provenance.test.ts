@@ -72,37 +72,40 @@ describe("gitCommit, read from .git without running git", () => {
   });
 
   const hasGit = spawnSync("git", ["--version"]).status === 0;
-  it.skipIf(!hasGit)("agrees with git rev-parse HEAD on a real repository and worktree", async () => {
-    const root = await mkdtemp(join(tmpdir(), "fastrag-realgit-"));
-    const git = (cwd: string, ...args: string[]) =>
-      execFileSync("git", args, {
-        cwd,
-        encoding: "utf8",
-        env: {
-          ...process.env,
-          GIT_AUTHOR_NAME: "t",
-          GIT_AUTHOR_EMAIL: "t@example.com",
-          GIT_COMMITTER_NAME: "t",
-          GIT_COMMITTER_EMAIL: "t@example.com",
-        },
-      }).trim();
-    const repo = join(root, "repo");
-    await mkdir(repo);
-    git(repo, "init", "-q", "-b", "main");
-    await writeFile(join(repo, "bench.config.mjs"), "export default {};\n");
-    git(repo, "add", ".");
-    git(repo, "commit", "-q", "-m", "one");
-    git(repo, "commit", "-q", "--allow-empty", "-m", "two");
-    expect(await gitCommit(repo)).toBe(git(repo, "rev-parse", "HEAD"));
-    // Packed refs, then a linked worktree on another branch.
-    git(repo, "pack-refs", "--all");
-    expect(await gitCommit(repo)).toBe(git(repo, "rev-parse", "HEAD"));
-    git(repo, "branch", "older", "HEAD~1");
-    const wt = join(root, "wt");
-    git(repo, "worktree", "add", "-q", wt, "older");
-    expect(await gitCommit(wt)).toBe(git(wt, "rev-parse", "HEAD"));
-    expect(await gitCommit(wt)).not.toBe(await gitCommit(repo));
-  });
+  it.skipIf(!hasGit)(
+    "agrees with git rev-parse HEAD on a real repository and worktree",
+    async () => {
+      const root = await mkdtemp(join(tmpdir(), "fastrag-realgit-"));
+      const git = (cwd: string, ...args: string[]) =>
+        execFileSync("git", args, {
+          cwd,
+          encoding: "utf8",
+          env: {
+            ...process.env,
+            GIT_AUTHOR_NAME: "t",
+            GIT_AUTHOR_EMAIL: "t@example.com",
+            GIT_COMMITTER_NAME: "t",
+            GIT_COMMITTER_EMAIL: "t@example.com",
+          },
+        }).trim();
+      const repo = join(root, "repo");
+      await mkdir(repo);
+      git(repo, "init", "-q", "-b", "main");
+      await writeFile(join(repo, "bench.config.mjs"), "export default {};\n");
+      git(repo, "add", ".");
+      git(repo, "commit", "-q", "-m", "one");
+      git(repo, "commit", "-q", "--allow-empty", "-m", "two");
+      expect(await gitCommit(repo)).toBe(git(repo, "rev-parse", "HEAD"));
+      // Packed refs, then a linked worktree on another branch.
+      git(repo, "pack-refs", "--all");
+      expect(await gitCommit(repo)).toBe(git(repo, "rev-parse", "HEAD"));
+      git(repo, "branch", "older", "HEAD~1");
+      const wt = join(root, "wt");
+      git(repo, "worktree", "add", "-q", wt, "older");
+      expect(await gitCommit(wt)).toBe(git(wt, "rev-parse", "HEAD"));
+      expect(await gitCommit(wt)).not.toBe(await gitCommit(repo));
+    },
+  );
 });
 
 describe("targetParams", () => {
