@@ -129,7 +129,7 @@ describe("one abort signal per sample", () => {
     });
     expect(seen).toHaveLength(2);
     expect(seen[0]?.aborted).toBe(true);
-    expect((seen[0]?.reason as Error).name).toBe("TimeoutError");
+    expect(((seen[0] as AbortSignal).reason as Error).name).toBe("TimeoutError");
     expect(seen[1]).not.toBe(seen[0]);
     expect(result.samples[0]?.answer).toBe("a0");
     expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
@@ -142,7 +142,7 @@ describe("one abort signal per sample", () => {
       query(_q, { signal }) {
         inFlight.push(signal);
         if (inFlight.length === 3) run.abort(new Error("ctrl-c"));
-        return new Promise((resolve, reject) => {
+        return new Promise((_resolve, reject) => {
           if (signal.aborted) reject(signal.reason);
           signal.addEventListener("abort", () => reject(signal.reason), { once: true });
         });
