@@ -278,4 +278,15 @@ describe("errors about flags name the flag", () => {
     expect(out.message).toMatch(/^--out-dir /);
     expect(g.__r9Calls).toEqual([]);
   });
+
+  it("a config value in the config's terms, not the library's", async () => {
+    const t = await setup({
+      "bench.config.mjs": body().replace("a: { query:", "a: { cacheKey: 5, query:"),
+    });
+    const error = await thrown(t, "bench.config.mjs", { cache: true });
+    expect(error.option).toBe("targets.a.cacheKey");
+    expect(error.message).toContain('target "a" has a cacheKey of 5');
+    expect(error.message).not.toContain("Benchmark.run");
+    expect(g.__r9Calls).toEqual([]);
+  });
 });

@@ -785,6 +785,7 @@ async function runTargets(
     }
     await rm(marker, { force: true });
     const statePaths = paths[t] as TargetPaths;
+    let seededNow = false;
     if (options.retryErrored) {
       // After a finished run (no journal): its saved result seeds one, errored samples left out.
       const seeded = await seedFromResult(statePaths, name, benchmark, shard, {
@@ -801,6 +802,7 @@ async function runTargets(
         continue;
       }
       if (seeded !== undefined) {
+        seededNow = true;
         writeLine(
           io.stderr,
           c.dim(
@@ -810,7 +812,8 @@ async function runTargets(
       }
     }
     const resuming = existsSync(journal);
-    if (resuming) writeLine(io.stderr, c.dim(`${printable(name)}: resuming from ${journal}`));
+    if (resuming && !seededNow)
+      writeLine(io.stderr, c.dim(`${printable(name)}: resuming from ${journal}`));
     // Which config this journal is written under, so that a resume under another one is refused.
     if (!resuming || options.force === true || (await journalConfigHash(statePaths)) === undefined)
       await writeJournalConfigHash(statePaths, run.hash, run.configPath).catch(() => {});
@@ -1285,6 +1288,13 @@ function checkTarget(
   }
   const t =
     typeof target === "object" && target !== null ? (target as Record<string, unknown>) : {};
+  // Checked here, in the config's terms: the runner would name its own option (`Benchmark.run`).
+  if (t.cacheKey !== undefined && (typeof t.cacheKey !== "string" || t.cacheKey === "")) {
+    throw new ConfigurationError(
+      `${path}: target "${name}" has a cacheKey of ${shown(t.cacheKey)}; expected a non-empty string that names the pipeline's version in the response cache`,
+      { kind: "invalid-option", option: `targets.${name}.cacheKey` },
+    );
+  }
   if (typeof t.query === "function") return;
   if (typeof t.retrieve !== "function") {
     throw new ConfigurationError(
