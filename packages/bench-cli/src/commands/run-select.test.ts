@@ -119,6 +119,21 @@ describe("--limit", () => {
     expect(g.__r9Calls).toEqual(["b q0", "b q1", "b q2", "b q3"]);
   });
 
+  it("cannot be merged with a full run's shard as if it were one", async () => {
+    const t = await setup();
+    const run = ["run", "bench.config.mjs", "--only", "a"];
+    expect(await main([...run, "--limit", "2", "--shard", "1/2"], t.io), t.err()).toBe(0);
+    expect(g.__r9Calls).toEqual(["a q0"]);
+    expect(await main([...run, "--shard", "2/2"], t.io), t.err()).toBe(0);
+    const parts = [
+      join(t.dir, "results", "limit-2", "a.shard-1-of-2.json"),
+      join(t.dir, "results", "a.shard-2-of-2.json"),
+    ];
+    expect(await main(["merge", ...parts, "--out", join(t.dir, "m.json")], t.io)).toBe(2);
+    expect(t.err()).toContain("ran on different datasets");
+    expect(existsSync(join(t.dir, "m.json"))).toBe(false);
+  });
+
   it("refuses a limit that is not a positive whole number, naming the flag", async () => {
     const t = await setup();
     for (const bad of ["0", "-1", "2.5", "many", ""]) {
