@@ -76,7 +76,7 @@ export async function main(
     )
     .option(
       "--retry-errored",
-      "re-run only the samples that errored: of the interrupted run being resumed, else of the saved result (the others are kept without calling the target)",
+      "re-run the samples that errored: when resuming, with the missing ones; after a finished run, only those of its saved result (the others are kept without calling the target)",
     )
     .option(
       "--warmup",
