@@ -832,7 +832,7 @@ describe("run, compare, diff, check, merge", () => {
     ]);
     expect(typo.code, typo.stderr).toBe(0);
     expect(typo.stderr).toMatch(
-      /^warning: .*typo-key\.config\.mjs: config key "maxConcurent" is not one run reads, so it is ignored; the keys are dataset, metrics, targets, maxConcurrent, outDir, timeoutMs, cache, keepChunkText, retries, rateLimit, trials$/m,
+      /^warning: .*typo-key\.config\.mjs: config key "maxConcurent" is not one run reads, so it is ignored; the keys are dataset, metrics, targets, maxConcurrent, outDir, timeoutMs, cache, keepChunkText, retries, rateLimit, trials, warmup$/m,
     );
     const array = cli([
       "run",

@@ -46,8 +46,8 @@ export async function main(
     .command("run")
     .description("run every target of a config file and save one result per target")
     .argument(
-      "<config>",
-      "a .ts, .mts, .js or .mjs file whose default export is defineConfig({...})",
+      "[config]",
+      "a .ts, .mts, .js or .mjs file whose default export is defineConfig({...}) (default: bench.config.ts, .mts, .mjs or .js in the current directory)",
     )
     .option(
       "--shard <n/count>",
@@ -58,10 +58,30 @@ export async function main(
       "where results go (default: the config's outDir, else ./results beside it)",
     )
     .option(
+      "--only <target>",
+      "run only this target of the config (repeatable); the others are neither run nor touched",
+      collect,
+    )
+    .option(
+      "--limit <n>",
+      "a smoke test: run only the first n samples, saving into <outDir>/limit-<n>/ (never over a full run's results)",
+    )
+    .option(
       "--fresh",
       "discard a checkpoint journal left by an interrupted run instead of resuming",
     )
-    .option("--retry-errored", "when resuming, also re-run samples that errored")
+    .option(
+      "--force",
+      "resume a journal even though the config changed since it was written (the result records the new config's hash)",
+    )
+    .option(
+      "--retry-errored",
+      "re-run the samples that errored: when resuming, with the missing ones; after a finished run, only those of its saved result (the others are kept without calling the target)",
+    )
+    .option(
+      "--warmup",
+      "call each target once before timing its samples, so cold starts do not bias the first target's latency (not recorded; one extra call per target; config: warmup: true)",
+    )
     .option(
       "--cache",
       "answer samples from the response cache at <outDir>/.cache/ and store new outputs there (config: cache: true)",
@@ -94,7 +114,7 @@ export async function main(
       "after",
       "\nA config is code: `run` executes it. Loading datasets or result files never evaluates code.\nAn interrupted run (Ctrl-C, crash) resumes from its journal when run again.",
     )
-    .action(async (config: string, opts) => {
+    .action(async (config: string | undefined, opts) => {
       code = await (await import("./commands/run.js")).runCommand(config, opts, io, signal, stop);
     });
 

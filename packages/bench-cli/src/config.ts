@@ -16,13 +16,40 @@ export type ConfigDataset<M extends Metadata = Metadata> =
   | PromiseLike<DatasetLike<M>>
   | string;
 
+/** A value JSON holds as is: what a target's `params` may contain. */
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | readonly JsonValue[]
+  | { readonly [key: string]: JsonValue };
+
+/**
+ * A config's target: a `Retriever` or `QueryEngine`, which may declare `params`, the settings
+ * that make it what it is (chunk size, model, top-k…). `run` records them in the target's result
+ * (`params` in the file), so a result says which pipeline made it; they are not passed to the
+ * target.
+ *
+ * @example
+ * ```ts
+ * targets: { "bm25-k5": { ...bm25, params: { k1: 1.2, b: 0.75, topK: 5 } } }
+ * ```
+ */
+export type ConfigTarget<M extends Metadata = Metadata> = Target<M> & {
+  readonly params?: { readonly [key: string]: JsonValue };
+};
+
 /** What a `fastrag-bench run` config file exports (as default export or as `config`). */
 export interface BenchConfig<M extends Metadata = Metadata> {
   /** The dataset: a `QADataset`, a promise of one, or a path that `QADataset.load` reads. */
   readonly dataset: ConfigDataset<M>;
   readonly metrics: readonly Metric<M>[];
-  /** Run name → target. Every target runs, in this order; the first is the comparison's baseline. */
-  readonly targets: Readonly<Record<string, Target<M>>>;
+  /**
+   * Run name → target. Every target runs, in this order (`run --only` picks some); the first is
+   * the comparison's baseline. A target may declare `params` (see {@link ConfigTarget}).
+   */
+  readonly targets: Readonly<Record<string, ConfigTarget<M>>>;
   /** Default 4. */
   readonly maxConcurrent?: number;
   /** Where results go, relative to the config file. Default `"results"`. */
@@ -58,6 +85,14 @@ export interface BenchConfig<M extends Metadata = Metadata> {
    * (how much the pipeline's own noise moves each metric). Default 1.
    */
   readonly trials?: number;
+  /**
+   * Call each target once before its samples are timed (as `run --warmup`), so that the first
+   * target does not pay alone for cold starts (connections, JIT, a model loading) and its latency
+   * is not biased against the others. The warm-up call is neither recorded nor counted, and is
+   * skipped when the response cache holds its answer. Default `false`: it is one more model call
+   * per target, paid for, on every run.
+   */
+  readonly warmup?: boolean;
 }
 
 /**

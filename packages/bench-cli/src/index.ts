@@ -1,4 +1,10 @@
 export { main } from "./cli.js";
 export { DEFAULT_EVAL_METRICS } from "./commands/eval.js";
-export { type BenchConfig, type ConfigDataset, defineConfig } from "./config.js";
+export {
+  type BenchConfig,
+  type ConfigDataset,
+  type ConfigTarget,
+  defineConfig,
+  type JsonValue,
+} from "./config.js";
 export type { Io, OutputStream } from "./internal/io.js";

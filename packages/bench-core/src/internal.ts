@@ -7,6 +7,7 @@
  */
 export { makeDirectory, writeFileAtomic } from "./internal/atomic-write.js";
 export { fingerprintSamples } from "./internal/fingerprint.js";
+export type { JournalHeader } from "./internal/journal.js";
 export {
   describeOptionValue,
   numberOption,
@@ -20,4 +21,5 @@ export { setOwn } from "./internal/validate.js";
 export { forEachConcurrently } from "./internal/worker-pool.js";
 export { trialStd, trialsDisagree } from "./result/trials.js";
 export { detectTarget, type TargetKind } from "./runner/check-output.js";
+export { seedJournal } from "./runner/checkpoint.js";
 export { describeValue } from "./runner/describe-value.js";

@@ -91,7 +91,11 @@ export interface MetricInput<M extends Metadata = Metadata> {
   readonly retrieved: readonly RetrievedChunk[];
   readonly latencyMs: number;
   readonly usage?: Usage;
-  /** The run's signal, for metrics that call out (judges, embedders). */
+  /**
+   * The sample's signal, for metrics that call out (judges, embedders): it aborts when the run is
+   * aborted, and is the sample's own (the one its target call got), so listeners a model client
+   * leaves on it go with the sample. Absent when the run has no signal.
+   */
   readonly signal?: AbortSignal;
   /**
    * Reports the usage of one model call made inside the metric (a judge or an embedder): call it

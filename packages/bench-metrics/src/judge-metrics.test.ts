@@ -247,7 +247,7 @@ describe("SemanticSimilarity", () => {
 });
 
 describe("judge metrics in the runner", () => {
-  it("record null and the reason for an unparsable reply, and pass the run's signal", async () => {
+  it("record null and the reason for an unparsable reply, and pass the sample's signal", async () => {
     const seen: AbortSignal[] = [];
     const judge: JudgeFunction = async (prompt, { signal }) => {
       seen.push(signal);
@@ -257,10 +257,15 @@ describe("judge metrics in the runner", () => {
       { id: "a", question: "q1", expectedAnswers: ["x"], relevantIds: [] },
       { id: "b", question: "q2", expectedAnswers: ["x"], relevantIds: [] },
     ];
+    const targetSignals: AbortSignal[] = [];
     const engine = {
-      query: async (_q: string, { sample: s }: { sample: EvalSample }) => ({
-        answer: s.id === "a" ? "good answer" : "bad answer",
-      }),
+      query: async (
+        _q: string,
+        { sample: s, signal }: { sample: EvalSample; signal: AbortSignal },
+      ) => {
+        targetSignals.push(signal);
+        return { answer: s.id === "a" ? "good answer" : "bad answer" };
+      },
     };
     const controller = new AbortController();
     const result = await new Benchmark({
@@ -274,7 +279,11 @@ describe("judge metrics in the runner", () => {
     expect(result.samples[1]?.error).toMatch(
       /^answer_correctness: (MetricUnavailableError: )?unparsable judge reply: expected a single JSON object, found "I think it is about 0.5"/,
     );
-    expect(seen.every((s) => s === controller.signal)).toBe(true);
+    // Each sample's judge call gets that sample's signal (the one its target call got), which
+    // follows the run's: one signal per sample, not the run's shared by all.
+    expect(seen).toEqual(targetSignals);
+    expect(new Set(seen).size).toBe(2);
+    expect(seen.some((s) => s === controller.signal)).toBe(false);
   });
 });
 

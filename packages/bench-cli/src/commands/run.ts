@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, rm, rmdir, stat, writeFile } from "node:fs/promises";
-import { dirname, extname, join, resolve } from "node:path";
+import { dirname, extname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { openCache, type SqliteCache } from "@fastrag/bench-cache";
 import { Comparison } from "@fastrag/bench-compare";
@@ -10,6 +10,7 @@ import {
   BenchmarkResult,
   ConfigurationError,
   type DatasetLike,
+  type EvalSample,
   errorMessage,
   JournalWriteError,
   type Progress,
@@ -22,11 +23,23 @@ import { QADataset } from "@fastrag/bench-datasets";
 import cliProgress from "cli-progress";
 import type { BenchConfig } from "../config.js";
 import { awaiting, doneAwaiting } from "../internal/activity.js";
+import { findConfig } from "../internal/config-find.js";
 import { fileSafe } from "../internal/files.js";
 import { colors, type Io, UsageError, writeLine } from "../internal/io.js";
 import { printable } from "../internal/printable.js";
+import { configHash, gitCommit, provenanceOf, targetParams } from "../internal/provenance.js";
 import { LockWaitInterruptedError, TargetLocks } from "../internal/run-lock.js";
 import { erroredLimit, parseMaxErrored } from "./check.js";
+import {
+  changedConfigError,
+  changedSince,
+  journalConfigHash,
+  type StatePaths,
+  seedFromResult,
+  shortHash,
+  writeJournalConfigHash,
+} from "./run-state.js";
+import { warmUp } from "./run-warmup.js";
 
 export interface RunCommandOptions {
   readonly shard?: string;
@@ -51,6 +64,14 @@ export interface RunCommandOptions {
   readonly verbose?: boolean;
   /** `--trials <n>`: runs of every sample (overrides the config's `trials`). */
   readonly trials?: string;
+  /** `--only`: the targets to run (each a name of the config's), in the config's order. */
+  readonly only?: readonly string[];
+  /** `--limit`: run only the first n samples (a smoke test, saved apart). */
+  readonly limit?: string;
+  /** `--force`: resume a journal written under another version of the config. */
+  readonly force?: boolean;
+  /** `--warmup`: call each target once before timing it (also `warmup: true` in the config). */
+  readonly warmup?: boolean;
 }
 
 const CONFIG_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"];
@@ -68,6 +89,7 @@ const CONFIG_KEYS: readonly string[] = [
   "retries",
   "rateLimit",
   "trials",
+  "warmup",
 ];
 
 /**
@@ -80,6 +102,38 @@ const MAX_FILE_NAME = 160;
 /** How the file of a shard's result ends (see `targetPaths`), as a file system may match it: any case. */
 const SHARD_SUFFIX = /\.shard-(\d+)-of-(\d+)$/i;
 
+/** Parses `--limit 20`: a positive whole number of samples. */
+export function parseSampleLimit(value: string): number {
+  const n = Number(value.trim());
+  if (value.trim() === "" || !Number.isSafeInteger(n) || n < 1) {
+    throw new UsageError(
+      `--limit "${value}": expected a positive whole number of samples, e.g. --limit 20`,
+      { option: "--limit" },
+    );
+  }
+  return n;
+}
+
+/**
+ * `--only`: the named targets, in the config's order; `undefined` without the flag.
+ *
+ * @throws {UsageError} (option `--only`) for a name the config does not have, listing its names.
+ */
+export function selectTargets(
+  names: readonly string[],
+  only: readonly string[] | undefined,
+): string[] | undefined {
+  if (only === undefined || only.length === 0) return undefined;
+  const unknown = only.filter((name) => !names.includes(name));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `--only ${unknown.map((n) => JSON.stringify(printable(n))).join(", ")}: the config has no such target; its targets are ${names.map((n) => JSON.stringify(printable(n))).join(", ")}`,
+      { option: "--only" },
+    );
+  }
+  return names.filter((name) => only.includes(name));
+}
+
 /** Parses `--shard 2/8` (1-based, as people count) into `{ index: 1, count: 8 }`. */
 export function parseShard(spec: string): ShardSpec {
   const m = /^(\d+)\/(\d+)$/.exec(spec.trim());
@@ -88,6 +142,7 @@ export function parseShard(spec: string): ShardSpec {
   if (!m || count < 1 || n < 1 || n > count) {
     throw new UsageError(
       `--shard "${spec}": expected N/COUNT with 1 ≤ N ≤ COUNT, e.g. --shard 2/8`,
+      { option: "--shard" },
     );
   }
   return { index: n - 1, count };
@@ -143,9 +198,25 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
     }
   }
   doneAwaiting();
+  if (config === undefined && mod.default === undefined && mod.config === undefined) {
+    // `export const config = …` is read too; anything else is probably a forgotten `default`.
+    const names = Object.keys(mod).filter((k) => k !== "default" && k !== "__esModule");
+    const found =
+      names.length === 0
+        ? "it exports nothing"
+        : `it exports only ${names
+            .slice(0, 8)
+            .map((n) => JSON.stringify(n))
+            .join(", ")}${names.length > 8 ? ", …" : ""}`;
+    throw new ConfigurationError(
+      `${path}: the config has no default export (${found}); write export default defineConfig({ dataset, metrics, targets })`,
+      { path },
+    );
+  }
   if (typeof config !== "object" || config === null) {
     throw new ConfigurationError(
-      `${path}: expected a default export made with defineConfig({ dataset, metrics, targets })`,
+      `${path}: expected a default export made with defineConfig({ dataset, metrics, targets }), found ${shown(config)}`,
+      { path },
     );
   }
   // `dataset: QADataset.load(…)` is already loading: should a check below refuse the config, its
@@ -301,19 +372,64 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  * the result is saved. `--fresh` discards an old journal instead.
  */
 export async function runCommand(
-  configPath: string,
+  givenPath: string | undefined,
   options: RunCommandOptions,
   io: Io,
   signal: AbortSignal,
   stop: AbortSignal = signal,
 ): Promise<number> {
+  const c = colors(io);
+  let configPath: string;
+  if (givenPath === undefined) {
+    const found = findConfig(resolve(io.cwd));
+    configPath = relative(resolve(io.cwd), found.path) || found.path;
+    if (found.others.length > 0) {
+      writeLine(
+        io.stderr,
+        c.dim(`note: running ${configPath} (also found: ${found.others.join(", ")})`),
+      );
+    }
+  } else configPath = givenPath;
   const path = resolve(io.cwd, configPath);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   const maxErrored =
     options.maxErrored === undefined ? undefined : parseMaxErrored(options.maxErrored);
+  const limit = options.limit === undefined ? undefined : parseSampleLimit(options.limit);
+  if (options.fresh && options.force) {
+    throw new UsageError(
+      "--fresh and --force contradict each other: --fresh discards the journal, --force resumes from it; pass one",
+      { option: "--force" },
+    );
+  }
   const config = await loadConfig(path);
   const base = dirname(path);
-  const dataset = await loadConfigDataset(config, base, configPath);
+  const warmupSetting: unknown = config.warmup;
+  if (warmupSetting !== undefined && typeof warmupSetting !== "boolean") {
+    throw new UsageError(
+      `${configPath}: warmup must be true or false, found ${shown(warmupSetting)}`,
+      { option: "warmup" },
+    );
+  }
+  const warmup = options.warmup === true || warmupSetting === true;
+  // Asked for before anything runs: the names --only picks must be the config's.
+  const allNames = Object.keys(config.targets);
+  const only = selectTargets(allNames, options.only);
+  // Provenance, known before any target runs: the config's hash and the commit it is run at.
+  const hash = await configHash(path);
+  const commit = await gitCommit(base);
+  const params = new Map<string, Readonly<Record<string, unknown>> | undefined>();
+  for (const name of only ?? allNames)
+    params.set(name, targetParams(configPath, name, config.targets[name]));
+  const fullDataset = await loadConfigDataset(config, base, configPath);
+  const allSamples = (fullDataset as { samples?: unknown }).samples;
+  const fullSamples = (
+    Array.isArray(allSamples) ? allSamples : fullDataset
+  ) as readonly EvalSample[];
+  const fullSize = Array.isArray(fullSamples) ? fullSamples.length : 0;
+  // The first n samples, as a dataset of their own: its fingerprint is theirs, so neither a
+  // journal nor a result of a --limit run can be taken for the whole dataset's.
+  const dataset: DatasetLike =
+    limit === undefined || !Array.isArray(fullSamples) ? fullDataset : fullSamples.slice(0, limit);
   if (config.keepChunkText !== undefined && typeof config.keepChunkText !== "boolean") {
     throw new UsageError(
       `${configPath}: keepChunkText must be true or false, found ${shown(config.keepChunkText)}`,
@@ -348,8 +464,7 @@ export async function runCommand(
   checkRetries(configPath, config.retries);
   const trials = trialsOf(configPath, config.trials, options.trials);
   const rateLimit = rateLimitOf(configPath, config.rateLimit, options);
-  const warnings = (dataset as { warnings?: readonly string[] }).warnings ?? [];
-  const c = colors(io);
+  const warnings = (fullDataset as { warnings?: readonly string[] }).warnings ?? [];
   for (const key of unknownConfigKeys(config)) {
     writeLine(
       io.stderr,
@@ -375,15 +490,32 @@ export async function runCommand(
       error.kind === "invalid-option" &&
       (error.option === "rateLimit" || error.option?.startsWith("rateLimit.") === true)
     ) {
+      // A field a flag set is the flag's: the error names the flag (in `option` too).
+      const flag = (
+        {
+          "rateLimit.requestsPerMinute": options.rpm !== undefined ? "--rpm" : undefined,
+          "rateLimit.tokensPerMinute": options.tpm !== undefined ? "--tpm" : undefined,
+          "rateLimit.adaptive": options.adaptive ? "--adaptive" : undefined,
+        } as Record<string, string | undefined>
+      )[error.option as string];
       const said = error.message.replace(/^Benchmark: /, "");
-      throw new UsageError(`${configPath}: ${said}`);
+      if (flag !== undefined) {
+        throw new UsageError(`${flag}: ${said.replace(error.option as string, flag)}`, {
+          option: flag,
+        });
+      }
+      throw new UsageError(`${configPath}: ${said}`, { option: error.option as string });
     }
     throw error;
   }
-  const outDir =
+  const baseOutDir =
     options.outDir !== undefined
       ? resolve(io.cwd, options.outDir)
       : resolve(base, config.outDir ?? "results");
+  // A smoke test's results go apart, so they never replace a full run's results, nor are resumed
+  // or compared as one (their dataset is the first n samples: `compare` refuses to pair them with
+  // a full run's).
+  const outDir = limit === undefined ? baseOutDir : join(baseOutDir, `limit-${limit}`);
   const names = Object.keys(config.targets);
   // Two names that map to one file would silently overwrite each other's result: also two that
   // differ only in case, on a case-insensitive file system (macOS's and Windows' by default).
@@ -414,13 +546,19 @@ export async function runCommand(
     }
     byFile.set(file.toLowerCase(), name);
   }
-  await checkOutDir(outDir, options.outDir !== undefined ? "--out-dir" : `${configPath}: outDir`);
+  await checkOutDir(
+    outDir,
+    options.outDir !== undefined ? "--out-dir" : `${configPath}: outDir`,
+    options.outDir !== undefined ? "--out-dir" : "outDir",
+  );
   // Every target is checked before the first one runs: a bad last target must not cost the
   // minutes (and API calls) of the ones before it only to fail at the end.
   // In a config with a QueryEngine, a Retriever target is scored without the metrics that need
   // an answer: they do not apply to it (its table cells read `—`), they are no failure of it. A
   // config of Retrievers alone with such a metric is still refused (nothing could score it).
+  // Over every target, so that a target run alone (--only) is scored as in a run of them all.
   const hasEngine = names.some((name) => isEngine(config.targets[name]));
+  const selected = only ?? names;
   const answerMetrics = benchmark.metrics.filter((m) => m.needsAnswer);
   let retrieverBenchmark: Benchmark | undefined;
   if (hasEngine && answerMetrics.length > 0) {
@@ -435,16 +573,16 @@ export async function runCommand(
       });
     }
   }
-  const benchmarks = names.map((name) =>
+  const benchmarks = selected.map((name) =>
     retrieverBenchmark !== undefined && !isEngine(config.targets[name])
       ? retrieverBenchmark
       : benchmark,
   );
-  for (const [t, name] of names.entries()) {
+  for (const [t, name] of selected.entries()) {
     checkTarget(path, name, config.targets[name], (benchmarks[t] as Benchmark).metrics);
   }
   if (retrieverBenchmark !== undefined) {
-    const retrievers = names.filter((_, t) => benchmarks[t] === retrieverBenchmark);
+    const retrievers = selected.filter((_, t) => benchmarks[t] === retrieverBenchmark);
     if (retrievers.length > 0) {
       writeLine(
         io.stderr,
@@ -455,12 +593,12 @@ export async function runCommand(
     }
   }
   const suffix = shard ? `.shard-${shard.index + 1}-of-${shard.count}` : "";
-  const paths = names.map((name) => targetPaths(outDir, name, suffix));
+  const paths = selected.map((name) => targetPaths(outDir, name, suffix));
   // No other run may run these targets into this directory meanwhile (see TargetLocks).
   let locks: TargetLocks;
   try {
     locks = await TargetLocks.acquire(
-      names.map((name, t) => ({ name, lock: (paths[t] as TargetPaths).lock })),
+      selected.map((name, t) => ({ name, lock: (paths[t] as TargetPaths).lock })),
       (message) => writeLine(io.stderr, c.yellow(`note: ${message}`)),
       undefined,
       // The first Ctrl-C: waiting for a lock costs no call, so it stops at once.
@@ -477,14 +615,31 @@ export async function runCommand(
   let results: BenchmarkResult[] | number;
   let cache: SqliteCache | undefined;
   try {
-    // Shared by every target, and by shards running at once on this machine.
+    // A resume under a changed config would mix two pipelines' samples in one result: every
+    // target is checked before the first one runs. --fresh discards the journals (in runTargets);
+    // --force resumes them, saying so.
+    if (!options.fresh) {
+      for (const [t, name] of selected.entries()) {
+        const p = paths[t] as TargetPaths;
+        const changed = await changedSince(p, hash);
+        if (changed === undefined) continue;
+        if (!options.force) throw changedConfigError(configPath, name, changed, hash, p.journal);
+        writeLine(
+          io.stderr,
+          c.yellow(
+            `warning: ${printable(name)}: resuming ${changed.what}, made under another version of ${configPath} (config hash ${shortHash(changed.hash)}, now ${shortHash(hash)}), as --force asks; ${changed.source === "journal" ? "the result records the config as it is now" : "it is kept as it is"}`,
+          ),
+        );
+      }
+    }
+    // Shared by every target, by shards running at once on this machine, and by --limit runs.
     if (options.cache === true || options.refresh === true || useCache === true) {
-      cache = openCache(join(outDir, ".cache"));
+      cache = openCache(join(baseOutDir, ".cache"));
     }
     results = await runTargets(
       config,
       benchmarks,
-      names,
+      selected,
       paths,
       options,
       shard,
@@ -492,6 +647,14 @@ export async function runCommand(
       signal,
       stop,
       cache,
+      {
+        configPath,
+        hash,
+        commit,
+        params,
+        warmup,
+        limit: limit === undefined ? undefined : { n: limit, of: fullSize },
+      },
     );
   } finally {
     cache?.close();
@@ -596,6 +759,7 @@ async function runTargets(
   signal: AbortSignal,
   stop: AbortSignal,
   cache: SqliteCache | undefined,
+  run: RunContext,
 ): Promise<BenchmarkResult[] | number> {
   const c = colors(io);
   const results: BenchmarkResult[] = [];
@@ -603,6 +767,7 @@ async function runTargets(
     for (const p of paths) {
       await rm(p.journal, { force: true });
       await rm(p.marker, { force: true });
+      await rm(p.config, { force: true });
     }
   }
   for (const [t, name] of names.entries()) {
@@ -626,8 +791,64 @@ async function runTargets(
       }
     }
     await rm(marker, { force: true });
-    if (existsSync(journal))
+    const statePaths = paths[t] as TargetPaths;
+    let seededNow = false;
+    if (options.retryErrored) {
+      // After a finished run (no journal): its saved result seeds one, errored samples left out.
+      const seeded = await seedFromResult(statePaths, name, benchmark, shard, {
+        path: run.configPath,
+        hash: run.hash,
+        force: options.force === true,
+      });
+      if (seeded !== undefined && seeded.errored === 0) {
+        writeLine(
+          io.stderr,
+          `${c.green("✓")} ${printable(name)}: no sample of ${file} errored; kept it as it is`,
+        );
+        results.push(seeded.result);
+        continue;
+      }
+      if (seeded !== undefined) {
+        seededNow = true;
+        writeLine(
+          io.stderr,
+          c.dim(
+            `${printable(name)}: running the ${plural(seeded.errored, "errored sample")} of ${file} again; its other ${plural(seeded.result.samples.length - seeded.errored, "sample")} are kept`,
+          ),
+        );
+      }
+    }
+    const resuming = existsSync(journal);
+    if (resuming && !seededNow)
       writeLine(io.stderr, c.dim(`${printable(name)}: resuming from ${journal}`));
+    // Which config this journal is written under, so that a resume under another one is refused.
+    if (!resuming || options.force === true || (await journalConfigHash(statePaths)) === undefined)
+      await writeJournalConfigHash(statePaths, run.hash, run.configPath).catch(() => {});
+    if (run.warmup && !stop.aborted) {
+      const warm = await warmUp(target, benchmark, {
+        name,
+        first: shard ? shard.index : 0,
+        signal,
+        timeoutMs: config.timeoutMs,
+        cache:
+          cache === undefined ? undefined : { store: cache, refresh: options.refresh === true },
+      });
+      if (!warm.called) {
+        writeLine(
+          io.stderr,
+          c.dim(
+            `${printable(name)}: no warm-up call (${warm.reason === "cached" ? "the cache answers" : "no sample to run"})`,
+          ),
+        );
+      } else if (warm.error !== undefined) {
+        writeLine(
+          io.stderr,
+          c.yellow(
+            `warning: ${printable(name)}: the warm-up call failed (${printable(errorMessage(warm.error))}); running the samples anyway`,
+          ),
+        );
+      }
+    }
     const total = shard
       ? Math.max(0, Math.ceil((benchmark.samples.length - shard.index) / shard.count))
       : benchmark.samples.length;
@@ -661,6 +882,7 @@ async function runTargets(
           writeLine(io.stderr, c.yellow(`warning: ${message}`));
         },
         ...(options.keepChunkText || config.keepChunkText === true ? { keepChunkText: true } : {}),
+        provenance: provenanceOf(run.hash, run.commit, run.params.get(name)),
       });
     } catch (error) {
       progress.stop();
@@ -734,9 +956,15 @@ async function runTargets(
     }
     const status = `successful ${s.successful}, incomplete ${s.incomplete}, errored ${s.errored}${fromCache}`;
     const each = result.trials > 1 ? ` × ${result.trials} trials` : "";
+    const smoke =
+      run.limit === undefined
+        ? ""
+        : run.limit.n < run.limit.of
+          ? `; --limit ${run.limit.n}: a smoke test of the first ${run.limit.n} of ${run.limit.of} samples, not a benchmark`
+          : `; --limit ${run.limit.n}: all ${run.limit.of} samples`;
     writeLine(
       io.stderr,
-      `${s.errored > 0 ? c.yellow("!") : c.green("✓")} ${printable(name)}: ${plural(result.samples.length, "sample")}${each} in ${result.durationS.toFixed(1)} s (${status}) → ${file}`,
+      `${s.errored > 0 ? c.yellow("!") : c.green("✓")} ${printable(name)}: ${plural(result.samples.length, "sample")}${each} in ${result.durationS.toFixed(1)} s (${status}${smoke}) → ${file}`,
     );
     const limited = result.rateLimit;
     if (limited !== undefined) {
@@ -754,8 +982,23 @@ async function runTargets(
   for (const p of paths) {
     await rm(p.journal, { force: true });
     await rm(p.marker, { force: true });
+    await rm(p.config, { force: true });
   }
   return results;
+}
+
+/** What `runTargets` records and does beyond the config and the flags. */
+interface RunContext {
+  /** The config as given (for messages). */
+  readonly configPath: string;
+  /** The config file's hash (`sha256:…`), recorded in each result and beside each journal. */
+  readonly hash: string;
+  readonly commit: string | undefined;
+  /** Each target's declared params, checked. */
+  readonly params: ReadonlyMap<string, Readonly<Record<string, unknown>> | undefined>;
+  readonly warmup: boolean;
+  /** `--limit`: n of the dataset's samples run. */
+  readonly limit: { readonly n: number; readonly of: number } | undefined;
 }
 
 function plural(n: number, word: string): string {
@@ -913,6 +1156,7 @@ function perMinute(flag: string, value: string): number {
   if (value.trim() === "" || !Number.isFinite(n) || n <= 0) {
     throw new UsageError(
       `${flag} "${value}": expected a positive number per minute, e.g. ${flag} 500`,
+      { option: flag },
     );
   }
   return n;
@@ -930,7 +1174,7 @@ function shown(value: unknown): string {
  * Refuses an output directory that is a file, or lies under one, before any lock or target: the
  * first write into it would fail only then, with the file system's word for it.
  */
-async function checkOutDir(outDir: string, given: string): Promise<void> {
+async function checkOutDir(outDir: string, given: string, option: string): Promise<void> {
   const found = await stat(outDir).then(
     (s) => (s.isDirectory() ? undefined : "is a file"),
     (error: NodeJS.ErrnoException) =>
@@ -939,11 +1183,12 @@ async function checkOutDir(outDir: string, given: string): Promise<void> {
   if (found !== undefined) {
     throw new ConfigurationError(
       `${given} ${outDir} ${found}; expected a directory (made when missing) to save the results in`,
+      { kind: "invalid-option", option },
     );
   }
 }
 
-interface TargetPaths {
+interface TargetPaths extends StatePaths {
   /** The saved result. */
   readonly file: string;
   /** The checkpoint journal of the target's finished samples. */
@@ -960,6 +1205,7 @@ function targetPaths(outDir: string, name: string, suffix: string): TargetPaths 
     file: join(outDir, `${base}.json`),
     journal: join(outDir, ".journal", `${base}.jsonl`),
     marker: join(outDir, ".journal", `${base}.saved`),
+    config: join(outDir, ".journal", `${base}.config.json`),
     lock: join(outDir, ".journal", `${base}.lock`),
   };
 }
@@ -1119,6 +1365,13 @@ function checkTarget(
   }
   const t =
     typeof target === "object" && target !== null ? (target as Record<string, unknown>) : {};
+  // Checked here, in the config's terms: the runner would name its own option (`Benchmark.run`).
+  if (t.cacheKey !== undefined && (typeof t.cacheKey !== "string" || t.cacheKey === "")) {
+    throw new ConfigurationError(
+      `${path}: target "${name}" has a cacheKey of ${shown(t.cacheKey)}; expected a non-empty string that names the pipeline's version in the response cache`,
+      { kind: "invalid-option", option: `targets.${name}.cacheKey` },
+    );
+  }
   if (typeof t.query === "function") return;
   if (typeof t.retrieve !== "function") {
     throw new ConfigurationError(

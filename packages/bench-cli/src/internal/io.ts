@@ -19,10 +19,14 @@ export interface Io {
   readonly cwd: string;
 }
 
-/** A bad command line: exit code 2 with a one-line message and the fix. */
+/**
+ * A bad command line: exit code 2 with a one-line message and the fix. Its `kind` is
+ * `invalid-option`; `option` names the flag at fault (`--limit`, `--only`) when one is, for code
+ * and tests that react to it rather than to the message's text.
+ */
 export class UsageError extends ConfigurationError {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, fields?: { readonly option?: string; readonly cause?: unknown }) {
+    super(message, { kind: "invalid-option", ...fields });
     this.name = "UsageError";
   }
 }

@@ -53,25 +53,79 @@ export type Attempt =
 /** Handed to targets when nothing can abort a call: one signal for the whole process. */
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
+/**
+ * The signals of a run's calls: each call gets an `AbortController` of its own, and the run's
+ * signal one listener, whatever the number of calls in flight (added with the first, removed with
+ * the last). Handing every call the run's signal itself would let a target that adds a listener
+ * per call and never removes it (common in hand-written clients) pile them up on that one signal,
+ * one per sample, kept for the whole run, Node warning past 10; a listener per call on the run's
+ * signal would trip that warning past 10 calls in flight.
+ */
+export class CallSignals {
+  private readonly live = new Set<AbortController>();
+  private listening = false;
+  private readonly onAbort = () => {
+    this.listening = false;
+    const reason = this.run.reason;
+    for (const c of this.live) c.abort(reason);
+    this.live.clear();
+  };
+
+  constructor(private readonly run: AbortSignal) {}
+
+  /** A controller for one call, aborted with the run's signal until {@link CallSignals.close}. */
+  open(): AbortController {
+    const c = new AbortController();
+    if (this.run.aborted) {
+      c.abort(this.run.reason);
+      return c;
+    }
+    this.live.add(c);
+    if (!this.listening) {
+      this.listening = true;
+      this.run.addEventListener("abort", this.onAbort, { once: true });
+    }
+    return c;
+  }
+
+  /** The call is over: its controller no longer follows the run's signal. */
+  close(c: AbortController): void {
+    if (!this.live.delete(c) || this.live.size > 0 || !this.listening) return;
+    this.listening = false;
+    this.run.removeEventListener("abort", this.onAbort);
+  }
+}
+
+/** One {@link CallSignals} per run signal (a signal may serve several runs, one after another). */
+const CALL_SIGNALS = new WeakMap<AbortSignal, CallSignals>();
+
+export function callSignals(run: AbortSignal): CallSignals {
+  let s = CALL_SIGNALS.get(run);
+  if (s === undefined) {
+    s = new CallSignals(run);
+    CALL_SIGNALS.set(run, s);
+  }
+  return s;
+}
+
 export async function callPipeline<M extends Metadata>(
   ctx: SampleContext<M>,
   sample: EvalSample<M>,
   question: string,
 ): Promise<Attempt> {
+  // `ctx.signal` is the sample's own (see runSample), which follows the run's.
   const external = ctx.signal;
-  // A per-sample controller only when a timeout needs one: creating AbortControllers dominates
-  // the cost of an instant target otherwise.
   // The run's abort reaches the target through its signal, but the call is not raced against it:
   // an in-flight sample settles, and one that still succeeds is kept (a paid call is not thrown
   // away). Only a timeout cuts a call short, since a target may ignore its signal and hang.
+  // Without a timeout, every attempt of the sample gets the sample's signal (the one that never
+  // aborts when the run has none: creating controllers would dominate an instant target's cost).
   if (ctx.timeoutMs === undefined)
     return attemptCall(ctx, sample, question, external ?? NEVER_ABORTED, undefined);
-  const controller = new AbortController();
-  const onExternal = () => controller.abort(external?.reason);
-  if (external) {
-    if (external.aborted) controller.abort(external.reason);
-    else external.addEventListener("abort", onExternal, { once: true });
-  }
+  // With one, each attempt gets a signal of its own (a timeout aborts it, and the next attempt
+  // must start unaborted), chained to the sample's through one listener (see CallSignals).
+  const signals = external === undefined ? undefined : callSignals(external);
+  const controller = signals === undefined ? new AbortController() : signals.open();
   const ms = ctx.timeoutMs;
   const timeout = new AbortController();
   const timer = setTimeout(() => {
@@ -84,7 +138,7 @@ export async function callPipeline<M extends Metadata>(
     return await attemptCall(ctx, sample, question, controller.signal, aborted);
   } finally {
     clearTimeout(timer);
-    external?.removeEventListener("abort", onExternal);
+    signals?.close(controller);
   }
 }
 

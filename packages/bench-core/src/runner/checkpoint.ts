@@ -145,3 +145,27 @@ export class JournalSink {
 export async function closeJournal(journal: JournalWriter | undefined): Promise<void> {
   await journal?.close().catch(() => {});
 }
+
+/**
+ * Writes a new checkpoint journal at `path` holding `entries` (dataset position → finished
+ * sample), as a run would have journaled them. The CLI's `run --retry-errored` after a finished
+ * run seeds a journal from the saved result this way, so that the run resumes from it: only the
+ * errored samples call the target again, and an interruption loses nothing. The file must not
+ * exist yet.
+ *
+ * @throws {ConfigurationError} when the journal cannot be written (kind `unwritable-file`, or
+ * `journal-in-use` when it already exists).
+ */
+export async function seedJournal(
+  path: string,
+  header: JournalHeader,
+  entries: Iterable<readonly [number, SampleResult]>,
+): Promise<void> {
+  const none = { finished: new Map(), validBytes: 0, readBytes: 0, exists: false, warnings: [] };
+  const writer = await JournalWriter.open(path, header, none);
+  try {
+    for (const [index, sample] of entries) writer.append(index, sample);
+  } finally {
+    await writer.close();
+  }
+}

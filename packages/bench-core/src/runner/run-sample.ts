@@ -1,6 +1,6 @@
 // One sample from its first call to its record: attempts and retries, then scoring.
 import type { EvalSample, Metadata } from "../types.js";
-import { callPipelineLimited } from "./call-target.js";
+import { callPipelineLimited, callSignals } from "./call-target.js";
 import { type PipelineOutput, validateOutput } from "./check-output.js";
 import { errorMessage } from "./error-message.js";
 import { isWaitsExceeded } from "./rate-limiter.js";
@@ -22,6 +22,27 @@ export async function runSample<M extends Metadata>(
   question: string,
   sampleId: string | undefined,
   trial?: number,
+): Promise<Outcome> {
+  const run = ctx.signal;
+  if (run === undefined) return runSampleWith(ctx, sample, question, sampleId);
+  // One abort signal per sample, following the run's through a single listener per run (see
+  // CallSignals): its attempts, retry waits, rate-limit waits and metrics all listen on it, so a
+  // target or judge that leaves listeners behind leaves them on a signal dropped with the sample,
+  // never piled up on the run's.
+  const signals = callSignals(run);
+  const own = signals.open();
+  try {
+    return await runSampleWith({ ...ctx, signal: own.signal }, sample, question, sampleId);
+  } finally {
+    signals.close(own);
+  }
+}
+
+async function runSampleWith<M extends Metadata>(
+  ctx: SampleContext<M>,
+  sample: EvalSample<M>,
+  question: string,
+  sampleId: string | undefined,
 ): Promise<Outcome> {
   const tc = ctx.targetCache;
   let key: string | undefined;

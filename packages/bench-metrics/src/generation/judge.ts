@@ -9,8 +9,9 @@ import { describe } from "../internal/options.js";
 /** The second argument of a {@link JudgeFunction} and an {@link EmbedFunction}. */
 export interface ModelCallOptions {
   /**
-   * Abort the model call when it fires. It is the run's signal (one that never aborts outside a
-   * run); with the metric's `timeoutMs` option, it also aborts when that time has passed.
+   * Abort the model call when it fires. It follows the run's signal: it is the sample's own
+   * signal, which aborts with the run (one that never aborts outside a run); with the metric's
+   * `timeoutMs` option, it also aborts when that time has passed.
    */
   readonly signal: AbortSignal;
   /**

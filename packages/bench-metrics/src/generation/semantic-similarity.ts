@@ -11,7 +11,8 @@ import { type ModelCallOptions, modelCall } from "./judge.js";
 
 /**
  * A caller-supplied embedding model: texts in, one vector per text out, in the same order. No
- * client ships with this package.
+ * client ships with this package. A function whose parameter is typed `string[]` or
+ * `readonly string[]` fits: each call gets a fresh array of its own.
  *
  * @example
  * ```ts
@@ -21,10 +22,17 @@ import { type ModelCallOptions, modelCall } from "./judge.js";
  * };
  * ```
  */
-export type EmbedFunction = (
-  texts: readonly string[],
-  options: ModelCallOptions,
-) => Promise<readonly ArrayLike<number>[]> | readonly ArrayLike<number>[];
+export type EmbedFunction = {
+  // Method syntax on purpose: its parameter is checked bivariantly, so a function written with a
+  // mutable `(texts: string[]) => …` (most embedding clients type their input so) is accepted as
+  // well as one taking `readonly string[]`. The metric hands each call a fresh array, so a
+  // function that changes it harms nothing; a function typed `EmbedFunction` still sees
+  // `readonly string[]`.
+  bivariant(
+    texts: readonly string[],
+    options: ModelCallOptions,
+  ): Promise<readonly ArrayLike<number>[]> | readonly ArrayLike<number>[];
+}["bivariant"];
 
 /** Options of {@link SemanticSimilarity}. */
 export interface SemanticSimilarityOptions {
