@@ -133,7 +133,9 @@ export async function seedFromResult(
             ? "it is of another shard"
             : result.samples.length !== positions.length
               ? `it holds ${result.samples.length} of the ${positions.length} samples`
-              : undefined;
+              : result.trials !== benchmark.trials
+                ? `it ran ${result.trials} trials per sample, the config ${benchmark.trials}`
+                : undefined;
   if (mismatch !== undefined) {
     throw new ConfigurationError(
       `--retry-errored: ${paths.file} is not a finished run of this config's ${JSON.stringify(printable(name))} (${mismatch}), so there is nothing to retry in it; run without --retry-errored to run the target again`,
@@ -161,6 +163,7 @@ export async function seedFromResult(
       size: total,
       metrics,
       shard: shard ? { index: shard.index, count: shard.count } : null,
+      ...(benchmark.trials > 1 ? { trials: benchmark.trials } : {}),
     },
     result.samples.map((s, j) => [positions[j] as number, s] as const),
   );

@@ -146,6 +146,24 @@ export async function closeJournal(journal: JournalWriter | undefined): Promise<
   await journal?.close().catch(() => {});
 }
 
+/** The fields of a sample record that each trial has its own of (see `trialOf`). */
+const TRIAL_KEYS = [
+  "trials",
+  "status",
+  "scores",
+  "answer",
+  "retrievedIds",
+  "retrievedUris",
+  "latencyMs",
+  "error",
+  "attempts",
+  "retrieved",
+  "usage",
+  "cached",
+  "judgeUsage",
+  "errorStack",
+] as const;
+
 /**
  * Writes a new checkpoint journal at `path` holding `entries` (dataset position → finished
  * sample), as a run would have journaled them. The CLI's `run --retry-errored` after a finished
@@ -161,10 +179,30 @@ export async function seedJournal(
   header: JournalHeader,
   entries: Iterable<readonly [number, SampleResult]>,
 ): Promise<void> {
-  const none = { finished: new Map(), validBytes: 0, readBytes: 0, exists: false, warnings: [] };
+  const none = {
+    finished: new Map(),
+    trials: new Map(),
+    validBytes: 0,
+    readBytes: 0,
+    exists: false,
+    warnings: [],
+  };
   const writer = await JournalWriter.open(path, header, none);
+  const withTrials = header.trials !== undefined && header.trials > 1;
   try {
-    for (const [index, sample] of entries) writer.append(index, sample);
+    for (const [index, sample] of entries) {
+      const trials = sample.trials;
+      if (!withTrials || trials === undefined) {
+        writer.append(index, sample);
+        continue;
+      }
+      // A run with trials journals one line per trial: the sample's own fields with the trial's.
+      const base: Record<string, unknown> = { ...sample };
+      for (const key of TRIAL_KEYS) delete base[key];
+      for (let t = 0; t < trials.length; t++) {
+        writer.append(index, { ...base, ...trials[t] } as SampleResult, t);
+      }
+    }
   } finally {
     await writer.close();
   }

@@ -24,7 +24,7 @@ export async function runSample<M extends Metadata>(
   trial?: number,
 ): Promise<Outcome> {
   const run = ctx.signal;
-  if (run === undefined) return runSampleWith(ctx, sample, question, sampleId);
+  if (run === undefined) return runSampleWith(ctx, sample, question, sampleId, trial);
   // One abort signal per sample, following the run's through a single listener per run (see
   // CallSignals): its attempts, retry waits, rate-limit waits and metrics all listen on it, so a
   // target or judge that leaves listeners behind leaves them on a signal dropped with the sample,
@@ -32,7 +32,7 @@ export async function runSample<M extends Metadata>(
   const signals = callSignals(run);
   const own = signals.open();
   try {
-    return await runSampleWith({ ...ctx, signal: own.signal }, sample, question, sampleId);
+    return await runSampleWith({ ...ctx, signal: own.signal }, sample, question, sampleId, trial);
   } finally {
     signals.close(own);
   }
@@ -43,6 +43,7 @@ async function runSampleWith<M extends Metadata>(
   sample: EvalSample<M>,
   question: string,
   sampleId: string | undefined,
+  trial: number | undefined,
 ): Promise<Outcome> {
   const tc = ctx.targetCache;
   let key: string | undefined;
