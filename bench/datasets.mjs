@@ -4,12 +4,20 @@
 //
 // Run: pnpm --filter @fastrag/bench-core --filter @fastrag/bench-datasets build && node bench/datasets.mjs
 // Options: node bench/datasets.mjs [rows=1000000] [--regenerate]
+// BENCH_DATASETS_DIST=<dir> loads QADataset from another build's dist (e.g. a copy of the build
+// before a change, kept under packages/bench-datasets/node_modules/ so its imports resolve), to
+// read before and after in one session.
 // The files go to bench/.data/datasets/ (git-ignored) and are generated once, then reused.
 import { spawnSync } from "node:child_process";
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
-import { QADataset } from "../packages/bench-datasets/dist/index.js";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const { QADataset } = await import(
+  process.env.BENCH_DATASETS_DIST === undefined
+    ? "../packages/bench-datasets/dist/index.js"
+    : pathToFileURL(`${process.env.BENCH_DATASETS_DIST}/index.js`).href
+);
 
 const require = createRequire(new URL("../packages/bench-datasets/package.json", import.meta.url));
 const Papa = require("papaparse");

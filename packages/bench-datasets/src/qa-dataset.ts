@@ -2,17 +2,17 @@ import { open } from "node:fs/promises";
 import { basename } from "node:path";
 import { ConfigurationError, type EvalSample, type Metadata } from "@fastrag/bench-core";
 import { writeFileAtomic } from "@fastrag/bench-core/internal";
-import type { ColumnMapping } from "./column-mapping.js";
-import type { HuggingFaceOptions } from "./hugging-face.js";
-import { feedFile } from "./internal/byte-lines.js";
-import { isDirectory, readTextFile } from "./internal/files.js";
-import { gunzipHead, isGzip, withoutGz } from "./internal/gzip.js";
-import { loadBeirDataset } from "./internal/load-beir.js";
-import { loadJsonDataset } from "./internal/load-json.js";
-import { loadJsonlDataset } from "./internal/load-jsonl.js";
-import { describeValue } from "./internal/problems.js";
-import { type LoadedSamples, SampleBuilder } from "./internal/sample-builder.js";
-import { parseTopics, QrelsParser } from "./internal/trec-text.js";
+import type { HuggingFaceOptions } from "./formats/hugging-face.js";
+import { loadBeirDataset } from "./formats/load-beir.js";
+import { loadJsonDataset } from "./formats/load-json.js";
+import { loadJsonlDataset } from "./formats/load-jsonl.js";
+import { feedFile } from "./io/byte-lines.js";
+import { isDirectory, readTextFile } from "./io/files.js";
+import { gunzipHead, isGzip, withoutGz } from "./io/gzip.js";
+import type { ColumnMapping } from "./records/column-mapping.js";
+import { describeValue } from "./records/problems.js";
+import { type LoadedSamples, SampleBuilder } from "./records/sample-builder.js";
+import { parseTopics, QrelsParser } from "./trec/trec-text.js";
 
 /** Which part of an SGML TREC topic becomes the question. */
 export type TopicField = "title" | "description" | "narrative";
@@ -225,13 +225,13 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
     // CSV, YAML, Parquet and Hugging Face load their parsers on first use: importing the package
     // (for TREC files, say) does not pay for parsers it never calls.
     else if (lower.endsWith(".csv"))
-      loaded = await (await import("./internal/load-csv.js")).loadCsvDataset(path, columns, ",");
+      loaded = await (await import("./formats/load-csv.js")).loadCsvDataset(path, columns, ",");
     else if (lower.endsWith(".tsv"))
-      loaded = await (await import("./internal/load-csv.js")).loadCsvDataset(path, columns, "\t");
+      loaded = await (await import("./formats/load-csv.js")).loadCsvDataset(path, columns, "\t");
     else if (lower.endsWith(".yaml") || lower.endsWith(".yml"))
-      loaded = await (await import("./internal/load-yaml.js")).loadYamlDataset(path, columns);
+      loaded = await (await import("./formats/load-yaml.js")).loadYamlDataset(path, columns);
     else if (lower.endsWith(".parquet"))
-      loaded = await (await import("./internal/load-parquet.js")).loadParquetDataset(path, columns);
+      loaded = await (await import("./formats/load-parquet.js")).loadParquetDataset(path, columns);
     else if (await isDirectory(path)) loaded = await loadBeirDataset(path, options.split ?? "test");
     else if (isQrelsName(path) || (await looksLikeQrels(path))) {
       return QADataset.fromTrec({ qrels: path, ...trecOptions(options) });
@@ -350,7 +350,7 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
    * ```
    */
   static async fromHuggingFace(repo: string, options: HuggingFaceOptions = {}): Promise<QADataset> {
-    const { loadFromHuggingFace } = await import("./hugging-face.js");
+    const { loadFromHuggingFace } = await import("./formats/hugging-face.js");
     const loaded = await loadFromHuggingFace(repo, options);
     return new QADataset(loaded.samples, { warnings: loaded.warnings, source: `hf://${repo}` });
   }
