@@ -1,10 +1,7 @@
 import type { ColumnMapping } from "../records/column-mapping.js";
 import { describeValue, inputError, isPlainRecord } from "../records/problems.js";
-import {
-  impossibleWithAnswers,
-  type LoadedSamples,
-  SampleBuilder,
-} from "../records/sample-builder.js";
+import { type LoadedSamples, SampleBuilder } from "../records/sample-builder.js";
+import { impossibleWithAnswers } from "../records/squad-v2.js";
 
 /** True when a parsed JSON document has SQuAD's nested shape (`data[].paragraphs`). */
 export function isSquad(document: unknown): document is { data: unknown[] } {
