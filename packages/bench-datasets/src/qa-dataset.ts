@@ -12,7 +12,8 @@ import { gunzipHead, isGzip, withoutGz } from "./io/gzip.js";
 import type { ColumnMapping } from "./records/column-mapping.js";
 import { describeValue } from "./records/problems.js";
 import { type LoadedSamples, SampleBuilder } from "./records/sample-builder.js";
-import { parseTopics, QrelsParser } from "./trec/trec-text.js";
+import { QrelsParser } from "./trec/qrels-parser.js";
+import { parseTopics } from "./trec/topics.js";
 
 /** Which part of an SGML TREC topic becomes the question. */
 export type TopicField = "title" | "description" | "narrative";

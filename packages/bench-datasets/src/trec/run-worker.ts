@@ -3,7 +3,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { ConfigurationError } from "@fastrag/bench-core";
 import { feedFile } from "../io/byte-lines.js";
-import { type RunColumns, RunParser } from "./trec-text.js";
+import { type RunColumns, RunParser } from "./run-parser.js";
 
 /** What the worker posts: the parsed columns, or the error that stopped it. */
 export type RunWorkerMessage =

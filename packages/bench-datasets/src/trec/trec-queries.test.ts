@@ -6,8 +6,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sharedData } from "../../../../test-support/shared-data.js";
 import type { ByteLineParser } from "../io/byte-lines.js";
 import { QADataset } from "../qa-dataset.js";
+import { QrelsParser } from "./qrels-parser.js";
+import { RunParser } from "./run-parser.js";
 import { TrecRun } from "./trec-run.js";
-import { QrelsParser, RunParser } from "./trec-text.js";
 
 // The `queries` option of the TREC loaders: a subset of the queries, as `fastrag-bench eval`
 // loads one shard per thread. Kept queries must load exactly as in a whole load.

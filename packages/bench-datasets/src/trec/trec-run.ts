@@ -9,8 +9,8 @@ import {
 } from "@fastrag/bench-core";
 import { feedFile, feedText } from "../io/byte-lines.js";
 import { describeValue } from "../records/problems.js";
+import { type RunColumns, RunParser } from "./run-parser.js";
 import type { RunWorkerMessage } from "./run-worker.js";
-import { type RunColumns, RunParser } from "./trec-text.js";
 
 /** Options of {@link TrecRun.load}. */
 export interface TrecRunLoadOptions {
