@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import type { ColumnMapping } from "../records/column-mapping.js";
 import { type LoadedSamples, SampleBuilder } from "../records/sample-builder.js";
-import { streamCsv } from "./csv-stream.js";
+import { type RowPosition, streamCsv } from "./csv-stream.js";
 
 /**
  * Reads a `.csv` (or `.tsv`) dataset, streamed chunk by chunk through papaparse's parser
@@ -55,7 +55,7 @@ async function readOnce(
         if (failed !== undefined) return;
         if (!crlfRead && !mixed && anyCrlf(cells)) crlfRead = true;
         try {
-          add(cells, row, () => at.line());
+          add(cells, row, at);
         } catch (error) {
           // Joined, such a row might read otherwise: read on to learn whether the file mixes.
           if (!crlfRead) throw error;
@@ -87,15 +87,15 @@ async function readWaiting(
 ): Promise<LoadedSamples> {
   const { builder, add } = samplesOf(path, mapping);
   // Rows from the first one with a `\r\n` inside a cell, while the line breaks may still mix.
-  let waiting: { cells: string[]; row: number; line: number }[] | undefined;
+  let waiting: { cells: string[]; row: number; at: RowPosition }[] | undefined;
   let mixed = false;
   const addWaiting = (join: boolean) => {
     const rows = waiting ?? [];
     waiting = undefined;
     for (let i = 0; i < rows.length; i++) {
-      const { cells, row, line } = rows[i]!;
+      const { cells, row, at } = rows[i]!;
       rows[i] = undefined as never;
-      add(join ? cells.map(joinLineBreaks) : cells, row, () => line);
+      add(join ? cells.map(joinLineBreaks) : cells, row, at);
     }
   };
   try {
@@ -103,8 +103,10 @@ async function readWaiting(
       mode: () => "csv",
       row(cells, row, at) {
         if (waiting === undefined && !mixed && anyCrlf(cells)) waiting = [];
-        if (waiting !== undefined) waiting.push({ cells, row, line: at.line() });
-        else add(cells, row, () => at.line());
+        if (waiting !== undefined) {
+          const line = at.line();
+          waiting.push({ cells, row, at: { line: () => line } });
+        } else add(cells, row, at);
       },
       line: readAsLines,
       joinLineBreaks() {
@@ -123,17 +125,18 @@ async function readWaiting(
 
 /** A builder of the file's samples, and how to add a row (row 0 is the header) at a line. */
 function samplesOf(path: string, mapping: ColumnMapping | undefined) {
-  // The line of the row being added, for messages (asked for only on an error or a warning).
-  let lineOfRow: () => number = () => 1;
+  // Where the row being added is, for messages (asked for only on an error or a warning): the
+  // reader's own position object, not a closure per row.
+  let rowAt: RowPosition = { line: () => 1 };
   const builder = new SampleBuilder(mapping, {
     source: path,
     unit: "row",
     cellsAreText: true,
     ownsRecords: true,
-    describe: (row) => `row ${row} (line ${lineOfRow()})`,
+    describe: (row) => `row ${row} (line ${rowAt.line()})`,
   });
-  const add = (cells: string[], row: number, line: () => number) => {
-    lineOfRow = line;
+  const add = (cells: string[], row: number, at: RowPosition) => {
+    rowAt = at;
     if (row === 0) builder.setHeader(cells);
     else builder.addRow(cells, row);
   };
