@@ -22,6 +22,11 @@ export const csvStreamOptions: { chunkChars: number; guessChars: number; readByt
 export interface RowPosition {
   /** The 1-based line the current row starts on. */
   line(): number;
+  /**
+   * Whether the text the current row was parsed from holds a `\r\n` anywhere: when it does not,
+   * no cell of the row does, and a caller looking for one in each cell can skip the search.
+   */
+  readonly crlf: boolean;
 }
 
 /** What {@link streamCsv} hands the rows of a file to. */
@@ -90,7 +95,8 @@ export async function streamCsv(
     counted = 0;
     countedLines = 0;
   };
-  const at: RowPosition = {
+  const at: RowPosition & { crlf: boolean } = {
+    crlf: true,
     line() {
       let start = rowStart;
       while (start < aggregate.length) {
@@ -172,6 +178,7 @@ export async function streamCsv(
     }
     if (mixed) text = text.replace(CRLF, "\n");
     setAggregate(text);
+    at.crlf = text.includes("\r\n");
     const cursor = (parser as Papa.Parser).parse(text, 0, !last).meta.cursor as number;
     if (!last) {
       linesBefore += newlinesIn(text, 0, cursor);

@@ -53,7 +53,7 @@ async function readOnce(
       mode: () => "csv",
       row(cells, row, at) {
         if (failed !== undefined) return;
-        if (!crlfRead && !mixed && anyCrlf(cells)) crlfRead = true;
+        if (!crlfRead && !mixed && at.crlf && anyCrlf(cells)) crlfRead = true;
         try {
           add(cells, row, at);
         } catch (error) {
@@ -102,10 +102,10 @@ async function readWaiting(
     await streamCsv(path, delimiter, {
       mode: () => "csv",
       row(cells, row, at) {
-        if (waiting === undefined && !mixed && anyCrlf(cells)) waiting = [];
+        if (waiting === undefined && !mixed && at.crlf && anyCrlf(cells)) waiting = [];
         if (waiting !== undefined) {
           const line = at.line();
-          waiting.push({ cells, row, at: { line: () => line } });
+          waiting.push({ cells, row, at: { line: () => line, crlf: at.crlf } });
         } else add(cells, row, at);
       },
       line: readAsLines,
@@ -127,7 +127,7 @@ async function readWaiting(
 function samplesOf(path: string, mapping: ColumnMapping | undefined) {
   // Where the row being added is, for messages (asked for only on an error or a warning): the
   // reader's own position object, not a closure per row.
-  let rowAt: RowPosition = { line: () => 1 };
+  let rowAt: RowPosition = { line: () => 1, crlf: false };
   const builder = new SampleBuilder(mapping, {
     source: path,
     unit: "row",

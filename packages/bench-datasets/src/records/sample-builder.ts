@@ -206,16 +206,20 @@ export class SampleBuilder {
     const cells = this.cells;
     const id = cells.idOf(rawId, position, label);
     const question = cells.questionOf(rawQuestion, position, label);
-    const expectedAnswers = this.unanswerable.answersOf(
-      cells.listOf(rawAnswers, "expectedAnswers", position, label),
-      rawAnswers,
-      this.columns.columnOf.get("expectedAnswers"),
-      metadata,
-      rawImpossible,
-      this.positions,
-      position,
-      label,
-    );
+    let expectedAnswers = cells.listOf(rawAnswers, "expectedAnswers", position, label);
+    // SQuAD v2 reads only empty answers, or answers beside an `is_impossible` flag.
+    if (expectedAnswers.length === 0 || rawImpossible !== undefined) {
+      expectedAnswers = this.unanswerable.answersOf(
+        expectedAnswers,
+        rawAnswers,
+        this.columns.columnOf.get("expectedAnswers"),
+        metadata,
+        rawImpossible,
+        this.positions,
+        position,
+        label,
+      );
+    }
     let relevantIds = cells.listOf(rawIds, "relevantIds", position, label);
     const relevance = cells.relevanceOf(rawRelevance, position, label);
     // Derived only when no relevant ids are given at all: an explicit empty list stays empty (a
