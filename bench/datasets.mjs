@@ -7,8 +7,9 @@
 // BENCH_DATASETS_DIST=<dir> loads QADataset from another build's dist instead of this one's.
 // --baseline=<dir> reads before and after in one process: the bare parse, the build in <dir> (a
 // copy of the dist before a change, kept under packages/bench-datasets/node_modules/ so that its
-// imports resolve) and this build, alternating for [--rounds=5] rounds; it prints the median CPU
-// time of each (wall time swings with a shared host's load, CPU time less so).
+// imports resolve) and this build, alternating for [--rounds=5] rounds (the two builds swap places
+// each round); it prints the median CPU time of each (wall time swings with a shared host's load,
+// CPU time less so).
 // The files go to bench/.data/datasets/ (git-ignored) and are generated once, then reused.
 import { spawnSync } from "node:child_process";
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
@@ -156,9 +157,12 @@ if (baseline !== undefined) {
   for (const [format, bare, path] of formats) {
     const times = { bare: [], before: [], after: [] };
     for (let round = 0; round < rounds; round++) {
+      // The two builds swap places every round, so that neither always runs second.
       times.bare.push(await cpu(bare));
-      times.before.push(await cpu(async () => (await before.load(path)).length));
-      times.after.push(await cpu(async () => (await QADataset.load(path)).length));
+      for (const build of round % 2 === 0 ? ["before", "after"] : ["after", "before"]) {
+        const loader = build === "before" ? before : QADataset;
+        times[build].push(await cpu(async () => (await loader.load(path)).length));
+      }
     }
     const [b, x, y] = [median(times.bare), median(times.before), median(times.after)];
     console.log(

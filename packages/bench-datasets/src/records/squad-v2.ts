@@ -5,8 +5,8 @@ import type { RecordPositions } from "./record-positions.js";
 const hasOwn = Object.hasOwn;
 
 /** SQuAD's answers columns after Hugging Face's `Dataset.flatten()`. */
-export const FLAT_SQUAD_TEXT = "answers.text";
-export const FLAT_SQUAD_START = "answers.answer_start";
+const FLAT_SQUAD_TEXT = "answers.text";
+const FLAT_SQUAD_START = "answers.answer_start";
 
 /**
  * SQuAD v2's unanswerable flag, as a flat export of its questions keeps it (pandas'
