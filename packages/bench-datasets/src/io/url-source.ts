@@ -151,6 +151,8 @@ async function download(url: URL, path: string, options: DownloadOptions): Promi
   const signal = options.signal;
   const onAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener("abort", onAbort, { once: true });
+  // Aborted while the temporary directory was made: the event has fired already.
+  if (signal?.aborted) controller.abort(signal.reason);
   const file = await open(path, "w");
   try {
     const response = await fetch(href, { signal: controller.signal });
