@@ -4,12 +4,23 @@
 //
 // Run: pnpm --filter @fastrag/bench-core --filter @fastrag/bench-datasets build && node bench/datasets.mjs
 // Options: node bench/datasets.mjs [rows=1000000] [--regenerate]
+// BENCH_DATASETS_DIST=<dir> loads QADataset from another build's dist instead of this one's.
+// --baseline=<dir> reads before and after in one process: the bare parse, the build in <dir> (a
+// copy of the dist before a change, kept under packages/bench-datasets/node_modules/ so that its
+// imports resolve) and this build, alternating for [--rounds=5] rounds (the two builds swap places
+// each round); it prints the median CPU time of each (wall time swings with a shared host's load,
+// CPU time less so).
 // The files go to bench/.data/datasets/ (git-ignored) and are generated once, then reused.
 import { spawnSync } from "node:child_process";
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
-import { QADataset } from "../packages/bench-datasets/dist/index.js";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const { QADataset } = await import(
+  process.env.BENCH_DATASETS_DIST === undefined
+    ? "../packages/bench-datasets/dist/index.js"
+    : pathToFileURL(`${process.env.BENCH_DATASETS_DIST}/index.js`).href
+);
 
 const require = createRequire(new URL("../packages/bench-datasets/package.json", import.meta.url));
 const Papa = require("papaparse");
@@ -17,6 +28,8 @@ const Papa = require("papaparse");
 const args = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const ROWS = Number(args[0] ?? 1_000_000);
 const phase = process.argv.find((a) => a.startsWith("--phase="))?.slice(8);
+const baseline = process.argv.find((a) => a.startsWith("--baseline="))?.slice(11);
+const rounds = Number(process.argv.find((a) => a.startsWith("--rounds="))?.slice(9) ?? 5);
 const dir = fileURLToPath(new URL(`./.data/datasets/${ROWS}/`, import.meta.url));
 const files = {
   jsonl: `${dir}eval.jsonl`,
@@ -109,7 +122,54 @@ async function time(fn) {
   return ms;
 }
 
-if (phase !== undefined) {
+/** CPU milliseconds (user + system) of one call; checks the row count. */
+async function cpu(fn) {
+  globalThis.gc?.();
+  const start = process.cpuUsage();
+  const n = await fn();
+  const used = process.cpuUsage(start);
+  if (n !== ROWS) throw new Error(`expected ${ROWS} rows, got ${n}`);
+  return (used.user + used.system) / 1000;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+if (baseline !== undefined) {
+  // Before and after in one process, alternating: bare parse, baseline build, this build.
+  if (!Object.values(files).every((f) => existsSync(f))) await generate();
+  const before = (await import(pathToFileURL(`${baseline}/index.js`).href)).QADataset;
+  const formats = [
+    ["jsonl", () => bareJsonl(files.jsonl), files.jsonl],
+    ["csv", async () => barePapa(files.csv), files.csv],
+    ["csv+lists", async () => barePapa(files.csvLists), files.csvLists],
+  ];
+  console.log(
+    `node ${process.version}, ${ROWS.toLocaleString()} rows; CPU time, median of ${rounds} alternating rounds; baseline ${baseline}`,
+  );
+  console.log(
+    "| format | bare ms | before ms | after ms | before / bare | after / bare | after / before |",
+  );
+  console.log("|---|---:|---:|---:|---:|---:|---:|");
+  for (const [format, bare, path] of formats) {
+    const times = { bare: [], before: [], after: [] };
+    for (let round = 0; round < rounds; round++) {
+      // The two builds swap places every round, so that neither always runs second.
+      times.bare.push(await cpu(bare));
+      for (const build of round % 2 === 0 ? ["before", "after"] : ["after", "before"]) {
+        const loader = build === "before" ? before : QADataset;
+        times[build].push(await cpu(async () => (await loader.load(path)).length));
+      }
+    }
+    const [b, x, y] = [median(times.bare), median(times.before), median(times.after)];
+    console.log(
+      `| ${format} | ${b.toFixed(0)} | ${x.toFixed(0)} | ${y.toFixed(0)} | ${(x / b).toFixed(2)}× | ${(y / b).toFixed(2)}× | ${(y / x).toFixed(3)} |`,
+    );
+  }
+} else if (phase !== undefined) {
   // Child: one loader, once, then report its peak RSS.
   const ms = await time(loaders[phase]);
   process.stdout.write(JSON.stringify({ ms, maxRssMb: process.resourceUsage().maxRSS / 1024 }));

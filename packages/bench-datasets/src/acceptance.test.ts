@@ -1,9 +1,9 @@
 import { ConfigurationError } from "@fastrag/bench-core";
 import { describe, expect, it } from "vitest";
 import { rejection, sharedData } from "./__fixtures__/helpers.js";
-import { Predictions } from "./predictions.js";
+import { Predictions } from "./formats/predictions.js";
 import { QADataset } from "./qa-dataset.js";
-import { TrecRun } from "./trec-run.js";
+import { TrecRun } from "./trec/trec-run.js";
 
 // Real third-party files, read in place from ../shared/data (see its README for sources).
 describe("acceptance on real files", () => {

@@ -5,10 +5,10 @@ import { ConfigurationError } from "@fastrag/bench-core";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { describe, expect, it } from "vitest";
 import { rejection, tempDir, tempFile } from "./__fixtures__/helpers.js";
-import { loadCorpus } from "./corpus.js";
-import { Predictions } from "./predictions.js";
+import { loadCorpus } from "./formats/corpus.js";
+import { Predictions } from "./formats/predictions.js";
 import { QADataset } from "./qa-dataset.js";
-import { TrecRun } from "./trec-run.js";
+import { TrecRun } from "./trec/trec-run.js";
 
 // The bad-input corpus: every entry under __fixtures__/bad/<kind>/ must give a ConfigurationError
 // whose message names the file and where in it the problem is (line/row and column, or the

@@ -5,10 +5,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { tempDir } from "./__fixtures__/helpers.js";
-import { loadCorpus } from "./corpus.js";
-import { Predictions } from "./predictions.js";
+import { loadCorpus } from "./formats/corpus.js";
+import { Predictions } from "./formats/predictions.js";
 import { QADataset } from "./qa-dataset.js";
-import { TrecRun } from "./trec-run.js";
+import { TrecRun } from "./trec/trec-run.js";
 
 /** The only outcomes allowed: a value, or a ConfigurationError. */
 async function datasetOrConfigurationError(load: () => Promise<unknown>): Promise<void> {

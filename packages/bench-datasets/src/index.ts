@@ -1,14 +1,6 @@
-export {
-  COLUMN_ALIASES,
-  type ColumnMapping,
-  detectColumns,
-  NATIVE_FIELD_NAMES,
-  SAMPLE_FIELDS,
-  type SampleField,
-} from "./column-mapping.js";
-export { CORPUS_ALIASES, loadCorpus, type Passage } from "./corpus.js";
-export { HUGGING_FACE_VIEWER_URL, type HuggingFaceOptions } from "./hugging-face.js";
-export { Predictions } from "./predictions.js";
+export { CORPUS_ALIASES, loadCorpus, type Passage } from "./formats/corpus.js";
+export { HUGGING_FACE_VIEWER_URL, type HuggingFaceOptions } from "./formats/hugging-face.js";
+export { Predictions } from "./formats/predictions.js";
 export {
   type LoadOptions,
   type NativeSample,
@@ -17,4 +9,12 @@ export {
   type TopicField,
   type TrecDatasetOptions,
 } from "./qa-dataset.js";
-export { TrecRun, type TrecRunLoadOptions } from "./trec-run.js";
+export {
+  COLUMN_ALIASES,
+  type ColumnMapping,
+  detectColumns,
+  NATIVE_FIELD_NAMES,
+  SAMPLE_FIELDS,
+  type SampleField,
+} from "./records/column-mapping.js";
+export { TrecRun, type TrecRunLoadOptions } from "./trec/trec-run.js";

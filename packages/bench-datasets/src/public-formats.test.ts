@@ -5,9 +5,9 @@ import { ConfigurationError } from "@fastrag/bench-core";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { describe, expect, it } from "vitest";
 import { rejection, tempDir, tempFile } from "./__fixtures__/helpers.js";
-import { loadCorpus } from "./corpus.js";
+import { loadCorpus } from "./formats/corpus.js";
 import { QADataset } from "./qa-dataset.js";
-import { TrecRun } from "./trec-run.js";
+import { TrecRun } from "./trec/trec-run.js";
 
 // Small replicas of public benchmark files, byte for byte in their published shapes (field names,
 // nesting, headers, separators, quoting), loaded through the public API.

@@ -1,18 +1,23 @@
-import { open } from "node:fs/promises";
-import { basename } from "node:path";
 import { ConfigurationError, type EvalSample, type Metadata } from "@fastrag/bench-core";
-import { writeFileAtomic } from "@fastrag/bench-core/internal";
-import type { ColumnMapping } from "./column-mapping.js";
-import type { HuggingFaceOptions } from "./hugging-face.js";
-import { feedFile } from "./internal/byte-lines.js";
-import { isDirectory, readTextFile } from "./internal/files.js";
-import { gunzipHead, isGzip, withoutGz } from "./internal/gzip.js";
-import { loadBeirDataset } from "./internal/load-beir.js";
-import { loadJsonDataset } from "./internal/load-json.js";
-import { loadJsonlDataset } from "./internal/load-jsonl.js";
-import { describeValue } from "./internal/problems.js";
-import { type LoadedSamples, SampleBuilder } from "./internal/sample-builder.js";
-import { parseTopics, QrelsParser } from "./internal/trec-text.js";
+import { isTimeoutMs, MAX_TIMER_MS, writeFileAtomic } from "@fastrag/bench-core/internal";
+import type { HuggingFaceOptions } from "./formats/hugging-face.js";
+import { loadBeirDataset } from "./formats/load-beir.js";
+import { loadJsonDataset } from "./formats/load-json.js";
+import { loadJsonlDataset } from "./formats/load-jsonl.js";
+import { isDirectory } from "./io/files.js";
+import { withoutGz } from "./io/gzip.js";
+import {
+  DEFAULT_URL_TIMEOUT_MS,
+  isUrlObject,
+  pathOfFileUrl,
+  urlOf,
+  withDownload,
+} from "./io/url-source.js";
+import type { ColumnMapping } from "./records/column-mapping.js";
+import { describeValue } from "./records/problems.js";
+import { type LoadedSamples, SampleBuilder } from "./records/sample-builder.js";
+import { isQrelsName, looksLikeQrels } from "./trec/qrels-file.js";
+import { trecSamples } from "./trec/trec-samples.js";
 
 /** Which part of an SGML TREC topic becomes the question. */
 export type TopicField = "title" | "description" | "narrative";
@@ -27,6 +32,16 @@ export interface LoadOptions {
   readonly topicField?: TopicField;
   /** For TREC qrels: as {@link TrecDatasetOptions.relevanceLevel}. */
   readonly relevanceLevel?: number;
+  /**
+   * For an `http:`/`https:` URL: aborts the download, and `load` rejects with `signal.reason`.
+   * A signal already aborted stops any load before it starts.
+   */
+  readonly signal?: AbortSignal;
+  /**
+   * For an `http:`/`https:` URL: how long the server may send nothing (no answer, no bytes)
+   * before the load fails, in milliseconds. Default 30,000.
+   */
+  readonly timeoutMs?: number;
 }
 
 /** Options of {@link QADataset.fromTrec}. */
@@ -74,9 +89,6 @@ export interface NativeSample {
   metadata: Metadata;
 }
 
-// TREC samples have no gold answers: one shared, frozen empty list instead of 10^5 of them.
-const NO_ANSWERS: readonly string[] = Object.freeze([]);
-
 const SUPPORTED =
   '.json (native, bare array or SQuAD), .jsonl, .csv, .tsv, .yaml/.yml, .parquet, a BEIR directory (queries.jsonl + qrels/<split>.tsv), or TREC qrels (lines "qid iter docno rel"; topics with the topics option); each may be gzip-compressed (.gz)';
 
@@ -87,46 +99,6 @@ function trecOptions(options: LoadOptions): Omit<TrecDatasetOptions, "qrels"> {
     ...(options.topicField !== undefined ? { topicField: options.topicField } : {}),
     ...(options.relevanceLevel !== undefined ? { relevanceLevel: options.relevanceLevel } : {}),
   };
-}
-
-/** A file named as TREC qrels usually are: `qrels.test`, `qrels-dev.txt`, `robust04.qrels`. */
-function isQrelsName(path: string): boolean {
-  const name = basename(path).toLowerCase();
-  return /(?:^|[._-])qrels(?:[._-]|$)/.test(name);
-}
-
-/**
- * Whether a file reads as TREC qrels: its first non-blank line has four whitespace-separated
- * fields, the second an iteration number (`0`, or `Q0` as some files have it) and the last a whole
- * grade, as in `301 0 FR940202-2-00009 1` (a line of text such as "population of china 2020" is
- * not). Only the file's first 4 KiB are read; a file that cannot be read is not qrels (the caller
- * then reports it as the format its suffix names, or as unsupported).
- */
-async function looksLikeQrels(path: string): Promise<boolean> {
-  let head: string;
-  try {
-    const file = await open(path, "r");
-    try {
-      const buffer = Buffer.alloc(4096);
-      const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
-      const bytes = isGzip(buffer, bytesRead)
-        ? gunzipHead(buffer.subarray(0, bytesRead))
-        : buffer.subarray(0, bytesRead);
-      head = bytes.toString("latin1");
-    } finally {
-      await file.close();
-    }
-  } catch {
-    return false;
-  }
-  const line = head.split("\n").find((l) => l.trim() !== "");
-  if (line === undefined) return false;
-  const fields = line.trim().split(/\s+/);
-  return (
-    fields.length === 4 &&
-    /^(?:\d+|Q0)$/.test(fields[1] as string) &&
-    /^[-+]?\d+$/.test(fields[3] as string)
-  );
 }
 
 /**
@@ -192,22 +164,49 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
    * Any of these files may be gzip-compressed: it is recognised by its content and decompressed as
    * it is read, and a `.gz` suffix is looked past (`eval.jsonl.gz` reads as `.jsonl`).
    *
+   * `source` may be a URL, as a `URL` object or a string starting `file://`, `http://` or
+   * `https://`. A `file:` URL loads as its path. An `http(s):` URL's body is streamed with fetch
+   * to a temporary file, read by the reader its last path segment's suffix names (as a path's
+   * would be; the server's Content-Encoding is undone by fetch), then deleted; messages and
+   * warnings name the URL. `options.signal` aborts the download and `options.timeoutMs` bounds
+   * how long the server may send nothing. A BEIR directory cannot be loaded by URL.
+   *
    * @throws ConfigurationError for an unsupported suffix (listing those supported), a missing
-   *   file, or any malformed content; the message names the file, line/row and column.
+   *   file, or any malformed content; the message names the file, line/row and column. For a URL:
+   *   an answer other than 2xx (kind `unreadable-file`, naming the status and the URL), a host
+   *   that cannot be reached or a download that stalls for `timeoutMs` (`unreadable-file`), a
+   *   scheme other than `file:`, `http:` and `https:` (`invalid-option`). Rejects with
+   *   `signal.reason` when `options.signal` aborts.
+   * @example
+   * ```ts
+   * const dataset = await QADataset.load(new URL("https://example.org/eval.jsonl.gz"), undefined, {
+   *   signal: AbortSignal.timeout(60_000),
+   * });
+   * ```
    */
   static async load(
-    path: string,
+    source: string | URL,
     columns?: ColumnMapping,
     options: LoadOptions = {},
   ): Promise<QADataset> {
-    if (typeof path !== "string" || path.length === 0) {
+    if (!isUrlObject(source) && (typeof source !== "string" || source.length === 0)) {
       throw new ConfigurationError(
-        `QADataset.load: expected a file path, found ${describeValue(path)}`,
+        `QADataset.load: expected a file path, found ${describeValue(source)}`,
       );
     }
-    // `data.jsonl.gz` reads as `.jsonl`: every reader decompresses gzip files.
-    const lower = withoutGz(path.toLowerCase());
-    let loaded: LoadedSamples;
+    const { signal, timeoutMs = DEFAULT_URL_TIMEOUT_MS } = options;
+    if (signal !== undefined && !(signal instanceof AbortSignal)) {
+      throw new ConfigurationError(
+        `QADataset.load: signal must be an AbortSignal, found ${describeValue(signal)}`,
+        { kind: "invalid-option", option: "signal" },
+      );
+    }
+    if (!isTimeoutMs(timeoutMs)) {
+      throw new ConfigurationError(
+        `QADataset.load: timeoutMs must be a number of milliseconds in (0, ${MAX_TIMER_MS}], found ${describeValue(timeoutMs)}`,
+        { kind: "invalid-option", option: "timeoutMs" },
+      );
+    }
     if (
       options.split !== undefined &&
       (typeof options.split !== "string" || options.split === "")
@@ -216,6 +215,25 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
         `QADataset.load: split must be a non-empty string, found ${describeValue(options.split)}`,
       );
     }
+    signal?.throwIfAborted();
+    const url = urlOf(source);
+    if (url !== undefined && url.protocol !== "file:") {
+      return withDownload(
+        url,
+        { signal, timeoutMs },
+        (file) => QADataset.load(file, columns, options),
+        (dataset, rename) =>
+          new QADataset(dataset.samples, {
+            warnings: dataset.warnings.map(rename),
+            source: url.href,
+          }),
+      );
+    }
+    // Not a URL: a string (URL objects are URLs).
+    const path = url === undefined ? (source as string) : pathOfFileUrl(url);
+    // `data.jsonl.gz` reads as `.jsonl`: every reader decompresses gzip files.
+    const lower = withoutGz(path.toLowerCase());
+    let loaded: LoadedSamples;
     // Qrels by name come first: MS MARCO's are `qrels.dev.small.tsv`, TREC lines in a .tsv.
     if (isQrelsName(path) && !lower.endsWith(".json") && (await looksLikeQrels(path))) {
       return QADataset.fromTrec({ qrels: path, ...trecOptions(options) });
@@ -225,13 +243,13 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
     // CSV, YAML, Parquet and Hugging Face load their parsers on first use: importing the package
     // (for TREC files, say) does not pay for parsers it never calls.
     else if (lower.endsWith(".csv"))
-      loaded = await (await import("./internal/load-csv.js")).loadCsvDataset(path, columns, ",");
+      loaded = await (await import("./formats/load-csv.js")).loadCsvDataset(path, columns, ",");
     else if (lower.endsWith(".tsv"))
-      loaded = await (await import("./internal/load-csv.js")).loadCsvDataset(path, columns, "\t");
+      loaded = await (await import("./formats/load-csv.js")).loadCsvDataset(path, columns, "\t");
     else if (lower.endsWith(".yaml") || lower.endsWith(".yml"))
-      loaded = await (await import("./internal/load-yaml.js")).loadYamlDataset(path, columns);
+      loaded = await (await import("./formats/load-yaml.js")).loadYamlDataset(path, columns);
     else if (lower.endsWith(".parquet"))
-      loaded = await (await import("./internal/load-parquet.js")).loadParquetDataset(path, columns);
+      loaded = await (await import("./formats/load-parquet.js")).loadParquetDataset(path, columns);
     else if (await isDirectory(path)) loaded = await loadBeirDataset(path, options.split ?? "test");
     else if (isQrelsName(path) || (await looksLikeQrels(path))) {
       return QADataset.fromTrec({ qrels: path, ...trecOptions(options) });
@@ -301,34 +319,7 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
         `QADataset.fromTrec: queries must be a function (queryId) => boolean, found ${describeValue(keep)}`,
       );
     }
-    const qrels = new QrelsParser(options.qrels, level, keep);
-    await feedFile(options.qrels, qrels);
-    const topics =
-      options.topics === undefined
-        ? undefined
-        : parseTopics(await readTextFile(options.topics), options.topics, options.topicField);
-    const { qids, relevance, relevantIds, firstLines } = qrels;
-    const samples: EvalSample[] = new Array(qids.length);
-    for (let q = 0; q < qids.length; q++) {
-      const qid = qids[q] as string;
-      let question = qid;
-      if (topics !== undefined) {
-        const text = topics.get(qid);
-        if (text === undefined) {
-          throw new ConfigurationError(
-            `${options.topics}: no topic for query ${JSON.stringify(qid)}, which line ${firstLines[q]} of ${options.qrels} judges; ${topicsHint(qid, topics)}`,
-          );
-        }
-        question = text;
-      }
-      samples[q] = {
-        id: qid,
-        question,
-        expectedAnswers: NO_ANSWERS,
-        relevantIds: relevantIds[q] as string[],
-        relevance: relevance[q] as Record<string, number>,
-      };
-    }
+    const samples = await trecSamples(options, level, keep);
     return new QADataset(samples, { source: options.qrels });
   }
 
@@ -350,7 +341,7 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
    * ```
    */
   static async fromHuggingFace(repo: string, options: HuggingFaceOptions = {}): Promise<QADataset> {
-    const { loadFromHuggingFace } = await import("./hugging-face.js");
+    const { loadFromHuggingFace } = await import("./formats/hugging-face.js");
     const loaded = await loadFromHuggingFace(repo, options);
     return new QADataset(loaded.samples, { warnings: loaded.warnings, source: `hf://${repo}` });
   }
@@ -385,25 +376,6 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
       yield samples.length === 0 ? "]}\n" : "\n]}\n";
     });
   }
-}
-
-/**
- * What the topics hold instead of `qid`, for the message of a missing topic. Old TREC topics
- * number `<num> Number: 051` while their qrels say `51`: ids are compared as text, as trec_eval
- * compares them, so say so when only leading zeros differ.
- */
-function topicsHint(qid: string, topics: ReadonlyMap<string, string>): string {
-  const bare = (id: string) => id.replace(/^0+(?=\d)/, "");
-  const wanted = bare(qid);
-  for (const id of topics.keys()) {
-    if (bare(id) === wanted) {
-      return `the topics have ${JSON.stringify(id)}: query ids are compared as text (as trec_eval compares them), so write them alike in both files (both zero-padded or neither)`;
-    }
-  }
-  const shown = [...topics.keys()].slice(0, 3).map((id) => JSON.stringify(id));
-  return topics.size === 0
-    ? "the topics hold no topic"
-    : `the topics hold ${topics.size} (${shown.join(", ")}${topics.size > 3 ? ", …" : ""})`;
 }
 
 function toNative(sample: EvalSample): NativeSample {

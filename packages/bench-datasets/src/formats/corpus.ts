@@ -1,0 +1,238 @@
+import { join } from "node:path";
+import { ConfigurationError } from "@fastrag/bench-core";
+import { isDirectory, readTextFile } from "../io/files.js";
+import { withoutGz } from "../io/gzip.js";
+import { forEachLine, isBlank } from "../io/lines.js";
+import { WRITE_AS_JSONL } from "../io/text-limit.js";
+import {
+  describeInexact,
+  describeValue,
+  inputError,
+  isExactNumber,
+  isPlainRecord,
+} from "../records/problems.js";
+import { parseJson } from "./json-text.js";
+import { plainOrGz } from "./load-beir.js";
+import { isSquad, squadParagraphs } from "./squad.js";
+
+/** One passage of a corpus, for retrievers to index. */
+export interface Passage {
+  readonly id: string;
+  /** `""` when the source has no title. */
+  readonly title: string;
+  readonly text: string;
+}
+
+/**
+ * The column names {@link loadCorpus} reads each passage field from (exact names; two aliases of
+ * one field in one file is an error).
+ */
+export const CORPUS_ALIASES: Readonly<Record<keyof Passage, readonly string[]>> = {
+  id: ["_id", "id", "doc_id", "docid", "corpus-id", "pid"],
+  title: ["title"],
+  text: ["text", "contents", "content", "passage", "body"],
+};
+
+/**
+ * Reads passages into `{ id, title, text }`, for the retrievers that users and the demo build:
+ * - a BEIR `corpus.jsonl` (or a BEIR directory holding one);
+ * - any `.jsonl`, `.csv` or `.tsv` of passages, columns per {@link CORPUS_ALIASES}. JSONL, CSV
+ *   and TSV are streamed: a file of any size loads as long as its passages fit in memory;
+ * - a `.tsv` without a header row, as MS MARCO's `collection.tsv`: when its first line has
+ *   exactly two tab-separated fields, a whole number and a text that names no column, each line
+ *   is read as `id<TAB>text`, verbatim (quotes are text, not CSV quoting), and a line without
+ *   exactly one tab is an error naming it;
+ * - a `.json` array of passages, or a SQuAD file, whose paragraphs become passages with the
+ *   same `<title>#<index>` ids its questions' `relevant_ids` name.
+ *
+ * A gzip-compressed file is decompressed as it is read, its `.gz` suffix looked past
+ * (`corpus.jsonl.gz` reads as `.jsonl`).
+ *
+ * @throws ConfigurationError for an unsupported path, a passage without an id or text, a
+ *   duplicate id, or malformed content (naming the file, line/row and column); for a `.json`
+ *   file longer than a string can hold (about 537 million characters), naming its size and
+ *   saying to write it as JSONL.
+ * @example
+ * ```ts
+ * const passages = await loadCorpus("scifact/corpus.jsonl");
+ * const index = new Map(passages.map((p) => [p.id, p]));
+ * ```
+ */
+export async function loadCorpus(path: string): Promise<Passage[]> {
+  if (typeof path !== "string" || path.length === 0) {
+    throw new ConfigurationError(`loadCorpus: expected a path, found ${describeValue(path)}`);
+  }
+  const lower = withoutGz(path.toLowerCase());
+  const reader = new PassageReader(path);
+  if (lower.endsWith(".jsonl")) {
+    await forEachLine(path, (line, n) => {
+      if (!isBlank(line)) reader.addRecord(parseJson(line, path, n), `line ${n}`);
+    });
+  } else if (lower.endsWith(".csv") || lower.endsWith(".tsv")) {
+    const { streamCsv } = await import("./csv-stream.js");
+    const delimiter = lower.endsWith(".tsv") ? "\t" : ",";
+    let header: string[] = [];
+    await streamCsv(path, delimiter, {
+      mode: (first) => (delimiter === "\t" && isHeaderlessPassage(first) ? "lines" : "csv"),
+      row(cells, row, at) {
+        if (row === 0) {
+          header = cells;
+          return;
+        }
+        if (cells.length !== header.length) {
+          throw inputError(
+            `${path}: row ${row} (line ${at.line()})`,
+            `expected ${header.length} cells (one per header column), found ${cells.length}`,
+          );
+        }
+        const record: Record<string, unknown> = Object.create(null);
+        for (let i = 0; i < header.length; i++) record[header[i]!] = cells[i];
+        reader.addRecord(record, `row ${row}`);
+      },
+      line(line, n) {
+        const tab = line.indexOf("\t");
+        if (tab === -1 || line.indexOf("\t", tab + 1) !== -1) {
+          throw inputError(
+            `${path}: line ${n}`,
+            `expected "pid<TAB>passage text" (the file has no header row: its first line is one, as in MS MARCO's collection.tsv), found ${line.split("\t").length} tab-separated field${tab === -1 ? "" : "s"}`,
+          );
+        }
+        const record: Record<string, unknown> = Object.create(null);
+        record.id = line.slice(0, tab);
+        record.text = line.slice(tab + 1);
+        reader.addRecord(record, `line ${n}`);
+      },
+      joinLineBreaks: () => reader.joinLineBreaks(),
+    });
+  } else if (lower.endsWith(".json")) {
+    const document = parseJson(await readTextFile(path, WRITE_AS_JSONL), path);
+    if (isSquad(document)) {
+      for (const paragraph of squadParagraphs(document, path)) {
+        reader.add(paragraph.id, paragraph.title, paragraph.context, paragraph.where);
+      }
+    } else if (Array.isArray(document)) {
+      for (let i = 0; i < document.length; i++) reader.addRecord(document[i], `record ${i + 1}`);
+    } else {
+      throw inputError(
+        path,
+        `expected an array of passages or a SQuAD file, found ${describeValue(document)}`,
+      );
+    }
+  } else if (await isDirectory(path)) {
+    return loadCorpus(await plainOrGz(join(path, "corpus.jsonl")));
+  } else {
+    throw new ConfigurationError(
+      `${path}: unsupported corpus format; expected .jsonl (e.g. BEIR corpus.jsonl), .csv, .tsv, .json (passages or SQuAD) or a BEIR directory`,
+    );
+  }
+  return reader.passages;
+}
+
+const CORPUS_COLUMNS = new Set(Object.values(CORPUS_ALIASES).flat());
+
+/**
+ * True for the first line of a TSV without a header, as MS MARCO's `collection.tsv`
+ * (`pid<TAB>passage`): exactly two fields, a whole number and a text that names no column.
+ */
+function isHeaderlessPassage(line: string): boolean {
+  const tab = line.indexOf("\t");
+  if (tab === -1 || line.indexOf("\t", tab + 1) !== -1) return false;
+  return /^\d+$/.test(line.slice(0, tab)) && !CORPUS_COLUMNS.has(line.slice(tab + 1));
+}
+
+class PassageReader {
+  readonly passages: Passage[] = [];
+  private readonly ids = new Set<string>();
+  private columns: { id: string; title: string | undefined; text: string } | undefined;
+
+  constructor(private readonly source: string) {}
+
+  addRecord(record: unknown, where: string): void {
+    if (!isPlainRecord(record)) {
+      throw inputError(
+        `${this.source}: ${where}`,
+        `expected a passage object {_id, title?, text}, found ${describeValue(record)}`,
+      );
+    }
+    if (this.columns === undefined) this.columns = this.resolve(record, where);
+    const { id: idKey, title: titleKey, text: textKey } = this.columns;
+    const rawId = record[idKey];
+    let id: string;
+    if (typeof rawId === "string" && rawId.length > 0) id = rawId;
+    else if (typeof rawId === "number" && isExactNumber(rawId)) id = String(rawId);
+    else {
+      throw inputError(
+        `${this.source}: ${where}, column "${idKey}"`,
+        `expected a passage id (a non-empty string or number), found ${typeof rawId === "number" ? describeInexact(rawId) : describeValue(rawId)}`,
+      );
+    }
+    const text = record[textKey];
+    if (typeof text !== "string") {
+      throw inputError(
+        `${this.source}: ${where}, column "${textKey}"`,
+        `expected the passage text (a string), found ${describeValue(text)}`,
+      );
+    }
+    const rawTitle = titleKey === undefined ? undefined : record[titleKey];
+    if (rawTitle !== undefined && rawTitle !== null && typeof rawTitle !== "string") {
+      throw inputError(
+        `${this.source}: ${where}, column "title"`,
+        `expected a string, found ${describeValue(rawTitle)}`,
+      );
+    }
+    this.add(id, typeof rawTitle === "string" ? rawTitle : "", text, where);
+  }
+
+  /** Turns each `\r\n` in the passages read so far into `\n` (see `CsvSink.joinLineBreaks`). */
+  joinLineBreaks(): void {
+    const join = (s: string) => (s.includes("\r\n") ? s.replace(/\r\n/g, "\n") : s);
+    this.ids.clear();
+    for (let i = 0; i < this.passages.length; i++) {
+      const { id, title, text } = this.passages[i]!;
+      const joined = { id: join(id), title: join(title), text: join(text) };
+      this.ids.add(joined.id);
+      this.passages[i] = joined;
+    }
+  }
+
+  add(id: string, title: string, text: string, where: string): void {
+    if (this.ids.has(id))
+      throw inputError(`${this.source}: ${where}`, `duplicate passage id ${JSON.stringify(id)}`);
+    this.ids.add(id);
+    this.passages.push({ id, title, text });
+  }
+
+  private resolve(record: Record<string, unknown>, where: string) {
+    const pick = (field: keyof Passage): string | undefined => {
+      let found: string | undefined;
+      for (const alias of CORPUS_ALIASES[field]) {
+        if (!Object.hasOwn(record, alias)) continue;
+        if (found !== undefined) {
+          throw inputError(
+            `${this.source}: ${where}`,
+            `both "${found}" and "${alias}" could be the passage ${field} column`,
+          );
+        }
+        found = alias;
+      }
+      return found;
+    };
+    const id = pick("id");
+    const text = pick("text");
+    if (id === undefined || text === undefined) {
+      const field = id === undefined ? "id" : "text";
+      const columns = Object.keys(record);
+      // A file without a header: its first passage was read as the column names. (A TSV whose
+      // first line is "pid<TAB>passage", as MS MARCO's collection.tsv, is read without one.)
+      const headerless =
+        where === "row 1" && columns.length >= 2 && /^\d+$/.test(columns[0] as string)
+          ? `; the first row looks like data, not a header: add a header line naming the columns, such as "id<TAB>text"`
+          : "";
+      throw inputError(
+        `${this.source}: ${where}`,
+        `no passage ${field} column; tried ${CORPUS_ALIASES[field].map((a) => `"${a}"`).join(", ")}; columns found: ${columns.join(", ") || "(none)"}${headerless}`,
+      );
+    }
+    return { id, title: pick("title"), text };
+  }
+}

@@ -1,0 +1,322 @@
+import { createReadStream } from "node:fs";
+import Papa from "papaparse";
+import { fileError } from "../io/files.js";
+import { maybeGunzip } from "../io/gzip.js";
+import { isBlank } from "../io/lines.js";
+import { count, textLimit } from "../io/text-limit.js";
+import { invalidUtf8, utf8Pieces } from "../io/utf8.js";
+import { inputError } from "../records/problems.js";
+
+/**
+ * How many characters are handed to papaparse at a time, how many are read before the first parse
+ * (papaparse guesses the line break from the first 1 MiB), and how many bytes are read at a time.
+ * Tests lower them to cut small files into many chunks; the result does not depend on them.
+ */
+export const csvStreamOptions: { chunkChars: number; guessChars: number; readBytes: number } = {
+  chunkChars: 1 << 22,
+  guessChars: 1 << 20,
+  readBytes: 1 << 20,
+};
+
+/** Where the row being read starts, asked for by messages only (counting lines costs a scan). */
+export interface RowPosition {
+  /** The 1-based line the current row starts on. */
+  line(): number;
+  /**
+   * Whether the text the current row was parsed from holds a `\r\n` anywhere: when it does not,
+   * no cell of the row does, and a caller looking for one in each cell can skip the search.
+   */
+  readonly crlf: boolean;
+}
+
+/** What {@link streamCsv} hands the rows of a file to. */
+export interface CsvSink {
+  /**
+   * Told the first non-empty line before any row: `"lines"` reads the file as plain lines
+   * (`line` is called for each non-blank one) instead of CSV rows (`row`).
+   */
+  mode(firstLine: string): "csv" | "lines";
+  /** A CSV row (row 0 is the header), cells as papaparse gives them. */
+  row(cells: string[], row: number, at: RowPosition): void;
+  /** A non-blank line (without its line break), in `"lines"` mode. */
+  line(line: string, lineNumber: number): void;
+  /**
+   * The file mixes `\r\n` and `\n` line breaks, found after rows were handed over: a `\r\n`
+   * inside a quoted cell of those rows is to become `\n`, as it is in the rows that follow.
+   */
+  joinLineBreaks(): void;
+}
+
+/**
+ * Reads a CSV/TSV file chunk by chunk (decompressed when it is gzip) through papaparse's own
+ * parser, so a file of any size is read without becoming one string, with the same rows and
+ * messages as one papaparse call on the whole text: papaparse parses each chunk up to its last
+ * complete row and starts again there with the next chunk, the line break is guessed from the
+ * first 1 MiB as papaparse does, and a file mixing `\r\n` and `\n` reads as if it used `\n`.
+ *
+ * `options.mixed` says the file is known to mix them (a second read, after `joinLineBreaks`):
+ * every `\r\n` becomes `\n` from the start, and `joinLineBreaks` is never called.
+ *
+ * @throws ConfigurationError for an unreadable, empty or malformed file (naming the row and the
+ *   line it starts on), invalid UTF-8 (line, column and byte), or what `sink` throws.
+ */
+export async function streamCsv(
+  path: string,
+  delimiter: string,
+  sink: CsvSink,
+  options: { readonly mixed?: boolean } = {},
+): Promise<void> {
+  const kind = delimiter === "\t" ? "TSV" : "CSV";
+  let mode: "csv" | "lines" | undefined;
+  // Line breaks seen so far in the text as written, and whether it mixes them.
+  let crlf = false;
+  let bareLf = false;
+  let mixed = options.mixed === true;
+  // The first `guessChars` of the text as written, to guess the line break again once mixed.
+  let firstText = "";
+  let parser: Papa.Parser | undefined;
+  let newline = "\n";
+  // Text read but not yet parsed: `partial` is an incomplete row (or line), `fresh` what follows.
+  let partial = "";
+  let fresh: string[] = [];
+  let freshLength = 0;
+  // Newlines before `partial`; rows handed over; where the current row starts in the aggregate.
+  let linesBefore = 0;
+  let row = 0;
+  let aggregate = "";
+  let rowStart = 0;
+  // Newlines counted in the aggregate up to `counted`: asking for the line of each row of a chunk
+  // costs one scan of the chunk, not one per row.
+  let counted = 0;
+  let countedLines = 0;
+  const setAggregate = (text: string) => {
+    aggregate = text;
+    rowStart = 0;
+    counted = 0;
+    countedLines = 0;
+  };
+  const at: RowPosition & { crlf: boolean } = {
+    crlf: true,
+    line() {
+      let start = rowStart;
+      while (start < aggregate.length) {
+        const c = aggregate.charCodeAt(start);
+        if (c !== 10 && c !== 13) break;
+        start++;
+      }
+      if (start < counted) {
+        counted = 0;
+        countedLines = 0;
+      }
+      countedLines += newlinesIn(aggregate, counted, start);
+      counted = start;
+      return linesBefore + countedLines + 1;
+    },
+  };
+  const where = () => `${path}: ${row === 0 ? "header" : `row ${row}`} (line ${at.line()})`;
+
+  const makeParser = () =>
+    new Papa.Parser({
+      delimiter,
+      newline: newline as Papa.ParseConfig["newline"],
+      step(results: Papa.ParseStepResult<string[]>) {
+        // The parser (not papaparse's handle) steps with an array of the one row.
+        const cells = (results.data as unknown as string[][])[0] as string[];
+        const error = results.errors[0];
+        if (error !== undefined) {
+          throw inputError(
+            where(),
+            `malformed ${kind}: ${error.message}` +
+              (delimiter === "\t" && error.type === "Quotes" ? TSV_QUOTES : ""),
+          );
+        }
+        if (!(cells.length === 1 && cells[0] === "")) {
+          sink.row(cells, row, at);
+          row++;
+        }
+        rowStart = results.meta.cursor;
+      },
+    } as Papa.ParseConfig);
+
+  let lineNumber = 0;
+  const feedLines = (text: string, last: boolean) => {
+    let start = 0;
+    let newlineAt = text.indexOf("\n");
+    while (newlineAt !== -1) {
+      const stop =
+        newlineAt > start && text.charCodeAt(newlineAt - 1) === 13 ? newlineAt - 1 : newlineAt;
+      const line = text.slice(start, stop);
+      lineNumber++;
+      if (!isBlank(line)) sink.line(line, lineNumber);
+      start = newlineAt + 1;
+      newlineAt = text.indexOf("\n", start);
+    }
+    partial = text.slice(start);
+    if (last && partial.length > 0) {
+      const line = partial.charCodeAt(partial.length - 1) === 13 ? partial.slice(0, -1) : partial;
+      lineNumber++;
+      if (!isBlank(line)) sink.line(line, lineNumber);
+    }
+  };
+
+  /** Parses what is pending, up to its last complete row (all of it when `last`). */
+  const flush = (last: boolean) => {
+    // Only a row that never ends grows `partial`: the chunks read are small.
+    if (partial.length > 0 && partial.length + freshLength > textLimit.maxChars) {
+      setAggregate(partial);
+      throw inputError(
+        where(),
+        `the row does not end within ${count(textLimit.maxChars)} characters, more than a string can hold (is a quoted field missing its closing quote?)${delimiter === "\t" ? TSV_QUOTES : ""}`,
+      );
+    }
+    let text = partial + fresh.join("");
+    fresh = [];
+    freshLength = 0;
+    if (mode === "lines") {
+      feedLines(text, last);
+      return;
+    }
+    if (mixed) text = text.replace(CRLF, "\n");
+    setAggregate(text);
+    at.crlf = text.includes("\r\n");
+    const cursor = (parser as Papa.Parser).parse(text, 0, !last).meta.cursor as number;
+    if (!last) {
+      linesBefore += newlinesIn(text, 0, cursor);
+      partial = text.slice(cursor);
+    }
+    setAggregate("");
+  };
+
+  /** Decides how to read the file, from its first `guessChars` of text. */
+  const start = () => {
+    let text = partial + fresh.join("");
+    fresh = [text];
+    freshLength = text.length;
+    partial = "";
+    mode = sink.mode(firstLine(text));
+    if (mode === "lines") return;
+    if (mixed) text = text.replace(CRLF, "\n");
+    newline = guessLineBreak(text);
+    parser = makeParser();
+  };
+
+  let held = "";
+  for await (const chunk of textChunks(path)) {
+    // A `\r` ending a chunk waits for the next, so that no `\r\n` is cut in two.
+    let text = held.length === 0 ? chunk : held + chunk;
+    held = "";
+    if (text.charCodeAt(text.length - 1) === 13) {
+      held = "\r";
+      text = text.slice(0, -1);
+    }
+    if (!mixed) {
+      if (!crlf && text.includes("\r\n")) crlf = true;
+      if (!bareLf && BARE_LF.test(text)) bareLf = true;
+      if (crlf && bareLf) {
+        mixed = true;
+        if (parser !== undefined) {
+          // Found late: rows already read used `\r\n` as their line break; the rest use `\n`.
+          sink.joinLineBreaks();
+          partial = partial.replace(CRLF, "\n");
+          newline = guessLineBreak(firstText.replace(CRLF, "\n"));
+          parser = makeParser();
+        }
+      }
+    }
+    if (mode === undefined && firstText.length < csvStreamOptions.guessChars)
+      firstText += text.slice(0, csvStreamOptions.guessChars - firstText.length);
+    fresh.push(text);
+    freshLength += text.length;
+    if (mode === undefined) {
+      if (freshLength < csvStreamOptions.guessChars) continue;
+      start();
+    }
+    if (freshLength >= Math.max(csvStreamOptions.chunkChars, partial.length)) flush(false);
+  }
+  if (held.length > 0) {
+    fresh.push(held);
+    freshLength += held.length;
+  }
+  if (mode === undefined) start();
+  flush(true);
+  if (mode === "csv" && row === 0) {
+    throw inputError(`${path}: line 1`, "empty CSV: expected a header row naming the columns");
+  }
+}
+
+const CRLF = /\r\n/g;
+const BARE_LF = /(?:^|[^\r])\n/;
+
+/**
+ * TSV is read with CSV's quoting, as pandas, Hugging Face `datasets` and Excel write it: they quote
+ * a field holding a tab, a newline or a `"` (`"""Hi"" she said"`), and reading those fields
+ * verbatim would mangle them. A TSV that never quotes differs only in a field starting with `"`:
+ * wholly in quotes, it loses them; otherwise it is an error, which this hint explains.
+ */
+export const TSV_QUOTES =
+  '; a field starting with " is read as quoted, as pandas and Excel write TSV: quote such a field whole and double its quotes (`"""Hi"" she said"` for `"Hi" she said`)';
+
+/** papaparse's own guess of the line break (from the first 1 MiB), as its whole-text parse makes it. */
+function guessLineBreak(text: string): string {
+  const handle = new (
+    Papa as unknown as {
+      ParserHandle: new (
+        config: object,
+      ) => { guessLineEndings(input: string, quoteChar: string): string };
+    }
+  ).ParserHandle({});
+  return handle.guessLineEndings(text, '"');
+}
+
+/** The first line of `text` that is not empty, without its line break. */
+function firstLine(text: string): string {
+  let start = 0;
+  for (;;) {
+    const end = text.indexOf("\n", start);
+    const line = text.slice(start, end === -1 ? text.length : end).replace(/\r$/, "");
+    if (line.length > 0 || end === -1) return line;
+    start = end + 1;
+  }
+}
+
+/** How many `\n` are in `text` from `start` to `end`. */
+function newlinesIn(text: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf("\n", start); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/**
+ * The text of a UTF-8 file in chunks as it is read (decompressed when gzip, BOM dropped), never
+ * one string. Invalid UTF-8 is a ConfigurationError naming its line, column and byte, thrown
+ * after the text before it has been yielded.
+ */
+async function* textChunks(path: string): AsyncGenerator<string> {
+  const stream = createReadStream(path, { highWaterMark: csvStreamOptions.readBytes });
+  // Line and column (in characters) where the next chunk begins, for messages.
+  let line = 1;
+  let column = 1;
+  const advance = (text: string) => {
+    const last = text.lastIndexOf("\n");
+    if (last === -1) column += text.length;
+    else {
+      line += newlinesIn(text, 0, text.length);
+      column = text.length - last;
+    }
+  };
+  try {
+    for await (const piece of utf8Pieces(maybeGunzip(stream as AsyncIterable<Buffer>, path))) {
+      advance(piece.text);
+      if (piece.text.length > 0) yield piece.text;
+      if (piece.invalid !== undefined) {
+        throw invalidUtf8(path, piece.invalid, 0, { byte: piece.byte, line, column });
+      }
+    }
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code !== undefined) throw fileError(path, error);
+    throw error;
+  } finally {
+    // Also when the reader stops early (a bad row).
+    stream.destroy();
+  }
+}

@@ -1,0 +1,294 @@
+import type { EvalSample } from "@fastrag/bench-core";
+import { CellValues } from "./cell-values.js";
+import { goldColumnWarnings, PassageTextProbe } from "./column-hints.js";
+import type { ColumnMapping } from "./column-mapping.js";
+import { ColumnResolver } from "./column-resolver.js";
+import { IdSet } from "./id-set.js";
+import { copyRecord } from "./plain-value.js";
+import { describeValue, inputError, isPlainRecord, setOwn } from "./problems.js";
+import { RecordPositions } from "./record-positions.js";
+import { IS_IMPOSSIBLE, UnanswerableQuestions } from "./squad-v2.js";
+
+const hasOwn = Object.hasOwn;
+
+/** What a loader produced: samples in file order and the warnings worth printing. */
+export interface LoadedSamples {
+  readonly samples: EvalSample[];
+  readonly warnings: string[];
+}
+
+export interface BuilderOptions {
+  /** The file (or other source) named in messages. */
+  readonly source: string;
+  /** Renders a record position for messages, e.g. `line 7` or `record 3`. */
+  readonly unit: "line" | "record" | "row";
+  /** CSV cells are strings: parse cells holding a JSON array/object where a list/object is expected. */
+  readonly cellsAreText?: boolean;
+  /** For `unit: "record"`: the array the records come from, shown as `record 3 (samples[2])`. */
+  readonly arrayName?: string;
+  /**
+   * The records were parsed by the loader, so nobody else holds their arrays: lists of strings
+   * can be kept as they are instead of copied.
+   */
+  readonly ownsRecords?: boolean;
+  /** Renders a position for messages (called only when there is an error to report). */
+  readonly describe?: (position: number) => string;
+}
+
+/**
+ * Turns records (objects or table rows) into validated samples, one instance per loaded file:
+ * the columns are resolved by {@link ColumnResolver}, each value read by {@link CellValues},
+ * SQuAD v2's unanswerable questions by {@link UnanswerableQuestions}; here ids are checked for
+ * duplicates, extra columns kept as metadata, and the samples built.
+ */
+export class SampleBuilder {
+  readonly samples: EvalSample[] = [];
+  readonly warnings: string[] = [];
+  private readonly positions: RecordPositions;
+  private readonly columns: ColumnResolver;
+  private readonly cells: CellValues;
+  private readonly cellsAreText: boolean;
+  private readonly unanswerable = new UnanswerableQuestions();
+  private readonly passageText = new PassageTextProbe();
+  private readonly ids = new IdSet();
+
+  constructor(mapping: ColumnMapping | undefined, options: BuilderOptions) {
+    this.positions = new RecordPositions(
+      options.source,
+      options.unit,
+      options.arrayName,
+      options.describe,
+    );
+    this.columns = new ColumnResolver(mapping, this.positions);
+    this.cellsAreText = options.cellsAreText === true;
+    this.cells = new CellValues(
+      this.positions,
+      this.columns.columnOf,
+      this.warnings,
+      this.cellsAreText,
+      options.ownsRecords === true,
+    );
+  }
+
+  /** Adds one object record. `position` is its line, record or row number (1-based). */
+  addRecord(record: unknown, position: number, label?: string): void {
+    if (!isPlainRecord(record)) {
+      throw inputError(
+        this.positions.at(position, label),
+        `expected a record (an object of columns), found ${describeValue(record)}`,
+      );
+    }
+    const columns = this.columns;
+    const extras = columns.extrasOf(record, position, label);
+    const questionColumn = columns.questionColumn(record, position, label);
+    let metadata: Record<string, unknown> | undefined;
+    const metaColumn = columns.columnOf.get("metadata");
+    if (metaColumn !== undefined) {
+      metadata = this.cells.metadataOf(record[metaColumn], position, label);
+    }
+    if (extras !== undefined) {
+      metadata = copyRecord(metadata);
+      for (let i = 0; i < extras.length; i++) {
+        const key = extras[i]!;
+        this.keepExtra(
+          metadata,
+          key,
+          this.cells.plain(record[key], key, position, label),
+          position,
+          label,
+        );
+      }
+    }
+    this.finish(
+      columns.valueOf(record, "id"),
+      record[questionColumn],
+      columns.valueOf(record, "expectedAnswers"),
+      columns.valueOf(record, "relevantIds"),
+      columns.valueOf(record, "relevance"),
+      metadata,
+      // Only when the column is not read as a field (then it is an extra, kept in metadata).
+      !columns.readsColumn(IS_IMPOSSIBLE) && hasOwn(record, IS_IMPOSSIBLE)
+        ? record[IS_IMPOSSIBLE]
+        : undefined,
+      position,
+      label,
+    );
+  }
+
+  /** Declares the columns of a table before its rows are added with {@link addRow}. */
+  setHeader(header: readonly string[], label = "header"): void {
+    this.columns.setHeader(header, label);
+  }
+
+  /** Adds one table row; cells align with the header given to {@link setHeader}. */
+  addRow(cells: readonly unknown[], position: number): void {
+    const columns = this.columns;
+    const header = columns.header;
+    if (header === undefined) throw new Error("setHeader must be called before addRow");
+    if (cells.length !== header.length) {
+      throw inputError(
+        this.positions.at(position),
+        `expected ${header.length} cells (one per header column), found ${cells.length}`,
+      );
+    }
+    const index = columns.headerIndex;
+    let metadata: Record<string, unknown> | undefined;
+    const metaAt = index[5]!;
+    if (metaAt >= 0) metadata = this.cells.metadataOf(cells[metaAt], position);
+    const extras = columns.extraIndexes;
+    if (extras.length > 0) {
+      metadata = copyRecord(metadata);
+      for (let i = 0; i < extras.length; i++) {
+        const at = extras[i]!;
+        const key = header[at]!;
+        const cell = cells[at];
+        this.keepExtra(
+          metadata,
+          key,
+          this.cellsAreText ? cell : this.cells.plain(cell, key, position),
+          position,
+        );
+      }
+    }
+    const idAt = index[0]!;
+    const answersAt = index[2]!;
+    const idsAt = index[3]!;
+    const relevanceAt = index[4]!;
+    const impossibleAt = columns.impossibleAt;
+    this.finish(
+      idAt >= 0 ? cells[idAt] : undefined,
+      cells[index[1]!],
+      answersAt >= 0 ? cells[answersAt] : undefined,
+      idsAt >= 0 ? cells[idsAt] : undefined,
+      relevanceAt >= 0 ? cells[relevanceAt] : undefined,
+      metadata,
+      impossibleAt >= 0 ? cells[impossibleAt] : undefined,
+      position,
+    );
+  }
+
+  /**
+   * Keeps an extra column in `metadata` under its own name. The metadata column may already hold
+   * that key: with the same value, fine; with another, one of the two would be lost, so refuse.
+   */
+  private keepExtra(
+    metadata: Record<string, unknown>,
+    key: string,
+    value: unknown,
+    position: number,
+    label?: string,
+  ): void {
+    if (!hasOwn(metadata, key)) {
+      setOwn(metadata, key, value);
+      return;
+    }
+    // Own property: `metadata["__proto__"]` would read the prototype.
+    const held = Object.getOwnPropertyDescriptor(metadata, key)?.value;
+    if (held === value || JSON.stringify(held) === JSON.stringify(value)) return;
+    throw inputError(
+      `${this.positions.at(position, label)}, column "${key}"`,
+      `the ${this.columns.columnOf.get("metadata")} column also has a key "${key}", with another value (${describeValue(held)} vs ${describeValue(value)}); rename the column, or drop one of the two, so that neither is lost`,
+    );
+  }
+
+  /** Reads one record's values into a sample, checks its id is new, and keeps it. */
+  private finish(
+    rawId: unknown,
+    rawQuestion: unknown,
+    rawAnswers: unknown,
+    rawIds: unknown,
+    rawRelevance: unknown,
+    metadata: Record<string, unknown> | undefined,
+    rawImpossible: unknown,
+    position: number,
+    label?: string,
+  ): void {
+    const cells = this.cells;
+    const id = cells.idOf(rawId, position, label);
+    const question = cells.questionOf(rawQuestion, position, label);
+    let expectedAnswers = cells.listOf(rawAnswers, "expectedAnswers", position, label);
+    // SQuAD v2 reads only empty answers, or answers beside an `is_impossible` flag.
+    if (expectedAnswers.length === 0 || rawImpossible !== undefined) {
+      expectedAnswers = this.unanswerable.answersOf(
+        expectedAnswers,
+        rawAnswers,
+        this.columns.columnOf.get("expectedAnswers"),
+        metadata,
+        rawImpossible,
+        this.positions,
+        position,
+        label,
+      );
+    }
+    let relevantIds = cells.listOf(rawIds, "relevantIds", position, label);
+    const relevance = cells.relevanceOf(rawRelevance, position, label);
+    // Derived only when no relevant ids are given at all: an explicit empty list stays empty (a
+    // saved `fromTrec` dataset whose relevanceLevel no document reaches must load back as it was).
+    if (relevance !== undefined && (rawIds === undefined || rawIds === null || rawIds === "")) {
+      const derived: string[] = [];
+      for (const key in relevance) if ((relevance[key] as number) > 0) derived.push(key);
+      relevantIds = derived;
+    }
+    this.passageText.inspect(relevantIds);
+    if (id !== undefined) {
+      if (!this.ids.add(id)) {
+        let earlier = 0;
+        while (this.samples[earlier]?.id !== id) earlier++;
+        throw inputError(
+          this.positions.at(position, label),
+          `duplicate sample id ${JSON.stringify(id)} (also sample ${earlier + 1}); ids must be unique`,
+        );
+      }
+    }
+    // Built as literals of their final shape: adding properties later costs a second allocation
+    // per sample, which shows at a million rows.
+    let sample: EvalSample;
+    if (relevance !== undefined) {
+      if (id !== undefined) {
+        sample =
+          metadata === undefined
+            ? { id, question, expectedAnswers, relevantIds, relevance }
+            : { id, question, expectedAnswers, relevantIds, relevance, metadata };
+      } else {
+        sample =
+          metadata === undefined
+            ? { question, expectedAnswers, relevantIds, relevance }
+            : { question, expectedAnswers, relevantIds, relevance, metadata };
+      }
+    } else if (id !== undefined) {
+      sample =
+        metadata === undefined
+          ? { id, question, expectedAnswers, relevantIds }
+          : { id, question, expectedAnswers, relevantIds, metadata };
+    } else {
+      sample =
+        metadata === undefined
+          ? { question, expectedAnswers, relevantIds }
+          : { question, expectedAnswers, relevantIds, metadata };
+    }
+    this.samples.push(sample);
+  }
+
+  /** The samples, with the file-wide warnings (unanswerable rows with answers, passage text…). */
+  result(): LoadedSamples {
+    const warnings = this.warnings;
+    const unanswerable = this.unanswerable.warning(this.positions.unit);
+    if (unanswerable !== undefined) warnings.push(unanswerable);
+    const columnOf = this.columns.columnOf;
+    const passageText = this.passageText.warning(
+      this.positions.source,
+      columnOf.get("relevantIds"),
+    );
+    if (passageText !== undefined) warnings.push(passageText);
+    warnings.push(
+      ...goldColumnWarnings(
+        this.positions.source,
+        this.samples.length,
+        this.columns.explicit,
+        columnOf,
+        this.columns.extraColumns(),
+      ),
+    );
+    return { samples: this.samples, warnings };
+  }
+}

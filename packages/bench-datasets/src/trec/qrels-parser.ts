@@ -1,0 +1,145 @@
+import {
+  ByteInterner,
+  type ByteLineParser,
+  FieldSplitter,
+  grow,
+  parseSimpleDecimal,
+} from "../io/byte-lines.js";
+import { inputError, newRecord, setOwn } from "../records/problems.js";
+import { QidMatcher, QueryFilter } from "./query-filter.js";
+
+/**
+ * Parses TREC qrels (`qid iter docno rel`, whitespace-separated) from bytes, building each
+ * query's judgments as they come: `relevance` (docno → grade, every grade kept, negative ones
+ * included) and `relevantIds` (grade > 0, or ≥ `level` when given). Queries are in order of
+ * first appearance; docnos are interned, so a docno judged for many queries is one string.
+ *
+ * Errors (thrown from `feed`): a line without exactly 4 fields, a non-numeric grade, or a docno
+ * judged twice for one query; each a ConfigurationError naming the line and column.
+ */
+export class QrelsParser implements ByteLineParser {
+  /** Query ids, in order of first appearance. */
+  readonly qids: string[] = [];
+  /** Per query: docno → grade. */
+  readonly relevance: Record<string, number>[] = [];
+  /** Per query: the relevant docnos, in file order. */
+  readonly relevantIds: string[][] = [];
+  /** Per query: the line it is first judged on, for messages about that query. */
+  readonly firstLines: number[] = [];
+  // Query ids by their bytes: a query's position in `qids` is its id here, found without
+  // decoding the id or hashing a string (a Map of 10^5 fresh strings cost ~1 µs per query).
+  private readonly queries = new ByteInterner();
+  private readonly names = new ByteInterner();
+  private readonly fields = new FieldSplitter(4);
+  private readonly qid = new QidMatcher();
+  // docno id → 1 + the last query that judged it: a duplicate check without a Set per query.
+  private marker = new Int32Array(1024);
+  private line = 0;
+  private query = -1;
+  // True when the current query was already judged before another one (a non-contiguous file):
+  // the marker may then be stale, and the query's own record is checked instead.
+  private reappeared = false;
+  private record: Record<string, number> = {};
+  private relevant: string[] = [];
+
+  private readonly filter: QueryFilter | undefined;
+
+  constructor(
+    private readonly source: string,
+    private readonly level: number | undefined,
+    keep?: (qid: string) => boolean,
+  ) {
+    this.filter = keep === undefined ? undefined : new QueryFilter(keep);
+  }
+
+  get linesRead(): number {
+    return this.line;
+  }
+
+  reserve(): void {}
+
+  feed(bytes: Buffer, from: number, end: number, last: boolean): number {
+    const f = this.fields;
+    const filter = this.filter;
+    let pos = from;
+    while (pos < end) {
+      if (filter !== undefined) {
+        const skipped = filter.skipSame(bytes, pos, end, last);
+        if (skipped === -1) break;
+        if (skipped !== pos) {
+          this.line++;
+          pos = skipped;
+          continue;
+        }
+      }
+      const next = f.split(bytes, pos, end, last);
+      if (next < 0) break;
+      this.line++;
+      if (
+        f.count !== 0 &&
+        (filter === undefined || filter.keeps(bytes, f.starts[0] as number, f.ends[0] as number))
+      )
+        this.judgment(bytes);
+      pos = next;
+    }
+    return pos;
+  }
+
+  private judgment(bytes: Buffer): void {
+    const f = this.fields;
+    const count = f.count;
+    if (count !== 4) {
+      const where = `${this.source}: line ${this.line}`;
+      const missing = ["qid", "iter", "docno", "rel"][count];
+      throw inputError(
+        count < 4 ? `${where}, column ${count + 1} (${missing})` : `${where}, column 5`,
+        `expected 4 fields "qid iter docno rel", found ${count < 4 ? count : "more"}`,
+      );
+    }
+    if (!this.qid.matches(bytes, f.starts[0] as number, f.ends[0] as number))
+      this.switchQuery(bytes);
+    let grade = parseSimpleDecimal(bytes, f.starts[3] as number, f.ends[3] as number);
+    if (Number.isNaN(grade)) {
+      const rel = f.text(bytes, 3);
+      grade = Number(rel);
+      if (!Number.isFinite(grade)) {
+        throw inputError(
+          `${this.source}: line ${this.line}, column 4 (rel)`,
+          `expected a numeric grade, found ${JSON.stringify(rel)}`,
+        );
+      }
+    }
+    const id = this.names.intern(bytes, f.starts[2] as number, f.ends[2] as number);
+    if (id >= this.marker.length) this.marker = grow(this.marker, this.marker.length * 2);
+    const docno = this.names.strings[id] as string;
+    const mark = this.query + 1;
+    if (this.marker[id] === mark || (this.reappeared && Object.hasOwn(this.record, docno))) {
+      throw inputError(
+        `${this.source}: line ${this.line}, column 3 (docno)`,
+        `document ${JSON.stringify(docno)} is judged twice for query ${JSON.stringify(this.qids[this.query])}`,
+      );
+    }
+    this.marker[id] = mark;
+    // setOwn, inlined: a store site of its own stays fast on these dictionary-mode records.
+    setOwn(this.record, docno, grade);
+    if (this.level === undefined ? grade > 0 : grade >= this.level) this.relevant.push(docno);
+  }
+
+  private switchQuery(bytes: Buffer): void {
+    const f = this.fields;
+    const start = f.starts[0] as number;
+    const end = f.ends[0] as number;
+    this.qid.remember(bytes, start, end);
+    const q = this.queries.intern(bytes, start, end);
+    this.reappeared = q < this.qids.length;
+    if (!this.reappeared) {
+      this.qids.push(this.queries.strings[q] as string);
+      this.relevance.push(newRecord());
+      this.relevantIds.push([]);
+      this.firstLines.push(this.line);
+    }
+    this.query = q;
+    this.record = this.relevance[q] as Record<string, number>;
+    this.relevant = this.relevantIds[q] as string[];
+  }
+}
