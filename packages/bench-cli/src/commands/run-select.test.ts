@@ -174,6 +174,39 @@ describe("--retry-errored after a finished run", () => {
     expect(t.err()).toContain("no sample of");
   });
 
+  it("with trials: calls again only the errored trials, and refuses a result of another trial count", async () => {
+    const t = await setup();
+    g.__r9Fail = new Set(["a q1"]);
+    const run = ["run", "bench.config.mjs", "--only", "a", "--trials", "3"];
+    expect(await main(run, t.io), t.err()).toBe(0);
+    const first = await load(join(t.dir, "results", "a.json"));
+    expect(first.trials).toBe(3);
+    expect(first.status).toEqual({ successful: 3, errored: 1, incomplete: 0 });
+    g.__r9Fail = new Set();
+    g.__r9Calls = [];
+    const other = await thrown(t, "bench.config.mjs", {
+      only: ["a"],
+      trials: "2",
+      retryErrored: true,
+    });
+    expect(other.option).toBe("--retry-errored");
+    expect(other.message).toContain("it ran 3 trials per sample, the config 2");
+    expect(g.__r9Calls).toEqual([]);
+    expect(await main([...run, "--retry-errored"], t.io), t.err()).toBe(0);
+    // q1's three trials errored; every other trial is kept from the first run.
+    expect(g.__r9Calls).toEqual(["a q1", "a q1", "a q1"]);
+    const merged = await load(join(t.dir, "results", "a.json"));
+    expect(merged.trials).toBe(3);
+    expect(merged.status).toEqual({ successful: 4, errored: 0, incomplete: 0 });
+    expect(merged.samples[0]).toEqual(first.samples[0]);
+    expect(merged.samples[1].trials.map((x: { status: string }) => x.status)).toEqual([
+      "successful",
+      "successful",
+      "successful",
+    ]);
+    expect(merged.samples[1].scores).toEqual({ exact: 1 });
+  });
+
   it("refuses a result file that is not this config's run of the target", async () => {
     const t = await setup();
     expect(await main(["run", "bench.config.mjs", "--only", "a"], t.io), t.err()).toBe(0);
