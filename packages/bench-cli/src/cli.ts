@@ -308,7 +308,7 @@ export function details(error: unknown): string {
 }
 
 function hint(error: Error, command: string | undefined): string {
-  // A CLI flag at fault (`--by`, a repeated `--run`): its fix is in the usage, not in a file.
+  // A CLI flag at fault (`--by`, `--limit`): its fix is in the usage, not in a file.
   const flag =
     ConfigurationError.isInstance(error) &&
     error.kind === "invalid-option" &&

@@ -129,22 +129,28 @@ describe("eval --save", () => {
 });
 
 describe("eval's refusals", () => {
-  it("refuses --run (or --qrels) given twice, naming both files", () => {
+  it("warns when --run (or --qrels) is given twice, naming both files, and scores the last", () => {
+    const alone = cli([
+      ...["eval", "--qrels", join(trec, "qrels.test"), "--run", join(trec, "results.trunc")],
+    ]);
+    expect(alone.code).toBe(0);
     const r = cli([
       ...["eval", "--qrels", join(trec, "qrels.test")],
       ...["--run", join(trec, "results.test"), "--run", join(trec, "results.trunc")],
     ]);
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toContain("--run");
-    expect(r.stderr).toContain("results.test");
-    expect(r.stderr).toContain("results.trunc");
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /^warning: --run is given 2 times \(.*results\.test, .*results\.trunc\)/m,
+    );
+    expect(r.stderr).toContain(`uses the last, ${join(trec, "results.trunc")}`);
+    expect(r.stdout).toBe(alone.stdout);
     const q = cli([
-      ...["eval", "--qrels", join(trec, "qrels.test"), "--qrels", join(trec, "qrels.rel_level")],
-      ...["--run", join(trec, "results.test")],
+      ...["eval", "--qrels", join(trec, "qrels.rel_level"), "--qrels", join(trec, "qrels.test")],
+      ...["--run", join(trec, "results.trunc")],
     ]);
-    expect(q.code).toBe(2);
-    expect(q.stderr).toContain("--qrels");
+    expect(q.code).toBe(0);
+    expect(q.stderr).toMatch(/^warning: --qrels is given 2 times/m);
+    expect(q.stdout).toBe(alone.stdout);
   });
 
   it("says that --qrels and --run look swapped, naming both flags", () => {

@@ -6,9 +6,9 @@ import { printable } from "../internal/printable.js";
 import { trecFixed4 } from "../internal/trec-format.js";
 
 export interface EvalOptions {
-  /** `--qrels`; repeated, every value (a second one is refused). */
+  /** `--qrels`; repeated, every value (the last is used, with a warning). */
   readonly qrels: string | readonly string[];
-  /** `--run`; repeated, every value (a second one is refused). */
+  /** `--run`; repeated, every value (the last is used, with a warning). */
   readonly run: string | readonly string[];
   /** `--save <file.json>`: the evaluation as a result file (format 2) that `compare` reads. */
   readonly save?: string;
@@ -68,8 +68,8 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
     options.metric && options.metric.length > 0
       ? options.metric.flatMap(expandCutoffs)
       : DEFAULT_EVAL_METRICS;
-  const qrelsFile = single(options.qrels, "--qrels");
-  const runFile = single(options.run, "--run");
+  const qrelsFile = single(options.qrels, "--qrels", io);
+  const runFile = single(options.run, "--run", io);
   const qrels = cliPath(io, qrelsFile);
   const run = cliPath(io, runFile);
   checkThreads(options.threads);
@@ -271,21 +271,24 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
 }
 
 /**
- * The one value of a flag commander collected: a second `--run` (or `--qrels`) is refused, since
- * `eval` scores one run against one qrels file and taking either silently would print numbers for
- * a file the user may not have meant.
+ * The one value of a flag commander collected: for a repeated `--run` (or `--qrels`), the last,
+ * as with any repeated flag, with a warning naming every file given, since `eval` scores one run
+ * against one qrels file and the user may have meant another.
  */
-function single(value: string | readonly string[], flag: string): string {
+function single(value: string | readonly string[], flag: string, io: Io): string {
   if (typeof value === "string") return value;
-  if (value.length === 1) return value[0] as string;
-  throw new ConfigurationError(
-    `${flag} is given ${value.length} times (${value.map((v) => printable(v)).join(", ")}): eval scores one run against one qrels file; ${
-      flag === "--run"
-        ? "evaluate each run on its own (with --save <file.json>, then compare the saved files)"
-        : "give the one qrels file of the run"
-    }`,
-    { kind: "invalid-option", option: flag },
-  );
+  const last = value[value.length - 1] as string;
+  if (value.length > 1) {
+    writeLine(
+      io.stderr,
+      `warning: ${flag} is given ${value.length} times (${value.map((v) => printable(v)).join(", ")}): eval scores one run against one qrels file, so it uses the last, ${printable(last)}; ${
+        flag === "--run"
+          ? "to compare runs, evaluate each on its own with --save <file.json>, then compare the saved files"
+          : "give the one qrels file of the run"
+      }`,
+    );
+  }
+  return last;
 }
 
 /** What the first line of a TREC file looks like: a run's (6 fields, a decimal score) or qrels' (4, a small integer grade). */
