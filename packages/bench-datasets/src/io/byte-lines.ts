@@ -198,7 +198,7 @@ export class FieldSplitter {
 }
 
 // Buffer's own slicers, which `toString(encoding, start, end)` calls after checking its
-// arguments: about 2× faster for the short strings made per docno. Present since Node 0.x.
+// arguments (why: docs/decisions/datasets-reading.md).
 interface Slicers {
   latin1Slice(start: number, end: number): string;
   utf8Slice(start: number, end: number): string;

@@ -47,7 +47,7 @@ export async function readTextFile(
   const size = gzip
     ? `${count(bytes.length)} bytes unpacked (${count(raw.length)} bytes of gzip)`
     : `${count(bytes.length)} bytes`;
-  // Node's own UTF-8 decoding is the fastest (about 2× the strict decoder), but it turns invalid
+  // Node's own UTF-8 decoding is the fastest (docs/decisions/datasets-reading.md), but it turns invalid
   // bytes into U+FFFD. So a text holding U+FFFD (never, in nearly every file: V8 answers at once
   // for a one-byte string) is decoded again, strictly.
   let text: string;

@@ -70,8 +70,8 @@ export function isPlainRecord(value: unknown): value is Record<string, unknown> 
 
 /**
  * An empty plain object for many data keys (docno → grade). It starts in V8's dictionary mode, so
- * adding thousands of distinct keys does not build a hidden-class transition per key (3× faster
- * and far less garbage on 10^5 qrels queries); its prototype is the ordinary `Object.prototype`.
+ * adding thousands of distinct keys does not build a hidden-class transition per key (see
+ * docs/decisions/datasets-reading.md); its prototype is the ordinary `Object.prototype`.
  */
 export function newRecord<T>(): Record<string, T> {
   return Object.setPrototypeOf(Object.create(null), Object.prototype) as Record<string, T>;

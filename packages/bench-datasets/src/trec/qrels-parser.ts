@@ -27,7 +27,7 @@ export class QrelsParser implements ByteLineParser {
   /** Per query: the line it is first judged on, for messages about that query. */
   readonly firstLines: number[] = [];
   // Query ids by their bytes: a query's position in `qids` is its id here, found without
-  // decoding the id or hashing a string (a Map of 10^5 fresh strings cost ~1 µs per query).
+  // decoding the id or hashing a string (docs/decisions/datasets-reading.md).
   private readonly queries = new ByteInterner();
   private readonly names = new ByteInterner();
   private readonly fields = new FieldSplitter(4);
