@@ -4,6 +4,7 @@ import type { EvalInput, EvalScores } from "../internal/eval-records.js";
 import { cliPath, type Io, UsageError, writeLine } from "../internal/io.js";
 import { printable } from "../internal/printable.js";
 import { trecFixed4 } from "../internal/trec-format.js";
+import { DEFAULT_EVAL_METRICS } from "./eval-command.js";
 
 export interface EvalOptions {
   /** `--qrels`; repeated, every value (a second one is refused). */
@@ -43,16 +44,6 @@ const TREC_DEFAULT_CUTOFFS: ReadonlyMap<string, readonly number[]> = new Map([
   ["map_cut", TREC_CUTOFFS],
   ["success", [1, 5, 10]],
 ]);
-
-/** The measures `eval` prints when no `-m` is given. */
-export const DEFAULT_EVAL_METRICS: readonly string[] = [
-  "map",
-  "mrr",
-  "r_precision",
-  "ndcg@10",
-  "recall@100",
-  "precision@10",
-];
 
 /**
  * `fastrag-bench eval`: offline evaluation of a TREC run against qrels, with the numbers the
