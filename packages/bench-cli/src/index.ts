@@ -6,5 +6,5 @@ export {
   type ConfigTarget,
   defineConfig,
   type JsonValue,
-} from "./config.js";
+} from "./config/define-config.js";
 export type { Io, OutputStream } from "./internal/io.js";

@@ -80,7 +80,7 @@ export const runCommandSpec: CommandSpec = {
         "\nA config is code: `run` executes it. Loading datasets or result files never evaluates code.\nAn interrupted run (Ctrl-C, crash) resumes from its journal when run again.",
       )
       .action(async (config: string | undefined, opts) => {
-        const { runCommand } = await import("../run.js");
+        const { runCommand } = await import("./run-command.js");
         setExitCode(await runCommand(config, opts, io, signal, stop));
       });
   },
