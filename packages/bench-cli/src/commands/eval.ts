@@ -59,8 +59,8 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
     options.metric && options.metric.length > 0
       ? options.metric.flatMap(expandCutoffs)
       : DEFAULT_EVAL_METRICS;
-  const qrelsFile = single(options.qrels, "--qrels");
-  const runFile = single(options.run, "--run");
+  const qrelsFile = singleFlagValue(options.qrels, "--qrels");
+  const runFile = singleFlagValue(options.run, "--run");
   const qrels = cliPath(io, qrelsFile);
   const run = cliPath(io, runFile);
   checkThreads(options.threads);
@@ -266,7 +266,7 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
  * `eval` scores one run against one qrels file and taking either silently would print numbers for
  * a file the user may not have meant.
  */
-function single(value: string | readonly string[], flag: string): string {
+function singleFlagValue(value: string | readonly string[], flag: string): string {
   if (typeof value === "string") return value;
   if (value.length === 1) return value[0] as string;
   throw new ConfigurationError(
