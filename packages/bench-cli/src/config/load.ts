@@ -14,7 +14,14 @@ import { syntaxErrorLocation, thrownAt } from "./syntax-error-location.js";
 /** The suffixes a config file may have. */
 const CONFIG_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"];
 
-/** Loads a config module: TypeScript through jiti, JavaScript through a native import. */
+/**
+ * Loads a config module: TypeScript through jiti, JavaScript through a native import. A config
+ * exported as a promise is awaited; `dataset`, `metrics` and `targets` must be there.
+ *
+ * @throws {UsageError} for a path that is no config file or does not exist.
+ * @throws {ConfigurationError} for a config that does not parse, throws, rejects, has no default
+ *   export, or lacks targets or metrics (naming where, `file:line:column`, when known).
+ */
 export async function loadConfig(path: string): Promise<BenchConfig> {
   const ext = extname(path);
   if (!CONFIG_SUFFIXES.includes(ext)) {
