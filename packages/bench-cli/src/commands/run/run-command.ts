@@ -190,17 +190,14 @@ export async function runCommand(
       cache = openCache(join(baseOutDir, ".cache"));
     }
     results = await runTargets(
-      config,
-      benchmarks,
-      selected,
-      paths,
-      options,
-      shard,
-      io,
-      signal,
-      stop,
-      cache,
       {
+        config,
+        benchmarks,
+        names: selected,
+        paths,
+        options,
+        shard,
+        cache,
         configPath,
         hash,
         commit,
@@ -208,6 +205,9 @@ export async function runCommand(
         warmup,
         limit: limit === undefined ? undefined : { n: limit, of: fullSize },
       },
+      io,
+      signal,
+      stop,
     );
   } finally {
     cache?.close();

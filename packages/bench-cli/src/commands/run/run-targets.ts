@@ -31,18 +31,12 @@ import { warmUp } from "./warmup.js";
  * their results, or the exit code when a target was stopped.
  */
 export async function runTargets(
-  config: BenchConfig,
-  benchmarks: readonly Benchmark[],
-  names: readonly string[],
-  paths: readonly TargetPaths[],
-  options: RunCommandOptions,
-  shard: ShardSpec | undefined,
+  run: RunPlan,
   io: Io,
   signal: AbortSignal,
   stop: AbortSignal,
-  cache: SqliteCache | undefined,
-  run: RunContext,
 ): Promise<BenchmarkResult[] | number> {
+  const { config, benchmarks, names, paths, options, shard, cache } = run;
   const c = colors(io);
   const results: BenchmarkResult[] = [];
   if (options.fresh) {
@@ -269,8 +263,19 @@ export async function runTargets(
   return results;
 }
 
-/** What `runTargets` records and does beyond the config and the flags. */
-export interface RunContext {
+/** What `runTargets` runs: the targets, their files, and what it records and does for them. */
+export interface RunPlan {
+  readonly config: BenchConfig;
+  /** Per target of `names`, its `Benchmark`. */
+  readonly benchmarks: readonly Benchmark[];
+  /** The targets to run, in order. */
+  readonly names: readonly string[];
+  /** Per target of `names`, its files. */
+  readonly paths: readonly TargetPaths[];
+  readonly options: RunCommandOptions;
+  readonly shard: ShardSpec | undefined;
+  /** The response cache, when the run uses one. */
+  readonly cache: SqliteCache | undefined;
   /** The config as given (for messages). */
   readonly configPath: string;
   /** The config file's hash (`sha256:…`), recorded in each result and beside each journal. */
