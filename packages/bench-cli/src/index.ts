@@ -1,10 +1,10 @@
 export { main } from "./cli.js";
-export { DEFAULT_EVAL_METRICS } from "./commands/eval.js";
+export { DEFAULT_EVAL_METRICS } from "./commands/eval-command.js";
 export {
   type BenchConfig,
   type ConfigDataset,
   type ConfigTarget,
   defineConfig,
   type JsonValue,
-} from "./config.js";
+} from "./config/define-config.js";
 export type { Io, OutputStream } from "./internal/io.js";

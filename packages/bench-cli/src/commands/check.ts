@@ -42,7 +42,7 @@ export function parseBound(spec: string, kind: "min" | "max"): Bound {
   return { metric, stat: stat as SummaryStat, kind, value };
 }
 
-interface MaxErrored {
+export interface MaxErrored {
   readonly count?: number;
   /** The percentage as written, e.g. "9.9". */
   readonly percent?: string;

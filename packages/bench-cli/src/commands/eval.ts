@@ -4,6 +4,7 @@ import type { EvalInput, EvalScores } from "../internal/eval-records.js";
 import { cliPath, type Io, UsageError, writeLine } from "../internal/io.js";
 import { printable } from "../internal/printable.js";
 import { trecFixed4 } from "../internal/trec-format.js";
+import { DEFAULT_EVAL_METRICS } from "./eval-command.js";
 
 export interface EvalOptions {
   /** `--qrels`; repeated, every value (the last is used, with a warning). */
@@ -44,16 +45,6 @@ const TREC_DEFAULT_CUTOFFS: ReadonlyMap<string, readonly number[]> = new Map([
   ["success", [1, 5, 10]],
 ]);
 
-/** The measures `eval` prints when no `-m` is given. */
-export const DEFAULT_EVAL_METRICS: readonly string[] = [
-  "map",
-  "mrr",
-  "r_precision",
-  "ndcg@10",
-  "recall@100",
-  "precision@10",
-];
-
 /**
  * `fastrag-bench eval`: offline evaluation of a TREC run against qrels, with the numbers the
  * Benchmark runner and metric classes give (the columnar path calls the classes' kernels; see
@@ -68,8 +59,8 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
     options.metric && options.metric.length > 0
       ? options.metric.flatMap(expandCutoffs)
       : DEFAULT_EVAL_METRICS;
-  const qrelsFile = single(options.qrels, "--qrels", io);
-  const runFile = single(options.run, "--run", io);
+  const qrelsFile = singleFlagValue(options.qrels, "--qrels", io);
+  const runFile = singleFlagValue(options.run, "--run", io);
   const qrels = cliPath(io, qrelsFile);
   const run = cliPath(io, runFile);
   checkThreads(options.threads);
@@ -275,7 +266,7 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
  * as with any repeated flag, with a warning naming every file given, since `eval` scores one run
  * against one qrels file and the user may have meant another.
  */
-function single(value: string | readonly string[], flag: string, io: Io): string {
+function singleFlagValue(value: string | readonly string[], flag: string, io: Io): string {
   if (typeof value === "string") return value;
   const last = value[value.length - 1] as string;
   if (value.length > 1) {

@@ -1,9 +1,9 @@
 import { basename, dirname, join, resolve } from "node:path";
 import { BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
+import { loadConfig, loadConfigDataset } from "../config/load.js";
 import { expandPaths } from "../internal/files.js";
 import { cliPath, colors, type Io, writeLine } from "../internal/io.js";
 import { printable } from "../internal/printable.js";
-import { loadConfig, loadConfigDataset } from "./run.js";
 
 export interface RescoreCommandOptions {
   /** Where the rescored files go (default: beside each input, replacing it). */

@@ -158,12 +158,9 @@ function missingFrom(run: TrecRun, samples: readonly EvalSample[]): number {
 }
 
 /**
- * Whether to parse the run on a worker thread while the qrels are read. Starting one costs about
- * 0.1 s, which a run under 8 MiB (~300,000 lines) does not win back; and handing its docnos over
- * costs about 0.3 µs each, which only a long qrels parse to overlap wins back. So a thread is worth
- * it when the qrels are at least 1/16 the run's size (measured: 10^4 queries × 100 docs with 15
- * judgments each, 1/11, gain 0.1 s; MS MARCO's 6,980 queries × 1,000 docs with 1 or 2 each,
- * 1/1,200, lose 4 s of 13).
+ * Whether to parse the run on a worker thread while the qrels are read: when the run is at least
+ * 8 MiB and the qrels at least 1/16 of its size (a thread's start and hand-over cost more
+ * otherwise; the measurements are in docs/decisions/eval-reading.md).
  */
 async function worthAThread(sizes: InputSizes): Promise<boolean> {
   // Sized as text: a gzip file counts by the size it unpacks to (the loaders report a bad path).

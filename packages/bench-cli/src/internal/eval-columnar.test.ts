@@ -5,11 +5,11 @@ import { gzipSync } from "node:zlib";
 import { ConfigurationError, type Metric } from "@fastrag/bench-core";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sharedData } from "../../../test-support/shared-data.js";
-import { HandOver } from "./internal/eval-read.js";
-import { type EvalInput, type EvalScores, evalRecords } from "./internal/eval-records.js";
-import { evalColumnar } from "./internal/eval-score.js";
-import { retrievalMetric } from "./internal/metric-spec.js";
+import { sharedData } from "../../../../test-support/shared-data.js";
+import { HandOver } from "./eval-read.js";
+import { type EvalInput, type EvalScores, evalRecords } from "./eval-records.js";
+import { evalColumnar } from "./eval-score.js";
+import { retrievalMetric } from "./metric-spec.js";
 
 // The differential test of `eval`'s two paths: the columnar one (typed columns, the metric
 // kernels called directly) must give exactly what the record path gives (the datasets package's

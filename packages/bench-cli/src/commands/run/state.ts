@@ -11,7 +11,7 @@ import {
   type ShardSpec,
 } from "@fastrag/bench-core";
 import { seedJournal } from "@fastrag/bench-core/internal";
-import { printable } from "../internal/printable.js";
+import { printable } from "../../internal/printable.js";
 
 /** Where `run` keeps one target's state (see `targetPaths` in run.ts). */
 export interface StatePaths {

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigurationError } from "@fastrag/bench-core";
 import { describe, expect, it } from "vitest";
-import { main } from "../cli.js";
-import { runCommand } from "./run.js";
+import { main } from "../../cli.js";
+import { runCommand } from "./run-command.js";
 
 // Issue 34, item 9 (run): --only, --limit, --retry-errored after a finished run, config discovery,
 // a config without a default export, --warmup, and flags named in errors.

@@ -1,7 +1,7 @@
 // `fastrag-bench run` without a config argument: the config in the current directory.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { UsageError } from "./io.js";
+import { UsageError } from "../internal/io.js";
 
 /** The names `run` looks for, in this order, when no config is given. */
 export const DEFAULT_CONFIG_NAMES: readonly string[] = [

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main } from "../cli.js";
+import { main } from "../../cli.js";
 
 // Issue 34, item 6: a Retriever and a QueryEngine in one config with an answer metric.
 const CONFIG = `

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main } from "../cli.js";
+import { main } from "../../cli.js";
 
 // Issue 34, items 2 and 3: a run that failed must not exit 0; config errors name where they
 // happened; the first Ctrl-C lets paid calls in flight finish.

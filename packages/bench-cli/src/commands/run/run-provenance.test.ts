@@ -5,7 +5,7 @@ import { appendFile, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main } from "../cli.js";
+import { main } from "../../cli.js";
 
 // Issue 34, item 4: a result records where it came from, and a resume under a changed config is
 // refused unless asked for.

@@ -1,0 +1,48 @@
+import { Option } from "commander";
+import { type CommandSpec, collect } from "./command-spec.js";
+
+/** The measures `eval` prints when no `-m` is given. */
+export const DEFAULT_EVAL_METRICS: readonly string[] = [
+  "map",
+  "mrr",
+  "r_precision",
+  "ndcg@10",
+  "recall@100",
+  "precision@10",
+];
+
+/** `fastrag-bench eval`: its options and help; the action loads `./eval.js`. */
+export const evalCommandSpec: CommandSpec = {
+  name: "eval",
+  declare: (command, { io, setExitCode }) => {
+    command
+      .description("evaluate a TREC run file against qrels, like trec_eval, with fastrag's metrics")
+      .requiredOption("--qrels <file>", "TREC qrels: qid iter docno rel (gzip too)", collect)
+      .requiredOption("--run <file>", "TREC run: qid Q0 docno rank score tag (gzip too)", collect)
+      .option(
+        "--save <file.json>",
+        "also write the evaluation as a result file (per query: ranking, relevant ids, scores) for compare",
+      )
+      .option(
+        "-m, --metric <metric>",
+        `a measure (repeatable; P.5,10 gives several cutoffs); default: ${DEFAULT_EVAL_METRICS.join(", ")}`,
+        collect,
+      )
+      .option("-q, --per-query", "also print one line per query (like trec_eval -q)")
+      .option(
+        "-l, --relevance-level <n>",
+        "minimum grade that counts as relevant for binary measures (like trec_eval -l)",
+      )
+      .option("--json", "machine-readable output")
+      // Kept for scripts written for it; it changes nothing (see the README), so help leaves it out.
+      .addOption(new Option("--threads <n>", "no effect; kept for compatibility").hideHelp())
+      .addHelpText(
+        "after",
+        "\nOutput: num_q, num_ret, num_rel, num_rel_ret (as trec_eval), then metric<TAB>query|all<TAB>value, 4 decimals. A qrels query missing from the run scores 0 (as trec_eval -c);\na query with no relevant document is left out of the average (trec_eval counts it as 0), and a note says so.",
+      )
+      .action(async (opts) => {
+        const { evalCommand } = await import("./eval.js");
+        setExitCode(await evalCommand(opts, io));
+      });
+  },
+};

@@ -1,0 +1,319 @@
+// The targets run one after another: each resumed, kept or seeded from what an earlier command
+// left, warmed up, run with its journal and progress, saved, and summed up on stderr.
+import { existsSync } from "node:fs";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { SqliteCache } from "@fastrag/bench-cache";
+import {
+  type Benchmark,
+  BenchmarkResult,
+  ConfigurationError,
+  errorMessage,
+  JournalWriteError,
+  type Progress,
+  RunAbortedError,
+  type ShardSpec,
+} from "@fastrag/bench-core";
+import type { BenchConfig } from "../../config/define-config.js";
+import { awaiting, doneAwaiting } from "../../internal/activity.js";
+import { colors, type Io, writeLine } from "../../internal/io.js";
+import { printable } from "../../internal/printable.js";
+import { provenanceOf } from "../../internal/provenance.js";
+import type { RunCommandOptions } from "./options.js";
+import { startProgress } from "./progress.js";
+import { journalConfigHash, seedFromResult, writeJournalConfigHash } from "./state.js";
+import { plural, problemLines } from "./summary-lines.js";
+import type { TargetPaths } from "./target-files.js";
+import { warmUp } from "./warmup.js";
+
+/**
+ * Runs the targets one after another, resuming or keeping what an interrupted command left:
+ * their results, or the exit code when a target was stopped.
+ */
+export async function runTargets(
+  run: RunPlan,
+  io: Io,
+  signal: AbortSignal,
+  stop: AbortSignal,
+): Promise<BenchmarkResult[] | number> {
+  const { config, benchmarks, names, paths, options, shard, cache } = run;
+  const c = colors(io);
+  const results: BenchmarkResult[] = [];
+  if (options.fresh) {
+    for (const p of paths) {
+      await rm(p.journal, { force: true });
+      await rm(p.marker, { force: true });
+      await rm(p.config, { force: true });
+    }
+  }
+  for (const [t, name] of names.entries()) {
+    const target = config.targets[name];
+    const benchmark = benchmarks[t] as Benchmark;
+    const trials = benchmark.trials;
+    const { file, journal, marker } = paths[t] as TargetPaths;
+    // A target that finished before an interruption of this command keeps its saved result: a
+    // resume must not spend its calls again, nor overwrite the file.
+    if (!options.retryErrored && existsSync(marker)) {
+      const kept = await keptResult(file, name, benchmark, shard, trials);
+      if (kept) {
+        writeLine(
+          io.stderr,
+          `${kept.status.errored > 0 ? c.yellow("!") : c.green("✓")} ${printable(name)}: finished before the interruption; kept ${file} (--fresh runs it again)`,
+        );
+        for (const line of problemLines(kept, file, options.verbose))
+          writeLine(io.stderr, c.yellow(`  ${line}`));
+        results.push(kept);
+        continue;
+      }
+    }
+    await rm(marker, { force: true });
+    const statePaths = paths[t] as TargetPaths;
+    let seededNow = false;
+    if (options.retryErrored) {
+      // After a finished run (no journal): its saved result seeds one, errored samples left out.
+      const seeded = await seedFromResult(statePaths, name, benchmark, shard, {
+        path: run.configPath,
+        hash: run.hash,
+        force: options.force === true,
+      });
+      if (seeded !== undefined && seeded.errored === 0) {
+        writeLine(
+          io.stderr,
+          `${c.green("✓")} ${printable(name)}: no sample of ${file} errored; kept it as it is`,
+        );
+        results.push(seeded.result);
+        continue;
+      }
+      if (seeded !== undefined) {
+        seededNow = true;
+        writeLine(
+          io.stderr,
+          c.dim(
+            `${printable(name)}: running the ${plural(seeded.errored, "errored sample")} of ${file} again; its other ${plural(seeded.result.samples.length - seeded.errored, "sample")} are kept`,
+          ),
+        );
+      }
+    }
+    const resuming = existsSync(journal);
+    if (resuming && !seededNow)
+      writeLine(io.stderr, c.dim(`${printable(name)}: resuming from ${journal}`));
+    // Which config this journal is written under, so that a resume under another one is refused.
+    if (!resuming || options.force === true || (await journalConfigHash(statePaths)) === undefined)
+      await writeJournalConfigHash(statePaths, run.hash, run.configPath).catch(() => {});
+    if (run.warmup && !stop.aborted) {
+      const warm = await warmUp(target, benchmark, {
+        name,
+        first: shard ? shard.index : 0,
+        signal,
+        timeoutMs: config.timeoutMs,
+        cache:
+          cache === undefined ? undefined : { store: cache, refresh: options.refresh === true },
+      });
+      if (!warm.called) {
+        writeLine(
+          io.stderr,
+          c.dim(
+            `${printable(name)}: no warm-up call (${warm.reason === "cached" ? "the cache answers" : "no sample to run"})`,
+          ),
+        );
+      } else if (warm.error !== undefined) {
+        writeLine(
+          io.stderr,
+          c.yellow(
+            `warning: ${printable(name)}: the warm-up call failed (${printable(errorMessage(warm.error))}); running the samples anyway`,
+          ),
+        );
+      }
+    }
+    const total = shard
+      ? Math.max(0, Math.ceil((benchmark.samples.length - shard.index) / shard.count))
+      : benchmark.samples.length;
+    const progress = startProgress(io, name, total, benchmark.rateLimit !== undefined, trials);
+    let finished = 0;
+    const onProgress = (p: Progress) => {
+      finished = p.done;
+      progress.update(p);
+    };
+    awaiting(
+      () =>
+        `target ${JSON.stringify(printable(name))}: ${finished} of ${total} samples finished, and the rest wait on a target call or a metric whose promise never settles`,
+      `Finished samples are kept in ${journal}. Make every call settle (timeoutMs in the config bounds each target call), then run the same command again to resume.`,
+    );
+    let result: BenchmarkResult;
+    try {
+      result = await benchmark.run(target as never, {
+        name,
+        signal,
+        stop,
+        checkpoint: journal,
+        onProgress,
+        ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+        ...(config.retries !== undefined ? { retries: config.retries } : {}),
+        ...(shard ? { shard } : {}),
+        ...(options.retryErrored ? { retryErrored: true } : {}),
+        ...(cache !== undefined ? { cache, refresh: options.refresh === true } : {}),
+        ...(options.continueWithoutJournal ? { continueWithoutJournal: true } : {}),
+        onWarning: (message) => {
+          progress.stop();
+          writeLine(io.stderr, c.yellow(`warning: ${message}`));
+        },
+        ...(options.keepChunkText || config.keepChunkText === true ? { keepChunkText: true } : {}),
+        provenance: provenanceOf(run.hash, run.commit, run.params.get(name)),
+      });
+    } catch (error) {
+      progress.stop();
+      if (JournalWriteError.isInstance(error)) {
+        // The runner's words are the library's; a user of the command resumes with the command.
+        throw new ConfigurationError(
+          error.message
+            .replace(
+              "a run with the same checkpoint resumes from them",
+              "the same command run again resumes from them",
+            )
+            .replace(
+              "pass continueWithoutJournal: true to go on without a journal",
+              "run again with --continue-without-journal to go on without a journal",
+            ),
+          { cause: error },
+        );
+      }
+      if (RunAbortedError.isInstance(error)) {
+        writeLine(
+          io.stderr,
+          c.yellow(
+            `${printable(name)}: stopped; finished samples are kept in ${journal}. Run the same command again to resume.`,
+          ),
+        );
+        return 130;
+      }
+      if (
+        ConfigurationError.isInstance(error) &&
+        error.path === journal &&
+        (error.kind === "journal-unusable" ||
+          error.kind === "journal-in-use" ||
+          error.kind === "invalid-input")
+      ) {
+        // The journal is another run's or damaged: the CLI's way out is --fresh.
+        throw new ConfigurationError(
+          `${error.message}. To run ${JSON.stringify(name)} from the start, delete ${journal}; to run every target from the start: fastrag-bench run --fresh`,
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+    progress.stop();
+    doneAwaiting();
+    try {
+      await result.save(file);
+    } catch (error) {
+      // The journal is kept (it is removed only once every result is saved): say so, and how on.
+      if (!ConfigurationError.isInstance(error)) throw error;
+      throw new ConfigurationError(
+        `${error.message}. ${JSON.stringify(printable(name))} was not saved; its ${plural(result.samples.length, "finished sample")} ${result.samples.length === 1 ? "is" : "are"} kept in ${journal}, and the same command run again saves the result from it without calling the target again`,
+        {
+          kind: error.kind,
+          ...(error.path !== undefined ? { path: error.path } : {}),
+          cause: error,
+        },
+      );
+    }
+    // The journal stays until every target is done: should a later target be interrupted, the
+    // marker says this one's result is saved, and the resume keeps it. A marker that cannot be
+    // written costs nothing but that: the resume then reads this target's journal again.
+    await mkdir(dirname(marker), { recursive: true })
+      .then(() => writeFile(marker, `${JSON.stringify({ result: file })}\n`))
+      .catch(() => rm(marker, { force: true }).catch(() => {}));
+    const s = result.status;
+    let fromCache = "";
+    if (cache !== undefined) {
+      let n = 0;
+      for (const sample of result.samples) if (sample.cached === true) n++;
+      fromCache = `, ${n.toLocaleString("en-US")} from the cache`;
+    }
+    const status = `successful ${s.successful}, incomplete ${s.incomplete}, errored ${s.errored}${fromCache}`;
+    const each = result.trials > 1 ? ` × ${result.trials} trials` : "";
+    const smoke =
+      run.limit === undefined
+        ? ""
+        : run.limit.n < run.limit.of
+          ? `; --limit ${run.limit.n}: a smoke test of the first ${run.limit.n} of ${run.limit.of} samples, not a benchmark`
+          : `; --limit ${run.limit.n}: all ${run.limit.of} samples`;
+    writeLine(
+      io.stderr,
+      `${s.errored > 0 ? c.yellow("!") : c.green("✓")} ${printable(name)}: ${plural(result.samples.length, "sample")}${each} in ${result.durationS.toFixed(1)} s (${status}${smoke}) → ${file}`,
+    );
+    const limited = result.rateLimit;
+    if (limited !== undefined) {
+      writeLine(
+        io.stderr,
+        c.dim(
+          `  rate limit: ${plural(limited.rateLimitedCalls, "call")} rate-limited (each waited and ran again); concurrency ${limited.concurrencyFinal} at the end, ${limited.concurrencyMin} at the lowest`,
+        ),
+      );
+    }
+    for (const line of problemLines(result, file, options.verbose))
+      writeLine(io.stderr, c.yellow(`  ${line}`));
+    results.push(result);
+  }
+  for (const p of paths) {
+    await rm(p.journal, { force: true });
+    await rm(p.marker, { force: true });
+    await rm(p.config, { force: true });
+  }
+  return results;
+}
+
+/** What `runTargets` runs: the targets, their files, and what it records and does for them. */
+export interface RunPlan {
+  readonly config: BenchConfig;
+  /** Per target of `names`, its `Benchmark`. */
+  readonly benchmarks: readonly Benchmark[];
+  /** The targets to run, in order. */
+  readonly names: readonly string[];
+  /** Per target of `names`, its files. */
+  readonly paths: readonly TargetPaths[];
+  readonly options: RunCommandOptions;
+  readonly shard: ShardSpec | undefined;
+  /** The response cache, when the run uses one. */
+  readonly cache: SqliteCache | undefined;
+  /** The config as given (for messages). */
+  readonly configPath: string;
+  /** The config file's hash (`sha256:…`), recorded in each result and beside each journal. */
+  readonly hash: string;
+  readonly commit: string | undefined;
+  /** Each target's declared params, checked. */
+  readonly params: ReadonlyMap<string, Readonly<Record<string, unknown>> | undefined>;
+  readonly warmup: boolean;
+  /** `--limit`: n of the dataset's samples run. */
+  readonly limit: { readonly n: number; readonly of: number } | undefined;
+}
+
+/**
+ * The result a target saved before this command was interrupted, when it is still this config's:
+ * same name, dataset, metrics and shard. Anything else (a missing, unreadable or other file) runs
+ * the target again, from its journal.
+ */
+async function keptResult(
+  file: string,
+  name: string,
+  benchmark: Benchmark,
+  shard: ShardSpec | undefined,
+  trials: number,
+): Promise<BenchmarkResult | undefined> {
+  let result: BenchmarkResult;
+  try {
+    result = await BenchmarkResult.load(file);
+  } catch {
+    return undefined;
+  }
+  const metrics = benchmark.metrics.map((m) => m.name).sort();
+  const same =
+    result.name === name &&
+    result.dataset?.fingerprint === benchmark.fingerprint &&
+    result.dataset.size === benchmark.samples.length &&
+    Object.keys(result.higherIsBetter).sort().join("\n") === metrics.join("\n") &&
+    result.shard?.index === shard?.index &&
+    result.shard?.count === shard?.count &&
+    result.trials === trials;
+  return same ? result : undefined;
+}
