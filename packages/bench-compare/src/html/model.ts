@@ -4,7 +4,8 @@ import {
   type DistributionSummary,
 } from "@fastrag/bench-core";
 import { bootstrapCi, type ConfidenceInterval } from "../bootstrap-ci.js";
-import type { Comparison, HtmlReportOptions } from "../comparison.js";
+import type { Comparison } from "../comparison.js";
+import type { HtmlReportOptions } from "../comparison-options.js";
 import { decimalsFor } from "../internal/format.js";
 import { own } from "../internal/own.js";
 import { describe, expectInteger } from "../internal/validate.js";
