@@ -207,7 +207,10 @@ export function expectBasis(samples: unknown): SampleBasis {
   );
 }
 
-/** How many samples' trials disagree on each metric (a run with trials: its records are read). */
+/**
+ * How many samples' trials disagree on each metric, and each metric's `trial_std` (a run with
+ * trials: its records are read).
+ */
 function rowTrials(r: BenchmarkResult, metrics: readonly string[]): RowTrials {
   const samples = r.samples;
   const flipped = metrics.map((m) => {
@@ -216,5 +219,10 @@ function rowTrials(r: BenchmarkResult, metrics: readonly string[]): RowTrials {
     for (const s of samples) if (trialsDisagree(s, m)) n++;
     return n;
   });
-  return { trials: r.trials, samples: samples.length, flipped };
+  const trialStd = metrics.map((m) => {
+    const s = own(r.summary, m);
+    if (s === undefined) return hasOwn(r.higherIsBetter, m) ? null : undefined;
+    return s.trial_std ?? null;
+  });
+  return { trials: r.trials, samples: samples.length, flipped, trialStd };
 }
