@@ -1,6 +1,6 @@
 import { BenchmarkResult, ConfigurationError, type SummaryStat } from "@fastrag/bench-core";
 import { writeFileAtomic } from "@fastrag/bench-core/internal";
-import { bootstrapCi } from "./bootstrap-ci.js";
+import { bestRowOf } from "./best-run.js";
 import { buildTable, expectBasis } from "./build-table.js";
 import { ComparedRuns } from "./compared-runs.js";
 import {
@@ -15,9 +15,7 @@ import {
 } from "./comparison-options.js";
 import { type DiffOptions, diff, type SampleDiff } from "./diff.js";
 import { buildHtmlReport } from "./html/model.js";
-import { scoreColumnOf } from "./internal/columns.js";
 import { runLabel } from "./internal/labels.js";
-import { equalUpToRounding } from "./internal/rounding.js";
 import { describe, expectNames, expectOptions, expectStat } from "./internal/validate.js";
 import { loadResultFiles } from "./load-results.js";
 import { renderCsv } from "./render-csv.js";
@@ -31,6 +29,7 @@ import {
   renderSlicedMarkdown,
   type SliceTable,
 } from "./render-slices.js";
+import { runIntervals } from "./run-intervals.js";
 import { type PairedComparison, resolveTestOptions, testPair } from "./significance.js";
 import { type ComparisonSlice, sliceResults } from "./slices.js";
 import type { ComparisonTable, RunRef, SampleBasis, TableOptions } from "./table.js";
@@ -172,21 +171,8 @@ export class Comparison {
     const higher = this.#runs.expectDirection(metric, "best");
     const basis = expectBasis(options?.samples ?? "common");
     const j = this.metrics().indexOf(metric);
-    const rows = this.table({ stat: s, samples: basis }).rows;
-    let extreme: number | undefined;
-    for (const row of rows) {
-      const v = row.cells[j]?.value;
-      if (typeof v !== "number") continue;
-      if (extreme === undefined || (higher ? v > extreme : v < extreme)) extreme = v;
-    }
-    if (extreme !== undefined) {
-      for (const row of rows) {
-        const v = row.cells[j]?.value;
-        if (typeof v === "number" && equalUpToRounding(v, extreme)) {
-          return this.results[row.index] as BenchmarkResult;
-        }
-      }
-    }
+    const best = bestRowOf(this.table({ stat: s, samples: basis }).rows, j, higher);
+    if (best !== undefined) return this.results[best.index] as BenchmarkResult;
     throw new ConfigurationError(
       `best: no run has a ${s} for "${metric}" (every run lacks it or has no scores)`,
     );
@@ -402,27 +388,7 @@ export class Comparison {
       opts.metrics === undefined
         ? this.metrics()
         : expectNames(opts.metrics, "bootstrapCi: metrics");
-    const out: RunInterval[] = [];
-    for (const metric of metrics) {
-      this.#runs.expectDirection(metric, "bootstrapCi");
-      for (let i = 0; i < this.results.length; i++) {
-        const r = this.results[i] as BenchmarkResult;
-        const scores: number[] = [];
-        const column = scoreColumnOf(r, metric);
-        for (let j = 0; j < column.length; j++) {
-          const v = column[j] as number;
-          if (!Number.isNaN(v)) scores.push(v);
-        }
-        out.push({
-          run: r.name,
-          index: i,
-          label: runLabel(i),
-          metric,
-          interval: scores.length === 0 ? null : bootstrapCi(scores, opts),
-        });
-      }
-    }
-    return out;
+    return runIntervals(this.#runs, metrics, opts);
   }
 
   /**

@@ -127,7 +127,10 @@ describe("the CSV and JSON of runs with trials", () => {
     expect(json.runs[0]).not.toHaveProperty("trial_std");
     expect(json.runs[1]?.trials).toBe(3);
     expect(json.runs[1]?.flipped).toEqual({ em: 2 });
-    expect((json.runs[1]?.trial_std as { em: number }).em).toBeCloseTo(expectedStd, 12);
+    expect(((json.runs[1] as Record<string, unknown>).trial_std as { em: number }).em).toBeCloseTo(
+      expectedStd,
+      12,
+    );
     // The new keys come after every existing one.
     expect(Object.keys(json.runs[1] as object).slice(-3)).toEqual([
       "trials",
