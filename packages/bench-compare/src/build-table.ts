@@ -7,11 +7,7 @@ import { runLabel } from "./internal/labels.js";
 import { hasOwn, own } from "./internal/own.js";
 import { describe, expectInteger, expectStat } from "./internal/validate.js";
 import { leftOutSamples } from "./left-out.js";
-import {
-  type PairedComparison,
-  resolveTestOptions,
-  type SignificanceTest,
-} from "./significance.js";
+import { expectTestOptions, type PairedComparison, type SignificanceTest } from "./significance.js";
 import {
   type ComparisonTable,
   DEFAULT_MAX_PAIRWISE_RUNS,
@@ -154,7 +150,7 @@ function markSignificance(
   tests: (PairedComparison | undefined)[][],
 ): TableSignificance {
   const metrics = runs.metrics();
-  const resolved = resolveTestOptions({ ...options, test: testName }, "table");
+  const resolved = expectTestOptions({ ...options, test: testName }, "table");
   const baselineIndex = runs.expectRunIndex(options.baseline ?? 0, "table: baseline");
   const comparisons = testAgainstBaseline(runs, baselineIndex, metrics, resolved);
   const marks: MarkMode = runs.results.length <= maxPairwiseRuns ? "all-pairs" : "baseline";

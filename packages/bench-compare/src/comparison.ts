@@ -30,7 +30,7 @@ import {
   type SliceTable,
 } from "./render-slices.js";
 import { runIntervals } from "./run-intervals.js";
-import { type PairedComparison, resolveTestOptions, testPair } from "./significance.js";
+import { expectTestOptions, type PairedComparison, testPair } from "./significance.js";
 import { type ComparisonSlice, sliceResults } from "./slices.js";
 import type { ComparisonTable, RunRef, SampleBasis, TableOptions } from "./table.js";
 import { testAgainstBaseline } from "./test-runs.js";
@@ -344,7 +344,7 @@ export class Comparison {
    */
   significance(options: SignificanceOptions = {}): PairedComparison[] {
     const opts = expectOptions(options, "significance");
-    const resolved = resolveTestOptions(opts, "significance");
+    const resolved = expectTestOptions(opts, "significance");
     const baselineIndex = this.#runs.expectRunIndex(opts.baseline ?? 0, "significance: baseline");
     const metrics =
       opts.metrics === undefined
@@ -370,7 +370,7 @@ export class Comparison {
         `pairedTest: expected options with a metric ({ metric: "…" }), found ${describe(options)}`,
       );
     }
-    const resolved = resolveTestOptions(options, "pairedTest");
+    const resolved = expectTestOptions(options, "pairedTest");
     const i = this.#runs.expectRunIndex(run, "pairedTest: run");
     const b = this.#runs.expectRunIndex(baseline, "pairedTest: baseline");
     const higher = this.#runs.expectDirection(options.metric, "pairedTest");

@@ -62,13 +62,13 @@ export function pairSamples(a: BenchmarkResult, b: BenchmarkResult): SamplePairi
     const indexA = new Int32Array(na);
     for (let i = 0; i < na; i++) indexA[i] = i;
     const pairing: SamplePairing = { key: "sample_id", indexA, indexB: indexA.slice() };
-    if (!fingerprinted) checkSameQuestions(a, b, pairing, where);
+    if (!fingerprinted) expectSameQuestions(a, b, pairing, where);
     return pairing;
   }
   const idsB = idsA === null ? null : keysOf(b, "sample_id");
   if (idsA !== null && idsB !== null) {
     const pairing = byKey(a, b, idsA, idsB, "sample_id", where);
-    if (!fingerprinted) checkSameQuestions(a, b, pairing, where);
+    if (!fingerprinted) expectSameQuestions(a, b, pairing, where);
     return pairing;
   }
   const qa = keysOf(a, "question");
@@ -254,14 +254,14 @@ function howSamplesDiffer(a: BenchmarkResult, b: BenchmarkResult): string {
 }
 
 /** Refuses a pairing by sample id that pairs two different questions. */
-function checkSameQuestions(
+function expectSameQuestions(
   a: BenchmarkResult,
   b: BenchmarkResult,
   pairing: SamplePairing,
   where: string,
 ): void {
   // Lazily loaded runs carry hashes of their questions: when every pair's agree, the questions
-  // are the same without reading a record (100 runs × 10⁴ samples: seconds of parsing saved).
+  // are the same without reading a record (docs/decisions/compare-house.md says what it saves).
   // Where one pair's differ, the records say whether, and how, the questions do.
   const ha = questionHashesOf(a);
   const hb = questionHashesOf(b);

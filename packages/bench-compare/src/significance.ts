@@ -69,8 +69,13 @@ export interface ResolvedTestOptions {
   readonly seed: number;
 }
 
-/** Applies defaults and validates. @internal */
-export function resolveTestOptions(options: TestOptions, where: string): ResolvedTestOptions {
+/**
+ * The test options with their defaults, checked.
+ *
+ * @throws {ConfigurationError} for an unknown test, or an alpha, permutation count or seed out of
+ * range; the message starts with `where`. @internal
+ */
+export function expectTestOptions(options: TestOptions, where: string): ResolvedTestOptions {
   const test = options.test ?? "randomization";
   if (test !== "randomization" && test !== "t-test") {
     throw new ConfigurationError(
