@@ -35,7 +35,7 @@ export function csvField(value: string | number | null | undefined): string {
  * precision; a missing metric or a metric without scores is an empty field. With significance
  * on, a `label` column comes first and one `<header> p` column per metric follows the values,
  * holding each run's p-value against the baseline (empty for the baseline itself). When a run
- * has trials, the trials' columns come last (see {@link trialsHeader}).
+ * has trials, the trials' columns come last (`trials`, then `<metric> flipped` per metric).
  */
 export function renderCsv(table: ComparisonTable): string {
   const sig = table.significance !== null;

@@ -9,7 +9,7 @@ import { type ComparisonTable, hasTrials } from "./table.js";
 // long table with the slice in its first columns (CSV), or one JSON document with a table per
 // slice. Each slice's table is the ordinary table of that slice's comparison.
 
-/** `format` of {@link renderSlicedJson}'s document. */
+/** `format` of the sliced JSON document (`toJson({ by })`, `Comparison.toJson`). */
 export const SLICED_COMPARISON_FORMAT = "fastrag-bench-comparison-slices/1";
 
 /** One slice's table, as the renderers take it. */
