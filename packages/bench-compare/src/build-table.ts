@@ -5,7 +5,7 @@ import { commonColumn } from "./internal/common-samples.js";
 import { decimalsFor } from "./internal/format.js";
 import { runLabel } from "./internal/labels.js";
 import { hasOwn, own } from "./internal/own.js";
-import { describe, expectInteger, expectStat } from "./internal/validate.js";
+import { describeValue, expectInteger, expectStat } from "./internal/validate.js";
 import { leftOutSamples } from "./left-out.js";
 import { expectTestOptions, type PairedComparison, type SignificanceTest } from "./significance.js";
 import {
@@ -42,7 +42,7 @@ type Values = (number | null | undefined)[][];
  */
 export function buildTable(runs: ComparedRuns, options: TableOptions): ComparisonTable {
   if (options === null || typeof options !== "object") {
-    throw new ConfigurationError(`table: expected options, found ${describe(options)}`);
+    throw new ConfigurationError(`table: expected options, found ${describeValue(options)}`);
   }
   if ((options as { by?: unknown }).by !== undefined) {
     throw new ConfigurationError(
@@ -199,7 +199,7 @@ function markSignificance(
 export function expectBasis(samples: unknown): SampleBasis {
   if (samples === "common" || samples === "all") return samples;
   throw new ConfigurationError(
-    `samples: expected "common" (the samples every run scored) or "all" (each run's own scores), found ${describe(samples)}`,
+    `samples: expected "common" (the samples every run scored) or "all" (each run's own scores), found ${describeValue(samples)}`,
   );
 }
 

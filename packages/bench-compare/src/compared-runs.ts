@@ -2,7 +2,7 @@ import { type BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
 import { sampleCountOf } from "./internal/columns.js";
 import { type Alignment, alignRuns } from "./internal/common-samples.js";
 import { runLabel } from "./internal/labels.js";
-import { describe, isResult } from "./internal/validate.js";
+import { describeValue, isResult } from "./internal/validate.js";
 import { pairSamples, type SamplePairing } from "./pairing.js";
 import type { RunRef } from "./table.js";
 
@@ -88,7 +88,7 @@ export class ComparedRuns {
     const i = results.indexOf(run);
     if (i >= 0) return i;
     throw new ConfigurationError(
-      `${where}: expected a run name, index or one of the comparison's results, found ${describe(run)}`,
+      `${where}: expected a run name, index or one of the comparison's results, found ${describeValue(run)}`,
     );
   }
 
@@ -101,7 +101,7 @@ export class ComparedRuns {
     const higher = this.direction.get(metric);
     if (higher !== undefined) return higher;
     throw new ConfigurationError(
-      `${where}: unknown metric ${describe(metric)}; the runs have ${this.metrics()
+      `${where}: unknown metric ${describeValue(metric)}; the runs have ${this.metrics()
         .map((m) => `"${m}"`)
         .join(", ")}`,
     );
@@ -121,7 +121,7 @@ function directionsOf(results: readonly BenchmarkResult[]): Map<string, boolean>
     const r = results[i];
     if (!isResult(r)) {
       throw new ConfigurationError(
-        `Comparison: results[${i}]: expected a BenchmarkResult, found ${describe(r)}`,
+        `Comparison: results[${i}]: expected a BenchmarkResult, found ${describeValue(r)}`,
       );
     }
     for (const [metric, higher] of Object.entries(r.higherIsBetter)) {

@@ -16,7 +16,7 @@ import {
 import { type DiffOptions, diff, type SampleDiff } from "./diff.js";
 import { buildHtmlReport } from "./html/model.js";
 import { runLabel } from "./internal/labels.js";
-import { describe, expectNames, expectOptions, expectStat } from "./internal/validate.js";
+import { describeValue, expectNames, expectOptions, expectStat } from "./internal/validate.js";
 import { loadResultFiles } from "./load-results.js";
 import { renderCsv } from "./render-csv.js";
 import { renderHtml } from "./render-html.js";
@@ -72,7 +72,7 @@ export class Comparison {
   static of(results: Iterable<BenchmarkResult>): Comparison {
     if (results === null || typeof results !== "object" || !(Symbol.iterator in results)) {
       throw new ConfigurationError(
-        `Comparison.of: expected an array of results, found ${describe(results)}`,
+        `Comparison.of: expected an array of results, found ${describeValue(results)}`,
       );
     }
     return new Comparison([...results]);
@@ -109,14 +109,16 @@ export class Comparison {
    */
   renamed(names: Readonly<Record<number, string>>): Comparison {
     if (names === null || typeof names !== "object") {
-      throw new ConfigurationError(`renamed: expected { index: name }, found ${describe(names)}`);
+      throw new ConfigurationError(
+        `renamed: expected { index: name }, found ${describeValue(names)}`,
+      );
     }
     const results = this.results.slice();
     for (const [key, name] of Object.entries(names)) {
       const i = this.#runs.expectRunIndex(Number(key), "renamed");
       if (typeof name !== "string" || name.trim() === "") {
         throw new ConfigurationError(
-          `renamed: run ${runLabel(i)}: expected a non-empty name, found ${describe(name)}`,
+          `renamed: run ${runLabel(i)}: expected a non-empty name, found ${describeValue(name)}`,
         );
       }
       const r = this.results[i] as BenchmarkResult;
@@ -367,7 +369,7 @@ export class Comparison {
   pairedTest(run: RunRef, baseline: RunRef, options: PairedTestOptions): PairedComparison {
     if (options === null || typeof options !== "object" || Array.isArray(options)) {
       throw new ConfigurationError(
-        `pairedTest: expected options with a metric ({ metric: "…" }), found ${describe(options)}`,
+        `pairedTest: expected options with a metric ({ metric: "…" }), found ${describeValue(options)}`,
       );
     }
     const resolved = expectTestOptions(options, "pairedTest");

@@ -3,7 +3,7 @@ import { isAbsolute, resolve as resolvePath } from "node:path";
 import { BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
 import { forEachConcurrently } from "@fastrag/bench-core/internal";
 import { convertPathToPattern, globby } from "globby";
-import { describe } from "./internal/validate.js";
+import { describeValue } from "./internal/validate.js";
 
 /** Results are read this many at a time: parallel I/O, bounded memory. */
 const LOAD_CONCURRENCY = 4;
@@ -30,7 +30,7 @@ export async function loadResultFiles(patterns: readonly string[]): Promise<Load
   for (const pattern of patterns) {
     if (typeof pattern !== "string" || pattern === "") {
       throw new ConfigurationError(
-        `Comparison.load: expected a glob pattern, found ${describe(pattern)}`,
+        `Comparison.load: expected a glob pattern, found ${describeValue(pattern)}`,
       );
     }
   }

@@ -1,7 +1,7 @@
 import { type BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
 import { questionHashesOf, sampleCountOf, sampleIdsOf, scoreColumnOf } from "./internal/columns.js";
 import { hasOwn } from "./internal/own.js";
-import { describe, expectResult } from "./internal/validate.js";
+import { describeValue, expectResult } from "./internal/validate.js";
 
 /** How the samples of two runs were matched. */
 export type PairingKey = "sample_id" | "question" | "position";
@@ -114,7 +114,9 @@ export function pairedScores(
   expectResult(a, "pairedScores: a");
   expectResult(b, "pairedScores: b");
   if (typeof metric !== "string") {
-    throw new ConfigurationError(`pairedScores: expected a metric name, found ${describe(metric)}`);
+    throw new ConfigurationError(
+      `pairedScores: expected a metric name, found ${describeValue(metric)}`,
+    );
   }
   const paired = pairing ?? pairSamples(a, b);
   for (const r of [a, b]) {

@@ -148,15 +148,15 @@ function diffRow(
   if (row.base.error !== null) errors.push(`baseline: ${row.base.error}`);
   if (row.cand.error !== null) errors.push(`run: ${row.cand.error}`);
   const errorText = clip(errors.join("\n"), TEXT_SHOWN);
-  return `<tr data-kind="${row.kind}" data-run="${row.run}"${disagree ? ' data-disagree="1"' : ""}${hidden ? " hidden" : ""}><td class="run" data-v="${escapeHtml(`${run.label} ${run.name}`)}">${swatch(run)} ${escapeHtml(clip(run.name, 30))}</td><td data-v="${KIND_ORDER[row.kind]}"><span class="kind ${row.kind}">${KIND_TEXT[row.kind]}</span></td><td class="q">${escapeHtml(row.base.question)}${id !== undefined ? `<span class="sid">${escapeHtml(id)}</span>` : ""}${sampleDetails(row.base)}</td>${score(row.baseline, baseSpread)}${score(row.candidate, candSpread)}${delta}${sides(row, report)}<td class="err">${escapeHtml(errorText)}</td></tr>`;
+  return `<tr data-kind="${row.kind}" data-run="${row.run}"${disagree ? ' data-disagree="1"' : ""}${hidden ? " hidden" : ""}><td class="run" data-v="${escapeHtml(`${run.label} ${run.name}`)}">${swatch(run)} ${escapeHtml(clip(run.name, 30))}</td><td data-v="${KIND_ORDER[row.kind]}"><span class="kind ${row.kind}">${KIND_TEXT[row.kind]}</span></td><td class="q">${escapeHtml(row.base.question)}${id !== undefined ? `<span class="sid">${escapeHtml(id)}</span>` : ""}${sampleDetails(row.base)}</td>${score(row.baseline, baseSpread)}${score(row.candidate, candSpread)}${delta}${sideCells(row, report)}<td class="err">${escapeHtml(errorText)}</td></tr>`;
 }
 
-function sides(row: DiffRow, report: HtmlReport): string {
+function sideCells(row: DiffRow, report: HtmlReport): string {
   if (!report.showIds && !report.showAnswers) return "";
-  return `<td>${side(row.base, report)}</td><td>${side(row.cand, report)}</td>`;
+  return `<td>${sideContent(row.base, report)}</td><td>${sideContent(row.cand, report)}</td>`;
 }
 
-function side(s: SampleResult, report: HtmlReport): string {
+function sideContent(s: SampleResult, report: HtmlReport): string {
   if (s.status === "errored") return '<span class="more">errored</span>';
   const ids = s.retrievedIds;
   let out = "";

@@ -8,7 +8,7 @@ import type { HtmlReport } from "./model.js";
 import { swatch } from "./swatch.js";
 
 /** The page header: title and a line naming the runs, samples, baseline and test. */
-export function header(report: HtmlReport, runs: readonly ChartRun[]): string {
+export function pageHeader(report: HtmlReport, runs: readonly ChartRun[]): string {
   const base = runs[report.baselineIndex] as ChartRun;
   const sig = report.table.significance;
   const bits: string[] = [
