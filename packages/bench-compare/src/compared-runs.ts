@@ -1,4 +1,4 @@
-import { type BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
+import { BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
 import { sampleCountOf } from "./internal/columns.js";
 import { type Alignment, alignRuns } from "./internal/common-samples.js";
 import { runLabel } from "./internal/labels.js";
@@ -137,4 +137,22 @@ function directionsOf(results: readonly BenchmarkResult[]): Map<string, boolean>
     }
   }
   return direction;
+}
+
+/**
+ * A copy of a result under another name, rebuilt in memory from its records (read from its file
+ * if it was loaded lazily): `Comparison.renamed`.
+ */
+export function renamedResult(r: BenchmarkResult, name: string): BenchmarkResult {
+  return new BenchmarkResult({
+    name,
+    createdAt: r.createdAt,
+    durationS: r.durationS,
+    samples: r.samples,
+    higherIsBetter: r.higherIsBetter,
+    summary: r.summary,
+    status: r.status,
+    ...(r.dataset !== undefined ? { dataset: r.dataset } : {}),
+    ...(r.shard !== undefined ? { shard: r.shard } : {}),
+  });
 }

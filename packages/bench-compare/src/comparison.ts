@@ -1,8 +1,12 @@
-import { BenchmarkResult, ConfigurationError, type SummaryStat } from "@fastrag/bench-core";
+// `Comparison`, the facade: each method checks its arguments and hands off to the module of its
+// job: `load-results.ts` (files), `compared-runs.ts` (the runs checked once, runs found, samples
+// paired), `build-table.ts` (the table and its marks), `test-runs.ts` (which runs are tested),
+// `best-run.ts`, `run-intervals.ts`, `slices.ts`, `diff.ts`, and the `render-*.ts` renderers.
+import { type BenchmarkResult, ConfigurationError, type SummaryStat } from "@fastrag/bench-core";
 import { writeFileAtomic } from "@fastrag/bench-core/internal";
 import { bestRowOf } from "./best-run.js";
 import { buildTable, expectBasis } from "./build-table.js";
-import { ComparedRuns } from "./compared-runs.js";
+import { ComparedRuns, renamedResult } from "./compared-runs.js";
 import {
   type ComparisonBootstrapOptions,
   type HtmlReportOptions,
@@ -121,18 +125,7 @@ export class Comparison {
           `renamed: run ${runLabel(i)}: expected a non-empty name, found ${describeValue(name)}`,
         );
       }
-      const r = this.results[i] as BenchmarkResult;
-      results[i] = new BenchmarkResult({
-        name,
-        createdAt: r.createdAt,
-        durationS: r.durationS,
-        samples: r.samples,
-        higherIsBetter: r.higherIsBetter,
-        summary: r.summary,
-        status: r.status,
-        ...(r.dataset !== undefined ? { dataset: r.dataset } : {}),
-        ...(r.shard !== undefined ? { shard: r.shard } : {}),
-      });
+      results[i] = renamedResult(this.results[i] as BenchmarkResult, name);
     }
     return new Comparison(results, this.paths);
   }
