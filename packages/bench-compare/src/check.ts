@@ -2,7 +2,7 @@ import { type BenchmarkResult, ConfigurationError, type SummaryStat } from "@fas
 import { formatNumber } from "./internal/format.js";
 import { own } from "./internal/own.js";
 import { roundingSlack } from "./internal/rounding.js";
-import { describe, expectResult, expectStat } from "./internal/validate.js";
+import { describeValue, expectResult, expectStat } from "./internal/validate.js";
 
 /** A bound on one statistic of one metric. At least one of `min` and `max`. */
 export interface Threshold {
@@ -59,7 +59,7 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
   expectResult(result, "check: result");
   if (thresholds === null || typeof thresholds !== "object" || Array.isArray(thresholds)) {
     throw new ConfigurationError(
-      `check: expected thresholds as { metric: { min?, max?, stat? } }, found ${describe(thresholds)}`,
+      `check: expected thresholds as { metric: { min?, max?, stat? } }, found ${describeValue(thresholds)}`,
     );
   }
   const proto = Object.getPrototypeOf(thresholds);
@@ -74,7 +74,7 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
     const where = `check: threshold "${metric}"`;
     if (t === null || typeof t !== "object") {
       throw new ConfigurationError(
-        `${where}: expected { min?, max?, stat? }, found ${describe(t)}`,
+        `${where}: expected { min?, max?, stat? }, found ${describeValue(t)}`,
       );
     }
     for (const key of Object.keys(t)) {
@@ -84,8 +84,8 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
       }
     }
     const stat = expectStat(t.stat ?? "mean", `${where}: stat`);
-    const min = bound(t.min, `${where}: min`);
-    const max = bound(t.max, `${where}: max`);
+    const min = expectBound(t.min, `${where}: min`);
+    const max = expectBound(t.max, `${where}: max`);
     if (min === undefined && max === undefined) {
       throw new ConfigurationError(`${where}: expected a min or a max, found neither`);
     }
@@ -122,8 +122,8 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
     }
     // The rounding a statistic can carry grows with the magnitude of the scores it comes from.
     const scale = Math.max(Math.abs(summary?.min ?? 0), Math.abs(summary?.max ?? 0));
-    if (min !== undefined && value < min - slack(min, scale)) {
-      const [v, b] = showPair(value, min);
+    if (min !== undefined && value < min - equalitySlack(min, scale)) {
+      const [v, b] = formatPair(value, min);
       failures.push({
         metric,
         stat,
@@ -133,8 +133,8 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
         message: `${label} = ${v} is below the minimum ${b}`,
       });
     }
-    if (max !== undefined && value > max + slack(max, scale)) {
-      const [v, b] = showPair(value, max);
+    if (max !== undefined && value > max + equalitySlack(max, scale)) {
+      const [v, b] = formatPair(value, max);
       failures.push({
         metric,
         stat,
@@ -148,10 +148,10 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
   return failures;
 }
 
-function bound(v: unknown, where: string): number | undefined {
+function expectBound(v: unknown, where: string): number | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) {
-    throw new ConfigurationError(`${where}: expected a finite number, found ${describe(v)}`);
+    throw new ConfigurationError(`${where}: expected a finite number, found ${describeValue(v)}`);
   }
   return v;
 }
@@ -163,7 +163,7 @@ function bound(v: unknown, where: string): number | undefined {
  * beside it (0, 0 and 0.3 average to 0.09999999999999999; -0.1, -0.2 and 0.3 to -1.85e-17); any
  * real difference between two scores is far larger.
  */
-function slack(bound: number, scale: number): number {
+function equalitySlack(bound: number, scale: number): number {
   return roundingSlack(Math.max(Math.abs(bound), scale));
 }
 
@@ -172,7 +172,7 @@ function slack(bound: number, scale: number): number {
  * "0.8000 is below the minimum 0.8000", nor "1.0000 is below the minimum 1". An integer prints
  * as one.
  */
-function showPair(value: number, bound: number): [string, string] {
+function formatPair(value: number, bound: number): [string, string] {
   for (let decimals = 4; decimals <= 17; decimals++) {
     const v = formatNumber(value, decimals);
     const b = formatNumber(bound, decimals);

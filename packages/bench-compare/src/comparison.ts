@@ -1,27 +1,27 @@
-import { stat as statFile } from "node:fs/promises";
-import { isAbsolute, resolve as resolvePath } from "node:path";
-import { BenchmarkResult, ConfigurationError, type SummaryStat } from "@fastrag/bench-core";
-import { forEachConcurrently, trialsDisagree, writeFileAtomic } from "@fastrag/bench-core/internal";
-import { convertPathToPattern, globby } from "globby";
-import { type BootstrapOptions, bootstrapCi, type ConfidenceInterval } from "./bootstrap-ci.js";
+// `Comparison`, the facade: each method checks its arguments and hands off to the module of its
+// job: `load-results.ts` (files), `compared-runs.ts` (the runs checked once, runs found, samples
+// paired), `build-table.ts` (the table and its marks), `test-runs.ts` (which runs are tested),
+// `best-run.ts`, `run-intervals.ts`, `slices.ts`, `diff.ts`, and the `render-*.ts` renderers.
+import { type BenchmarkResult, ConfigurationError, type SummaryStat } from "@fastrag/bench-core";
+import { writeFileAtomic } from "@fastrag/bench-core/internal";
+import { bestRowOf } from "./best-run.js";
+import { buildTable, expectBasis } from "./build-table.js";
+import { ComparedRuns, renamedResult } from "./compared-runs.js";
+import {
+  type ComparisonBootstrapOptions,
+  type HtmlReportOptions,
+  hasBy,
+  type PairedTestOptions,
+  type RenderOptions,
+  type RunInterval,
+  type SignificanceOptions,
+  tableOptionsOf,
+} from "./comparison-options.js";
 import { type DiffOptions, diff, type SampleDiff } from "./diff.js";
 import { buildHtmlReport } from "./html/model.js";
-import { sampleCountOf, scoreColumnOf } from "./internal/columns.js";
-import { type Alignment, alignRuns, commonColumn } from "./internal/common-samples.js";
-import { decimalsFor } from "./internal/format.js";
 import { runLabel } from "./internal/labels.js";
-import { hasOwn, own } from "./internal/own.js";
-import { equalUpToRounding } from "./internal/rounding.js";
-import {
-  describe,
-  expectInteger,
-  expectNames,
-  expectOptions,
-  expectStat,
-  isResult,
-} from "./internal/validate.js";
-import { leftOutSamples } from "./left-out.js";
-import { pairSamples, type SamplePairing } from "./pairing.js";
+import { describeValue, expectNames, expectOptions, expectStat } from "./internal/validate.js";
+import { loadResultFiles } from "./load-results.js";
 import { renderCsv } from "./render-csv.js";
 import { renderHtml } from "./render-html.js";
 import { renderJson } from "./render-json.js";
@@ -33,104 +33,11 @@ import {
   renderSlicedMarkdown,
   type SliceTable,
 } from "./render-slices.js";
-import {
-  type PairedComparison,
-  resolveTestOptions,
-  type TestOptions,
-  testPair,
-} from "./significance.js";
+import { runIntervals } from "./run-intervals.js";
+import { expectTestOptions, type PairedComparison, testPair } from "./significance.js";
 import { type ComparisonSlice, sliceResults } from "./slices.js";
-import {
-  type ComparisonTable,
-  DEFAULT_MAX_PAIRWISE_RUNS,
-  type MarkMode,
-  type RowTrials,
-  type RunRef,
-  type SampleBasis,
-  type TableCell,
-  type TableColumn,
-  type TableOptions,
-  type TableRow,
-  type TableSignificance,
-} from "./table.js";
-
-/** Options of {@link Comparison.significance}. */
-export interface SignificanceOptions extends TestOptions {
-  /** The run every other run is tested against. Default: the first run. */
-  readonly baseline?: RunRef;
-  /** Metrics to test. Default: every metric, in {@link Comparison.metrics} order. */
-  readonly metrics?: readonly string[];
-}
-
-/** Options of {@link Comparison.pairedTest}. */
-export interface PairedTestOptions extends TestOptions {
-  readonly metric: string;
-}
-
-/** A bootstrap CI of one run's mean of one metric. */
-export interface RunInterval {
-  readonly run: string;
-  readonly index: number;
-  readonly label: string;
-  readonly metric: string;
-  /** `null` when the run lacks the metric or has no scores for it. */
-  readonly interval: ConfidenceInterval | null;
-}
-
-/** Options of {@link Comparison.bootstrapCi}. */
-export interface ComparisonBootstrapOptions extends BootstrapOptions {
-  /** Metrics to cover. Default: every metric. */
-  readonly metrics?: readonly string[];
-}
-
-/**
- * Options of the rendered tables (`toMarkdown`, `toCsv`, `toJson`): the table's, and `by`.
- */
-export interface RenderOptions extends TableOptions {
-  /**
-   * Slice the table by a metadata field, `"metadata.<key>"` (e.g. `"metadata.is_impossible"` on
-   * SQuAD v2): one table per value of the field, over the samples that have it, and one for the
-   * samples without it; each with its own statistics and tests, and its group's size. Markdown
-   * gives a heading and a table per slice; CSV one long table whose first columns are the value,
-   * `missing` and `samples`; JSON a `fastrag-bench-comparison-slices/1` document. See
-   * {@link Comparison.slices}.
-   */
-  readonly by?: string;
-}
-
-/** Options of {@link Comparison.toHtml}: the table's options and the report's own. */
-export interface HtmlReportOptions extends TableOptions {
-  /**
-   * Adds a section with the table sliced by a metadata field, `"metadata.<key>"`: one table per
-   * value (and one for the samples without it), each with its size. See {@link RenderOptions.by}.
-   */
-  readonly by?: string;
-  /**
-   * The metric of the per-sample diff (baseline against each run). Default: the first metric.
-   */
-  readonly diffMetric?: string;
-  /** The page title. Default: "Benchmark comparison: a vs b vs c" (run names). */
-  readonly title?: string;
-  /**
-   * Bootstrap resamples per confidence interval. Default 10,000, fewer for runs past 2,000 scores
-   * (20 million draws per interval, never under 500) so a 100k-sample report stays quick. The
-   * bootstrap uses `seed` too.
-   */
-  readonly resamples?: number;
-  /**
-   * Changed samples listed per category (improved, regressed, newly errored, recovered) and run,
-   * largest changes first; the report says how many more there are. Default 500.
-   */
-  readonly maxDiffRows?: number;
-  /**
-   * Metrics drawn as a latency distribution (p50/p90/p95/p99/max). Default: every metric whose
-   * name contains `latency` or ends in `_ms` (see {@link isLatencyMetric}).
-   */
-  readonly latencyMetrics?: readonly string[];
-}
-
-/** Results are read this many at a time by {@link Comparison.load}: parallel I/O, bounded memory. */
-const LOAD_CONCURRENCY = 4;
+import type { ComparisonTable, RunRef, SampleBasis, TableOptions } from "./table.js";
+import { testAgainstBaseline } from "./test-runs.js";
 
 /**
  * Any number of benchmark results side by side: tables (markdown, CSV, JSON), the best run of a
@@ -152,39 +59,12 @@ export class Comparison {
   readonly results: readonly BenchmarkResult[];
   /** The file of each result when loaded with {@link Comparison.load}. */
   readonly paths: readonly string[] | undefined;
-  readonly #direction: ReadonlyMap<string, boolean>;
-  readonly #pairings = new Map<string, SamplePairing>();
+  readonly #runs: ComparedRuns;
 
   private constructor(results: readonly BenchmarkResult[], paths?: readonly string[]) {
-    if (results.length === 0) {
-      throw new ConfigurationError(
-        "Comparison: expected at least one result, found none (an empty comparison would answer nothing)",
-      );
-    }
-    const direction = new Map<string, boolean>();
-    const owner = new Map<string, string>();
-    for (let i = 0; i < results.length; i++) {
-      const r = results[i];
-      if (!isResult(r)) {
-        throw new ConfigurationError(
-          `Comparison: results[${i}]: expected a BenchmarkResult, found ${describe(r)}`,
-        );
-      }
-      for (const [metric, higher] of Object.entries(r.higherIsBetter)) {
-        const known = direction.get(metric);
-        if (known === undefined) {
-          direction.set(metric, higher);
-          owner.set(metric, r.name);
-        } else if (known !== higher) {
-          throw new ConfigurationError(
-            `Comparison: runs disagree on the direction of "${metric}": "${owner.get(metric)}" says ${known ? "higher" : "lower"} is better, "${r.name}" says ${higher ? "higher" : "lower"}`,
-          );
-        }
-      }
-    }
+    this.#runs = new ComparedRuns(results);
     this.results = results;
     this.paths = paths;
-    this.#direction = direction;
   }
 
   /**
@@ -196,7 +76,7 @@ export class Comparison {
   static of(results: Iterable<BenchmarkResult>): Comparison {
     if (results === null || typeof results !== "object" || !(Symbol.iterator in results)) {
       throw new ConfigurationError(
-        `Comparison.of: expected an array of results, found ${describe(results)}`,
+        `Comparison.of: expected an array of results, found ${describeValue(results)}`,
       );
     }
     return new Comparison([...results]);
@@ -219,71 +99,8 @@ export class Comparison {
    * readable result.
    */
   static async load(...patterns: string[]): Promise<Comparison> {
-    if (patterns.length === 0) {
-      throw new ConfigurationError(
-        "Comparison.load: expected at least one glob pattern, found none",
-      );
-    }
-    for (const pattern of patterns) {
-      if (typeof pattern !== "string" || pattern === "") {
-        throw new ConfigurationError(
-          `Comparison.load: expected a glob pattern, found ${describe(pattern)}`,
-        );
-      }
-    }
-    // A "!pattern" excludes files from every other pattern, as in one globby call. Globbed alone,
-    // it would match every file of the working directory.
-    const positive: { pattern: string; literal: boolean }[] = [];
-    const negative: string[] = [];
-    for (const pattern of patterns) {
-      const literal = await isFile(pattern);
-      if (!literal && pattern.startsWith("!")) negative.push(pattern);
-      else positive.push({ pattern, literal });
-    }
-    if (positive.length === 0) {
-      throw new ConfigurationError(
-        `Comparison.load: expected a pattern that selects files, found only exclusions (${negative.map((p) => `"${p}"`).join(", ")})`,
-      );
-    }
-    const excluding =
-      negative.length === 0 ? "" : `, after excluding ${negative.map((p) => `"${p}"`).join(", ")}`;
-    // In the order of the patterns given (so `compare c.json a.json` keeps c first, as `run`
-    // printed it), each glob's matches sorted by path.
-    const ordered: string[] = [];
-    for (const { pattern, literal } of positive) {
-      let matched: string[];
-      if (literal && negative.length === 0) matched = [pattern];
-      else {
-        // An existing file is matched as itself, its glob characters escaped (`run[1].json`).
-        const glob = literal ? convertPathToPattern(pattern) : pattern;
-        matched = await globby([glob, ...negative], {
-          absolute: isAbsolute(pattern),
-          onlyFiles: true,
-        });
-      }
-      if (matched.length === 0) {
-        throw new ConfigurationError(
-          `Comparison.load: pattern "${pattern}" matched no file (working directory ${process.cwd()}${excluding})`,
-        );
-      }
-      matched.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
-      for (const file of matched) ordered.push(file);
-    }
-    const paths = ordered;
-    // Two spellings of one file (a relative and an absolute pattern) load once.
-    const unique: string[] = [];
-    const seen = new Set<string>();
-    for (const p of paths) {
-      const abs = resolvePath(p);
-      if (seen.has(abs)) continue;
-      seen.add(abs);
-      unique.push(p);
-    }
-    const results: BenchmarkResult[] = new Array(unique.length);
-    await forEachConcurrently(unique.length, LOAD_CONCURRENCY, async (i) => {
-      results[i] = await BenchmarkResult.load(unique[i] as string, { lazy: true });
-    });
-    return new Comparison(results, unique);
+    const { results, paths } = await loadResultFiles(patterns);
+    return new Comparison(results, paths);
   }
 
   /**
@@ -296,47 +113,36 @@ export class Comparison {
    */
   renamed(names: Readonly<Record<number, string>>): Comparison {
     if (names === null || typeof names !== "object") {
-      throw new ConfigurationError(`renamed: expected { index: name }, found ${describe(names)}`);
+      throw new ConfigurationError(
+        `renamed: expected { index: name }, found ${describeValue(names)}`,
+      );
     }
     const results = this.results.slice();
     for (const [key, name] of Object.entries(names)) {
-      const i = this.#indexOf(Number(key), "renamed");
+      const i = this.#runs.expectRunIndex(Number(key), "renamed");
       if (typeof name !== "string" || name.trim() === "") {
         throw new ConfigurationError(
-          `renamed: run ${runLabel(i)}: expected a non-empty name, found ${describe(name)}`,
+          `renamed: run ${runLabel(i)}: expected a non-empty name, found ${describeValue(name)}`,
         );
       }
-      const r = this.results[i] as BenchmarkResult;
-      results[i] = new BenchmarkResult({
-        name,
-        createdAt: r.createdAt,
-        durationS: r.durationS,
-        samples: r.samples,
-        higherIsBetter: r.higherIsBetter,
-        summary: r.summary,
-        status: r.status,
-        ...(r.dataset !== undefined ? { dataset: r.dataset } : {}),
-        ...(r.shard !== undefined ? { shard: r.shard } : {}),
-      });
+      results[i] = renamedResult(this.results[i] as BenchmarkResult, name);
     }
     return new Comparison(results, this.paths);
   }
 
   /** Every metric name across the results, in first-seen order. */
   metrics(): string[] {
-    return [...this.#direction.keys()];
+    return this.#runs.metrics();
   }
 
   /** Whether a higher value of `metric` is better, as the results say. */
   higherIsBetter(metric: string): boolean {
-    const d = this.#direction.get(metric);
-    if (d === undefined) throw this.#unknownMetric(metric, "higherIsBetter");
-    return d;
+    return this.#runs.expectDirection(metric, "higherIsBetter");
   }
 
   /** The label (a, b, c…) of a run. @throws {ConfigurationError} for an unknown run. */
   label(run: RunRef): string {
-    return runLabel(this.#indexOf(run, "label"));
+    return runLabel(this.#runs.expectRunIndex(run, "label"));
   }
 
   /**
@@ -357,25 +163,11 @@ export class Comparison {
     options: { readonly samples?: SampleBasis } = {},
   ): BenchmarkResult {
     const s = expectStat(stat, "best");
-    const higher = this.#direction.get(metric);
-    if (higher === undefined) throw this.#unknownMetric(metric, "best");
+    const higher = this.#runs.expectDirection(metric, "best");
     const basis = expectBasis(options?.samples ?? "common");
     const j = this.metrics().indexOf(metric);
-    const rows = this.table({ stat: s, samples: basis }).rows;
-    let extreme: number | undefined;
-    for (const row of rows) {
-      const v = row.cells[j]?.value;
-      if (typeof v !== "number") continue;
-      if (extreme === undefined || (higher ? v > extreme : v < extreme)) extreme = v;
-    }
-    if (extreme !== undefined) {
-      for (const row of rows) {
-        const v = row.cells[j]?.value;
-        if (typeof v === "number" && equalUpToRounding(v, extreme)) {
-          return this.results[row.index] as BenchmarkResult;
-        }
-      }
-    }
+    const best = bestRowOf(this.table({ stat: s, samples: basis }).rows, j, higher);
+    if (best !== undefined) return this.results[best.index] as BenchmarkResult;
     throw new ConfigurationError(
       `best: no run has a ${s} for "${metric}" (every run lacks it or has no scores)`,
     );
@@ -397,139 +189,7 @@ export class Comparison {
    * datasets.
    */
   table(options: TableOptions = {}): ComparisonTable {
-    if (options === null || typeof options !== "object") {
-      throw new ConfigurationError(`table: expected options, found ${describe(options)}`);
-    }
-    if ((options as { by?: unknown }).by !== undefined) {
-      throw new ConfigurationError(
-        "table: by slices a comparison into several tables; use slices(by) and each slice's comparison.table(), or toMarkdown/toCsv/toJson/toHtml({ by })",
-        { kind: "invalid-option", option: "by" },
-      );
-    }
-    const stat = expectStat(options.stat ?? "mean", "table");
-    const maxPairwiseRuns = expectInteger(
-      options.maxPairwiseRuns ?? DEFAULT_MAX_PAIRWISE_RUNS,
-      "table: maxPairwiseRuns",
-      0,
-    );
-    const testName = options.test ?? (options.baseline !== undefined ? "randomization" : "none");
-    // Checked even when no test runs: a mistyped baseline in a CI gate must not pass unnoticed.
-    if (options.baseline !== undefined) this.#indexOf(options.baseline, "table: baseline");
-    const asked = expectBasis(options.samples ?? "common");
-    const metrics = this.metrics();
-    const allValues: (number | null | undefined)[][] = this.results.map((r) =>
-      metrics.map((m) => {
-        const s = own(r.summary, m);
-        if (s === undefined) return hasOwn(r.higherIsBetter, m) ? null : undefined;
-        return s[stat];
-      }),
-    );
-    let basis: SampleBasis = "all";
-    let basisNote: string | null = null;
-    const values = allValues.map((row) => row.slice());
-    const dropped: number[][] = this.results.map(() => metrics.map(() => 0));
-    const commonCounts: (number | null)[] = metrics.map(() => null);
-    if (asked === "common" && this.results.length > 1) {
-      const aligned = this.#alignment();
-      if (aligned.positions === null) basisNote = aligned.reason;
-      else {
-        basis = "common";
-        for (let j = 0; j < metrics.length; j++) {
-          const c = commonColumn(this.results, aligned.positions, metrics[j] as string, stat);
-          commonCounts[j] = c.common;
-          for (let i = 0; i < this.results.length; i++) {
-            const v = c.values[i];
-            if (v !== undefined) (values[i] as (number | null | undefined)[])[j] = v;
-            (dropped[i] as number[])[j] = c.dropped[i] as number;
-          }
-        }
-      }
-    }
-    const columns: TableColumn[] = metrics.map((metric, j) => ({
-      metric,
-      header: stat === "mean" ? metric : `${metric} ${stat}`,
-      higherIsBetter: this.#direction.get(metric) as boolean,
-      decimals: decimalsFor(
-        values.map((row) => row[j]),
-        stat,
-      ),
-      commonSamples: commonCounts[j] ?? null,
-      narrowed: dropped.some((row) => (row[j] as number) > 0),
-    }));
-    const wins: Mark[][][] = this.results.map(() => metrics.map(() => []));
-    const tests: (PairedComparison | undefined)[][] = this.results.map(() =>
-      metrics.map(() => undefined),
-    );
-    let significance: TableSignificance | null = null;
-    if (testName !== "none") {
-      if (stat !== "mean") {
-        throw new ConfigurationError(
-          `table: significance marks need stat "mean" (the tests compare per-sample scores), found stat "${stat}"; use test: "none"`,
-        );
-      }
-      const resolved = resolveTestOptions({ ...options, test: testName }, "table");
-      const baselineIndex = this.#indexOf(options.baseline ?? 0, "table: baseline");
-      const comparisons = this.#testAgainst(baselineIndex, metrics, resolved);
-      const marks: MarkMode = this.results.length <= maxPairwiseRuns ? "all-pairs" : "baseline";
-      const pairwise =
-        marks === "all-pairs" ? this.#testPairs(baselineIndex, metrics, resolved) : [];
-      const column = new Map<string, number>();
-      for (let j = 0; j < metrics.length; j++) column.set(metrics[j] as string, j);
-      for (const c of comparisons) {
-        (tests[c.index] as (PairedComparison | undefined)[])[column.get(c.metric) as number] = c;
-      }
-      // Every test behind the marks: the winner's cell names the loser.
-      for (const list of [comparisons, pairwise]) {
-        for (const c of list) {
-          if (c.better === null) continue;
-          const j = column.get(c.metric) as number;
-          const runWon = c.better === "run";
-          const winner = runWon ? c.index : c.baselineIndex;
-          const loser = runWon ? c.baselineIndex : c.index;
-          ((wins[winner] as Mark[][])[j] as Mark[]).push({ loser, test: c });
-        }
-      }
-      const base = this.results[baselineIndex] as BenchmarkResult;
-      significance = {
-        test: resolved.test,
-        alpha: resolved.alpha,
-        permutations: resolved.permutations,
-        seed: resolved.seed,
-        baselineIndex,
-        baselineLabel: runLabel(baselineIndex),
-        baseline: base.name,
-        marks,
-        maxPairwiseRuns,
-        comparisons,
-        pairwise,
-        leftOutSamples: leftOutSamples(this.results, [...comparisons, ...pairwise], (i, j) =>
-          this.#pairing(i, j),
-        ),
-      };
-    }
-    const rows: TableRow[] = this.results.map((r, i) => ({
-      index: i,
-      label: runLabel(i),
-      name: r.name,
-      isBaseline: significance?.baselineIndex === i,
-      status: r.status,
-      ...(r.trials > 1 ? { trials: rowTrials(r, metrics) } : {}),
-      cells: metrics.map((_, j): TableCell => {
-        const test = tests[i]?.[j];
-        const marks = (wins[i] as Mark[][])[j] as Mark[];
-        // In run order: a before b before c, whichever test found them.
-        if (marks.length > 1) marks.sort((x, y) => x.loser - y.loser);
-        const cell = {
-          value: values[i]?.[j],
-          beats: marks.map((m) => runLabel(m.loser)),
-          wins: marks.map((m) => m.test),
-          allValue: allValues[i]?.[j],
-          dropped: dropped[i]?.[j] ?? 0,
-        };
-        return test === undefined ? cell : { ...cell, test };
-      }),
-    }));
-    return { stat, samples: basis, basisNote, columns, rows, significance };
+    return buildTable(this.#runs, options);
   }
 
   /**
@@ -679,16 +339,14 @@ export class Comparison {
    */
   significance(options: SignificanceOptions = {}): PairedComparison[] {
     const opts = expectOptions(options, "significance");
-    const resolved = resolveTestOptions(opts, "significance");
-    const baselineIndex = this.#indexOf(opts.baseline ?? 0, "significance: baseline");
+    const resolved = expectTestOptions(opts, "significance");
+    const baselineIndex = this.#runs.expectRunIndex(opts.baseline ?? 0, "significance: baseline");
     const metrics =
       opts.metrics === undefined
         ? this.metrics()
         : expectNames(opts.metrics, "significance: metrics");
-    for (const m of metrics) {
-      if (!this.#direction.has(m)) throw this.#unknownMetric(m, "significance");
-    }
-    return this.#testAgainst(baselineIndex, metrics, resolved);
+    for (const m of metrics) this.#runs.expectDirection(m, "significance");
+    return testAgainstBaseline(this.#runs, baselineIndex, metrics, resolved);
   }
 
   /**
@@ -704,15 +362,14 @@ export class Comparison {
   pairedTest(run: RunRef, baseline: RunRef, options: PairedTestOptions): PairedComparison {
     if (options === null || typeof options !== "object" || Array.isArray(options)) {
       throw new ConfigurationError(
-        `pairedTest: expected options with a metric ({ metric: "…" }), found ${describe(options)}`,
+        `pairedTest: expected options with a metric ({ metric: "…" }), found ${describeValue(options)}`,
       );
     }
-    const resolved = resolveTestOptions(options, "pairedTest");
-    const i = this.#indexOf(run, "pairedTest: run");
-    const b = this.#indexOf(baseline, "pairedTest: baseline");
-    const higher = this.#direction.get(options.metric);
-    if (higher === undefined) throw this.#unknownMetric(options.metric, "pairedTest");
-    return testPair(this.results, i, b, options.metric, higher, this.#pairing(i, b), resolved);
+    const resolved = expectTestOptions(options, "pairedTest");
+    const i = this.#runs.expectRunIndex(run, "pairedTest: run");
+    const b = this.#runs.expectRunIndex(baseline, "pairedTest: baseline");
+    const higher = this.#runs.expectDirection(options.metric, "pairedTest");
+    return testPair(this.results, i, b, options.metric, higher, this.#runs.pairing(i, b), resolved);
   }
 
   /**
@@ -726,27 +383,7 @@ export class Comparison {
       opts.metrics === undefined
         ? this.metrics()
         : expectNames(opts.metrics, "bootstrapCi: metrics");
-    const out: RunInterval[] = [];
-    for (const metric of metrics) {
-      if (!this.#direction.has(metric)) throw this.#unknownMetric(metric, "bootstrapCi");
-      for (let i = 0; i < this.results.length; i++) {
-        const r = this.results[i] as BenchmarkResult;
-        const scores: number[] = [];
-        const column = scoreColumnOf(r, metric);
-        for (let j = 0; j < column.length; j++) {
-          const v = column[j] as number;
-          if (!Number.isNaN(v)) scores.push(v);
-        }
-        out.push({
-          run: r.name,
-          index: i,
-          label: runLabel(i),
-          metric,
-          interval: scores.length === 0 ? null : bootstrapCi(scores, opts),
-        });
-      }
-    }
-    return out;
+    return runIntervals(this.#runs, metrics, opts);
   }
 
   /**
@@ -755,152 +392,8 @@ export class Comparison {
    * @throws {ConfigurationError} as {@link diff}, or for an unknown run.
    */
   diff(baseline: RunRef, candidate: RunRef, options: DiffOptions): SampleDiff {
-    const b = this.#indexOf(baseline, "diff: baseline");
-    const c = this.#indexOf(candidate, "diff: candidate");
+    const b = this.#runs.expectRunIndex(baseline, "diff: baseline");
+    const c = this.#runs.expectRunIndex(candidate, "diff: candidate");
     return diff(this.results[b] as BenchmarkResult, this.results[c] as BenchmarkResult, options);
   }
-
-  #testAgainst(
-    baselineIndex: number,
-    metrics: readonly string[],
-    resolved: ReturnType<typeof resolveTestOptions>,
-  ): PairedComparison[] {
-    const out: PairedComparison[] = [];
-    for (let i = 0; i < this.results.length; i++) {
-      if (i === baselineIndex) continue;
-      const pairing = this.#pairing(i, baselineIndex);
-      for (const metric of metrics) {
-        const higher = this.#direction.get(metric) as boolean;
-        out.push(testPair(this.results, i, baselineIndex, metric, higher, pairing, resolved));
-      }
-    }
-    return out;
-  }
-
-  /**
-   * Paired tests of every pair of runs neither of which is the baseline (the later run against
-   * the earlier), per metric; the same seed for every test.
-   */
-  #testPairs(
-    baselineIndex: number,
-    metrics: readonly string[],
-    resolved: ReturnType<typeof resolveTestOptions>,
-  ): PairedComparison[] {
-    const out: PairedComparison[] = [];
-    for (let i = 0; i < this.results.length; i++) {
-      if (i === baselineIndex) continue;
-      for (let k = i + 1; k < this.results.length; k++) {
-        if (k === baselineIndex) continue;
-        const pairing = this.#pairing(k, i);
-        for (const metric of metrics) {
-          const higher = this.#direction.get(metric) as boolean;
-          out.push(testPair(this.results, k, i, metric, higher, pairing, resolved));
-        }
-      }
-    }
-    return out;
-  }
-
-  #aligned: Alignment | undefined;
-
-  /** Every run's samples aligned on the first run's, computed once. */
-  #alignment(): Alignment {
-    this.#aligned ??= alignRuns(this.results, (i, j) => this.#pairing(i, j), sampleCountOf);
-    return this.#aligned;
-  }
-
-  #pairing(i: number, j: number): SamplePairing {
-    const key = `${i}:${j}`;
-    let p = this.#pairings.get(key);
-    if (p === undefined) {
-      p = pairSamples(this.results[i] as BenchmarkResult, this.results[j] as BenchmarkResult);
-      this.#pairings.set(key, p);
-    }
-    return p;
-  }
-
-  #indexOf(run: RunRef, where: string): number {
-    if (typeof run === "number") {
-      if (Number.isInteger(run) && run >= 0 && run < this.results.length) return run;
-      throw new ConfigurationError(
-        `${where}: run index ${run} is out of range; the comparison has ${this.results.length} run(s)`,
-      );
-    }
-    if (typeof run === "string") {
-      let found = -1;
-      for (let i = 0; i < this.results.length; i++) {
-        if ((this.results[i] as BenchmarkResult).name !== run) continue;
-        if (found >= 0) {
-          throw new ConfigurationError(
-            `${where}: run name "${run}" is ambiguous (runs ${runLabel(found)} and ${runLabel(i)}); pass its index instead`,
-          );
-        }
-        found = i;
-      }
-      if (found >= 0) return found;
-      throw new ConfigurationError(
-        `${where}: no run named "${run}"; runs are ${this.results.map((r) => `"${r.name}"`).join(", ")}`,
-      );
-    }
-    const i = this.results.indexOf(run);
-    if (i >= 0) return i;
-    throw new ConfigurationError(
-      `${where}: expected a run name, index or one of the comparison's results, found ${describe(run)}`,
-    );
-  }
-
-  #unknownMetric(metric: string, where: string): ConfigurationError {
-    return new ConfigurationError(
-      `${where}: unknown metric ${describe(metric)}; the runs have ${this.metrics()
-        .map((m) => `"${m}"`)
-        .join(", ")}`,
-    );
-  }
-}
-
-/** One significance mark: the run beaten, and the test that says so. */
-interface Mark {
-  readonly loser: number;
-  readonly test: PairedComparison;
-}
-
-/** Whether rendering options slice the table (`by` given). */
-function hasBy<T extends { readonly by?: string }>(options: T): options is T & { by: string } {
-  return options !== null && typeof options === "object" && options.by !== undefined;
-}
-
-/** The table's own options out of rendering options (without `by` and the report's). */
-function tableOptionsOf(options: TableOptions): TableOptions {
-  const { stat, samples, baseline, test, maxPairwiseRuns, alpha, permutations, seed } = options;
-  const out: Record<string, unknown> = {};
-  const entries = { stat, samples, baseline, test, maxPairwiseRuns, alpha, permutations, seed };
-  for (const [k, v] of Object.entries(entries)) if (v !== undefined) out[k] = v;
-  return out as TableOptions;
-}
-
-function expectBasis(samples: unknown): SampleBasis {
-  if (samples === "common" || samples === "all") return samples;
-  throw new ConfigurationError(
-    `samples: expected "common" (the samples every run scored) or "all" (each run's own scores), found ${describe(samples)}`,
-  );
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await statFile(path)).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** How many samples' trials disagree on each metric (a run with trials: its records are read). */
-function rowTrials(r: BenchmarkResult, metrics: readonly string[]): RowTrials {
-  const samples = r.samples;
-  const flipped = metrics.map((m) => {
-    if (!hasOwn(r.higherIsBetter, m)) return undefined;
-    let n = 0;
-    for (const s of samples) if (trialsDisagree(s, m)) n++;
-    return n;
-  });
-  return { trials: r.trials, samples: samples.length, flipped };
 }

@@ -94,7 +94,7 @@ export function diff(
       `diff: runs "${baseline.name}" and "${candidate.name}" disagree on the direction of "${metric}"`,
     );
   }
-  const c = classifyPairs(baseline, candidate, metric, higher, change);
+  const c = classifyPairs(baseline, candidate, metric, higher, sampleChange);
   return {
     metric,
     higherIsBetter: higher,
@@ -109,7 +109,7 @@ export function diff(
 }
 
 /** The `SampleChange` of one changed pair; the error shown is the side that errored. */
-function change(
+function sampleChange(
   kind: ChangeKind,
   b: SampleResult,
   c: SampleResult,

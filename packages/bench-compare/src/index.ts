@@ -1,14 +1,14 @@
 export { type BootstrapOptions, bootstrapCi, type ConfidenceInterval } from "./bootstrap-ci.js";
 export { type CheckFailure, check, type Threshold, type Thresholds } from "./check.js";
-export {
-  Comparison,
-  type ComparisonBootstrapOptions,
-  type HtmlReportOptions,
-  type PairedTestOptions,
-  type RenderOptions,
-  type RunInterval,
-  type SignificanceOptions,
-} from "./comparison.js";
+export { Comparison } from "./comparison.js";
+export type {
+  ComparisonBootstrapOptions,
+  HtmlReportOptions,
+  PairedTestOptions,
+  RenderOptions,
+  RunInterval,
+  SignificanceOptions,
+} from "./comparison-options.js";
 export { type DiffOptions, diff, type SampleChange, type SampleDiff } from "./diff.js";
 export { isLatencyMetric } from "./html/model.js";
 export { formatNumber } from "./internal/format.js";

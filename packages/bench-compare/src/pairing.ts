@@ -1,7 +1,7 @@
 import { type BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
 import { questionHashesOf, sampleCountOf, sampleIdsOf, scoreColumnOf } from "./internal/columns.js";
 import { hasOwn } from "./internal/own.js";
-import { describe, expectResult } from "./internal/validate.js";
+import { describeValue, expectResult } from "./internal/validate.js";
 
 /** How the samples of two runs were matched. */
 export type PairingKey = "sample_id" | "question" | "position";
@@ -62,13 +62,13 @@ export function pairSamples(a: BenchmarkResult, b: BenchmarkResult): SamplePairi
     const indexA = new Int32Array(na);
     for (let i = 0; i < na; i++) indexA[i] = i;
     const pairing: SamplePairing = { key: "sample_id", indexA, indexB: indexA.slice() };
-    if (!fingerprinted) checkSameQuestions(a, b, pairing, where);
+    if (!fingerprinted) expectSameQuestions(a, b, pairing, where);
     return pairing;
   }
   const idsB = idsA === null ? null : keysOf(b, "sample_id");
   if (idsA !== null && idsB !== null) {
     const pairing = byKey(a, b, idsA, idsB, "sample_id", where);
-    if (!fingerprinted) checkSameQuestions(a, b, pairing, where);
+    if (!fingerprinted) expectSameQuestions(a, b, pairing, where);
     return pairing;
   }
   const qa = keysOf(a, "question");
@@ -114,7 +114,9 @@ export function pairedScores(
   expectResult(a, "pairedScores: a");
   expectResult(b, "pairedScores: b");
   if (typeof metric !== "string") {
-    throw new ConfigurationError(`pairedScores: expected a metric name, found ${describe(metric)}`);
+    throw new ConfigurationError(
+      `pairedScores: expected a metric name, found ${describeValue(metric)}`,
+    );
   }
   const paired = pairing ?? pairSamples(a, b);
   for (const r of [a, b]) {
@@ -254,14 +256,14 @@ function howSamplesDiffer(a: BenchmarkResult, b: BenchmarkResult): string {
 }
 
 /** Refuses a pairing by sample id that pairs two different questions. */
-function checkSameQuestions(
+function expectSameQuestions(
   a: BenchmarkResult,
   b: BenchmarkResult,
   pairing: SamplePairing,
   where: string,
 ): void {
   // Lazily loaded runs carry hashes of their questions: when every pair's agree, the questions
-  // are the same without reading a record (100 runs × 10⁴ samples: seconds of parsing saved).
+  // are the same without reading a record (docs/decisions/compare-house.md says what it saves).
   // Where one pair's differ, the records say whether, and how, the questions do.
   const ha = questionHashesOf(a);
   const hb = questionHashesOf(b);

@@ -39,6 +39,9 @@ describe("@fastrag/bench-compare's exported names", () => {
       readonly unscored: number;
     }>();
     expectTypeOf<Root.Comparison["slices"]>().returns.toEqualTypeOf<Root.ComparisonSlice[]>();
+    expectTypeOf<Root.RowTrials["trialStd"]>().toEqualTypeOf<
+      readonly (number | null | undefined)[] | undefined
+    >();
     expectTypeOf<Root.TableSignificance["leftOutSamples"]>().toEqualTypeOf<
       Root.LeftOutSamples | undefined
     >();

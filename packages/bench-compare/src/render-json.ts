@@ -1,7 +1,7 @@
 import { CONTROL_CHARACTERS_BUT_C0, unicodeEscape } from "./internal/control-chars.js";
 import { setOwn } from "./internal/own.js";
 import type { PairedComparison } from "./significance.js";
-import type { ComparisonTable } from "./table.js";
+import { type ComparisonTable, hasTrials, type TableRow } from "./table.js";
 
 /** The `format` of {@link renderJson}'s output. */
 export const COMPARISON_FORMAT = "fastrag-bench-comparison/1";
@@ -16,12 +16,16 @@ export const COMPARISON_FORMAT = "fastrag-bench-comparison/1";
  * each run's `beats` maps a metric to the labels of the runs it beats. `samples` says which samples
  * the `values` cover (`"common"`: per metric the `common_samples` every run scored, with each run's
  * own all-samples statistic in `all_samples_values`; `"all"`), and each run carries its `status`
- * counts. A metric named `__proto__`
+ * counts. When a run has trials, every run says its `trials` (per sample; 1 without), and each
+ * run with trials maps each metric to `flipped` (samples whose trials disagree) and to its
+ * `trial_std` (the mean within-sample standard deviation, over all its samples). A metric named
+ * `__proto__`
  * is written as an ordinary key. Every control character in a string (a name, a path), bidi
  * overrides included, is written as a `\uXXXX` escape, so the output is safe to print.
  */
 export function renderJson(table: ComparisonTable, paths?: readonly string[]): string {
   const sig = table.significance;
+  const trials = hasTrials([table]);
   const out = {
     format: COMPARISON_FORMAT,
     stat: table.stat,
@@ -53,6 +57,7 @@ export function renderJson(table: ComparisonTable, paths?: readonly string[]): s
         values,
         ...(table.samples === "common" ? { all_samples_values: allValues } : {}),
         ...(sig ? { beats } : {}),
+        ...(trials ? trialsJson(table, row) : {}),
       };
     }),
     ...(sig
@@ -112,4 +117,20 @@ function testJson(c: PairedComparison, against: boolean): Record<string, unknown
     better: against && c.better === "baseline" ? "against" : c.better,
     ...(c.reason !== undefined ? { reason: c.reason } : {}),
   };
+}
+
+/** A run's trials in snake_case: `trials`, and for a run with trials `flipped` and `trial_std`. */
+function trialsJson(table: ComparisonTable, row: TableRow): Record<string, unknown> {
+  const t = row.trials;
+  if (t === undefined) return { trials: 1 };
+  const flipped: Record<string, number> = {};
+  const trialStd: Record<string, number | null> = {};
+  for (let j = 0; j < table.columns.length; j++) {
+    const metric = (table.columns[j] as { metric: string }).metric;
+    const n = t.flipped[j];
+    if (n !== undefined) setOwn(flipped, metric, n);
+    const std = t.trialStd?.[j];
+    if (std !== undefined) setOwn(trialStd, metric, std);
+  }
+  return { trials: t.trials, flipped, trial_std: trialStd };
 }

@@ -2,7 +2,7 @@ import { ConfigurationError } from "@fastrag/bench-core";
 import { CONTROL_CHARACTERS, unicodeEscape } from "./internal/control-chars.js";
 import { formatNumber, pairCount } from "./internal/format.js";
 import { superscript } from "./internal/labels.js";
-import { describe } from "./internal/validate.js";
+import { describeValue } from "./internal/validate.js";
 import type { LeftOutSamples } from "./left-out.js";
 import type { ComparisonTable, TableCell, TableColumn } from "./table.js";
 
@@ -189,7 +189,7 @@ const HTML_ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt
  */
 export function escapeCell(text: string): string {
   if (typeof text !== "string") {
-    throw new ConfigurationError(`escapeCell: expected a string, found ${describe(text)}`);
+    throw new ConfigurationError(`escapeCell: expected a string, found ${describeValue(text)}`);
   }
   return text
     .replace(/\\/g, "\\\\")

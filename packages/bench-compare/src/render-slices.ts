@@ -1,9 +1,9 @@
 import { escapeHtml } from "./html/escape.js";
 import { formatNumber } from "./internal/format.js";
-import { csvField } from "./render-csv.js";
+import { csvField, trialsFields, trialsHeader } from "./render-csv.js";
 import { COMPARISON_FORMAT, renderJson } from "./render-json.js";
 import { escapeCell, renderMarkdown, showStatus } from "./render-markdown.js";
-import type { ComparisonTable } from "./table.js";
+import { type ComparisonTable, hasTrials } from "./table.js";
 
 // A comparison sliced by a metadata field, rendered: one table per slice (markdown, HTML), or one
 // long table with the slice in its first columns (CSV), or one JSON document with a table per
@@ -54,7 +54,7 @@ export function renderSlicedMarkdown(by: string, slices: readonly SliceTable[]):
  * CSV: one long table, as pandas reads it (`df.groupby(by)`): the field's value (empty for the
  * samples without it, with `missing` saying so), the group's size, then the columns of the plain
  * table, always with `errored` and `incomplete`, and with `label` and the p columns when a test
- * is on.
+ * is on; then, when a run has trials, the trials' columns (see `trialsHeader`).
  */
 export function renderSlicedCsv(by: string, slices: readonly SliceTable[]): string {
   const first = slices[0]?.table;
@@ -65,6 +65,8 @@ export function renderSlicedCsv(by: string, slices: readonly SliceTable[]): stri
   header.push("run", "errored", "incomplete");
   for (const c of first.columns) header.push(c.header);
   if (sig) for (const c of first.columns) header.push(`${c.header} p`);
+  const trials = hasTrials(slices.map((s) => s.table));
+  if (trials) header.push(...trialsHeader(first));
   const lines = [header.map(csvField).join(",")];
   for (const s of slices) {
     const value = s.missing
@@ -82,6 +84,7 @@ export function renderSlicedCsv(by: string, slices: readonly SliceTable[]): stri
       );
       for (const cell of row.cells) fields.push(csvField(cell.value));
       if (sig) for (const cell of row.cells) fields.push(csvField(cell.test?.p ?? null));
+      if (trials) fields.push(...trialsFields(row));
       lines.push(fields.join(","));
     }
   }

@@ -2,7 +2,7 @@ import { type BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
 import { runLabel } from "./internal/labels.js";
 import { hasOwn } from "./internal/own.js";
 import { equalUpToRounding } from "./internal/rounding.js";
-import { describe, expectInteger, expectOpenUnit, expectSeed } from "./internal/validate.js";
+import { describeValue, expectInteger, expectOpenUnit, expectSeed } from "./internal/validate.js";
 import { pairedTTest } from "./paired-t-test.js";
 import { type PairingKey, pairedScores, type SamplePairing } from "./pairing.js";
 import { DEFAULT_PERMUTATIONS, MAX_PERMUTATIONS, randomizationTest } from "./randomization-test.js";
@@ -69,12 +69,17 @@ export interface ResolvedTestOptions {
   readonly seed: number;
 }
 
-/** Applies defaults and validates. @internal */
-export function resolveTestOptions(options: TestOptions, where: string): ResolvedTestOptions {
+/**
+ * The test options with their defaults, checked.
+ *
+ * @throws {ConfigurationError} for an unknown test, or an alpha, permutation count or seed out of
+ * range; the message starts with `where`. @internal
+ */
+export function expectTestOptions(options: TestOptions, where: string): ResolvedTestOptions {
   const test = options.test ?? "randomization";
   if (test !== "randomization" && test !== "t-test") {
     throw new ConfigurationError(
-      `${where}: test: expected "randomization" or "t-test", found ${describe(test)}`,
+      `${where}: test: expected "randomization" or "t-test", found ${describeValue(test)}`,
     );
   }
   return {

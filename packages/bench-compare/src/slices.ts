@@ -1,6 +1,6 @@
 import { BenchmarkResult, ConfigurationError, type SampleResult } from "@fastrag/bench-core";
 import type { Comparison } from "./comparison.js";
-import { describe } from "./internal/validate.js";
+import { describeValue } from "./internal/validate.js";
 
 // Slicing a comparison by a metadata field: one sub-comparison per value, each over the samples
 // that carry it (SQuAD v2's answerable and unanswerable questions, a dataset's topics or
@@ -47,7 +47,7 @@ export interface SliceGroup {
 export function sliceKey(by: unknown, where: string): string {
   if (typeof by !== "string" || !by.startsWith(PREFIX) || by.length === PREFIX.length) {
     throw new ConfigurationError(
-      `${where}: by: expected a metadata field as "metadata.<key>" (e.g. "metadata.is_impossible"), found ${describe(by)}`,
+      `${where}: by: expected a metadata field as "metadata.<key>" (e.g. "metadata.is_impossible"), found ${describeValue(by)}`,
       { kind: "invalid-option", option: "by" },
     );
   }

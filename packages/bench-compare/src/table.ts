@@ -120,6 +120,13 @@ export interface RowTrials {
    * score flips from run to run; `undefined` where the run has no such metric.
    */
   readonly flipped: readonly (number | undefined)[];
+  /**
+   * Per column: the run's `trial_std` of the metric (from its summary, over all its samples: the
+   * mean over samples of the standard deviation of their trials' scores); `null` when the run has
+   * the metric but no such figure, `undefined` where the run has no such metric. Absent in a table
+   * built by hand.
+   */
+  readonly trialStd?: readonly (number | null | undefined)[];
 }
 
 /** The significance settings behind the marks. */
@@ -167,4 +174,9 @@ export interface ComparisonTable {
   readonly columns: readonly TableColumn[];
   readonly rows: readonly TableRow[];
   readonly significance: TableSignificance | null;
+}
+
+/** Whether any run of the tables has trials (`trials: n`, n > 1). @internal */
+export function hasTrials(tables: readonly ComparisonTable[]): boolean {
+  return tables.some((t) => t.rows.some((row) => row.trials !== undefined));
 }

@@ -100,6 +100,74 @@ describe("comparisons of runs with trials", () => {
   });
 });
 
+describe("the CSV and JSON of runs with trials", () => {
+  // flaky's samples 2 and 3 disagree: 2 flipped; its trial_std is (0 + 2·√(1/3) + 0) / 4.
+  const expectedStd = (2 * Math.sqrt(1 / 3)) / 4;
+
+  it("adds a trials column and one flipped column per metric at the end of the CSV", () => {
+    const csv = Comparison.of([steady, flaky]).toCsv({ baseline: "steady" });
+    const [header, steadyRow, flakyRow] = csv.split("\r\n");
+    expect(header).toBe("label,run,em,em p,trials,em flipped");
+    // steady ran each sample once: 1 trial, and nothing can flip (empty, not 0).
+    expect(steadyRow).toBe("a,steady,0.5,,1,");
+    expect(flakyRow?.endsWith(",3,2")).toBe(true);
+  });
+
+  it("names the flipped column by metric whatever the statistic", () => {
+    const csv = Comparison.of([flaky]).toCsv("p95");
+    expect(csv.split("\r\n")[0]).toBe("run,em p95,trials,em flipped");
+  });
+
+  it("gives each run its trials, and a run with trials its flipped counts and trial_std", () => {
+    const json = JSON.parse(Comparison.of([steady, flaky]).toJson()) as {
+      runs: Record<string, unknown>[];
+    };
+    expect(json.runs[0]?.trials).toBe(1);
+    expect(json.runs[0]).not.toHaveProperty("flipped");
+    expect(json.runs[0]).not.toHaveProperty("trial_std");
+    expect(json.runs[1]?.trials).toBe(3);
+    expect(json.runs[1]?.flipped).toEqual({ em: 2 });
+    expect(((json.runs[1] as Record<string, unknown>).trial_std as { em: number }).em).toBeCloseTo(
+      expectedStd,
+      12,
+    );
+    // The new keys come after every existing one.
+    expect(Object.keys(json.runs[1] as object).slice(-3)).toEqual([
+      "trials",
+      "flipped",
+      "trial_std",
+    ]);
+  });
+
+  it("adds nothing when no run has trials", () => {
+    const other = makeResult({ name: "other", scores: { em: [0, 1, 1, 0] } });
+    const c = Comparison.of([steady, other]);
+    expect(c.toCsv().split("\r\n")[0]).toBe("run,em");
+    const json = JSON.parse(c.toJson()) as { runs: Record<string, unknown>[] };
+    expect(json.runs[0]).not.toHaveProperty("trials");
+  });
+
+  it("adds the trials' columns to the sliced CSV, per slice", () => {
+    // Samples 1 and 2 in group "x" (one flips: sample 2), samples 3 and 4 in "y" (sample 3 flips).
+    const grouped = (r: BenchmarkResult): BenchmarkResult =>
+      new BenchmarkResult({
+        name: r.name,
+        createdAt: r.createdAt,
+        durationS: r.durationS,
+        samples: r.samples.map((s, i) => ({ ...s, metadata: { g: i < 2 ? "x" : "y" } })),
+        higherIsBetter: r.higherIsBetter,
+      });
+    const csv = Comparison.of([grouped(steady), grouped(flaky)]).toCsv({ by: "metadata.g" });
+    const lines = csv.split("\r\n");
+    expect(lines[0]?.endsWith(",trials,em flipped")).toBe(true);
+    const flakyRows = lines.filter((l) => l.includes(",flaky,"));
+    expect(flakyRows).toHaveLength(2);
+    for (const row of flakyRows) expect(row.endsWith(",3,1")).toBe(true);
+    const steadyRows = lines.filter((l) => l.includes(",steady,"));
+    for (const row of steadyRows) expect(row.endsWith(",1,")).toBe(true);
+  });
+});
+
 describe("the HTML report of runs with trials", () => {
   it("lists each sample's spread over its trials, disagreeing samples first, with the filter", () => {
     const html = Comparison.of([steady, flaky]).toHtml({ resamples: 200 });

@@ -57,7 +57,7 @@ export function meanChart(
   for (const run of runs) {
     const ci = intervals[run.index] ?? null;
     if (run.isBaseline && ci !== null) {
-      const x = fx(scale.map(ci.mean));
+      const x = formatX(scale.map(ci.mean));
       parts.push(
         `<line class="ref" x1="${x}" x2="${x}" y1="${TOP - 4}" y2="${plotBottom}"><title>baseline mean</title></line>`,
       );
@@ -69,16 +69,16 @@ export function meanChart(
     parts.push(runLabel(run, y));
     if (ci === null) {
       parts.push(
-        `<g class="mark missing" data-run="${run.index}"><text class="value" x="${PLOT_X0}" y="${fy(y + 4)}">no scores</text></g>`,
+        `<g class="mark missing" data-run="${run.index}"><text class="value" x="${PLOT_X0}" y="${formatY(y + 4)}">no scores</text></g>`,
       );
       continue;
     }
     const mean = formatNumber(ci.mean, decimals);
     const lower = formatNumber(ci.lower, decimals);
     const upper = formatNumber(ci.upper, decimals);
-    const x = fx(scale.map(ci.mean));
-    const xl = fx(scale.map(ci.lower));
-    const xu = fx(scale.map(ci.upper));
+    const x = formatX(scale.map(ci.mean));
+    const xl = formatX(scale.map(ci.lower));
+    const xu = formatX(scale.map(ci.upper));
     parts.push(
       `<g class="mark ${colourClass(run.index)}" data-run="${run.index}"><title>${escapeHtml(`${run.label} ${run.name}: mean ${mean}, 95% CI [${lower}, ${upper}], n = ${ci.n}`)}</title>`,
       `<line class="whisker" x1="${xl}" x2="${xu}" y1="${y}" y2="${y}"/>`,
@@ -86,7 +86,7 @@ export function meanChart(
       `<line class="whisker" x1="${xu}" x2="${xu}" y1="${y - 6}" y2="${y + 6}"/>`,
       marker(run.index, x, y, 6),
       "</g>",
-      `<text class="value" x="${WIDTH - VALUE_W}" y="${fy(y + 4)}">${mean} <tspan class="ci">[${lower}, ${upper}]</tspan></text>`,
+      `<text class="value" x="${WIDTH - VALUE_W}" y="${formatY(y + 4)}">${mean} <tspan class="ci">[${lower}, ${upper}]</tspan></text>`,
     );
   }
   parts.push("</svg>");
@@ -134,12 +134,12 @@ export function distributionChart(
     parts.push(runLabel(run, y));
     if (s === undefined || s.count === 0) {
       parts.push(
-        `<g class="mark missing" data-run="${run.index}"><text class="value" x="${PLOT_X0}" y="${fy(y + 4)}">no scores</text></g>`,
+        `<g class="mark missing" data-run="${run.index}"><text class="value" x="${PLOT_X0}" y="${formatY(y + 4)}">no scores</text></g>`,
       );
       continue;
     }
     const v = (stat: (typeof DISTRIBUTION_STATS)[number]): number => s[stat] as number;
-    const x = (value: number): string => fx(scale.map(value));
+    const x = (value: number): string => formatX(scale.map(value));
     const f = (value: number): string => formatNumber(value, decimals);
     const tip = `${run.label} ${run.name}: min ${f(v("min"))}, p50 ${f(v("p50"))}, p90 ${f(v("p90"))}, p95 ${f(v("p95"))}, p99 ${f(v("p99"))}, max ${f(v("max"))} (n = ${s.count})`;
     const boxL = scale.map(v("p50"));
@@ -147,13 +147,13 @@ export function distributionChart(
     parts.push(
       `<g class="mark ${colourClass(run.index)}" data-run="${run.index}"><title>${escapeHtml(tip)}</title>`,
       `<line class="whisker" x1="${x(v("min"))}" x2="${x(v("max"))}" y1="${y}" y2="${y}"/>`,
-      `<rect class="box" x="${fx(boxL)}" y="${y - 8}" width="${fx(boxW)}" height="16" rx="2"/>`,
+      `<rect class="box" x="${formatX(boxL)}" y="${y - 8}" width="${formatX(boxW)}" height="16" rx="2"/>`,
       `<line class="median" x1="${x(v("p50"))}" x2="${x(v("p50"))}" y1="${y - 8}" y2="${y + 8}"/>`,
       `<circle class="p95" cx="${x(v("p95"))}" cy="${y}" r="4"/>`,
       `<path class="p99" d="M${x(v("p99"))} ${y - 5}l5 5-5 5-5-5z"/>`,
-      `<path class="pmax" d="M${fx(scale.map(v("max")) - 4)} ${y - 4}l8 8m0-8l-8 8"/>`,
+      `<path class="pmax" d="M${formatX(scale.map(v("max")) - 4)} ${y - 4}l8 8m0-8l-8 8"/>`,
       "</g>",
-      `<text class="value" x="${WIDTH - VALUE_W}" y="${fy(y + 4)}">p50 ${f(v("p50"))} <tspan class="ci">p99 ${f(v("p99"))}</tspan></text>`,
+      `<text class="value" x="${WIDTH - VALUE_W}" y="${formatY(y + 4)}">p50 ${f(v("p50"))} <tspan class="ci">p99 ${f(v("p99"))}</tspan></text>`,
     );
   }
   parts.push("</svg>");
@@ -163,7 +163,7 @@ export function distributionChart(
 function axis(scale: Scale, top: number, bottom: number): string {
   const parts: string[] = ['<g class="axis">'];
   for (const t of scale.ticks) {
-    const x = fx(scale.map(t));
+    const x = formatX(scale.map(t));
     parts.push(
       `<line class="grid" x1="${x}" x2="${x}" y1="${top - 4}" y2="${bottom}"/>`,
       `<text class="tick" x="${x}" y="${bottom + 16}">${escapeHtml(tickLabel(t))}</text>`,
@@ -179,14 +179,14 @@ function axis(scale: Scale, top: number, bottom: number): string {
 function runLabel(run: ChartRun, y: number): string {
   const name = clip(run.name, 20);
   const title = run.name === name ? "" : `<title>${escapeHtml(run.name)}</title>`;
-  return `<text class="run-label" x="${LABEL_W}" y="${fy(y + 4)}">${title}<tspan class="letter">${escapeHtml(run.label)}</tspan> ${escapeHtml(name)}${run.isBaseline ? " ◆" : ""}</text>`;
+  return `<text class="run-label" x="${LABEL_W}" y="${formatY(y + 4)}">${title}<tspan class="letter">${escapeHtml(run.label)}</tspan> ${escapeHtml(name)}${run.isBaseline ? " ◆" : ""}</text>`;
 }
 
 function marker(index: number, x: string, y: number, r: number): string {
   const shape = SHAPES[Math.floor(index / 8) % SHAPES.length];
   const cx = Number(x);
   if (shape === "square") {
-    return `<rect class="dot" x="${fx(cx - r)}" y="${y - r}" width="${2 * r}" height="${2 * r}"/>`;
+    return `<rect class="dot" x="${formatX(cx - r)}" y="${y - r}" width="${2 * r}" height="${2 * r}"/>`;
   }
   if (shape === "diamond") {
     return `<path class="dot" d="M${x} ${y - r - 1}l${r + 1} ${r + 1}-${r + 1} ${r + 1}-${r + 1}-${r + 1}z"/>`;
@@ -198,10 +198,10 @@ function marker(index: number, x: string, y: number, r: number): string {
 }
 
 /** A coordinate with at most 2 decimals, for compact deterministic SVG. */
-function fx(v: number): string {
+function formatX(v: number): string {
   return String(Math.round(v * 100) / 100);
 }
 
-function fy(v: number): string {
-  return fx(v);
+function formatY(v: number): string {
+  return formatX(v);
 }

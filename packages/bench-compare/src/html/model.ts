@@ -4,10 +4,11 @@ import {
   type DistributionSummary,
 } from "@fastrag/bench-core";
 import { bootstrapCi, type ConfidenceInterval } from "../bootstrap-ci.js";
-import type { Comparison, HtmlReportOptions } from "../comparison.js";
+import type { Comparison } from "../comparison.js";
+import type { HtmlReportOptions } from "../comparison-options.js";
 import { decimalsFor } from "../internal/format.js";
 import { own } from "../internal/own.js";
-import { describe, expectInteger } from "../internal/validate.js";
+import { describeValue, expectInteger } from "../internal/validate.js";
 import type { ComparisonTable } from "../table.js";
 import { type RunDiff, runDiff } from "./diff-rows.js";
 import { type RunTrials, runTrials } from "./trials.js";
@@ -78,7 +79,7 @@ export function buildHtmlReport(
   options: HtmlReportOptions = {},
 ): HtmlReport {
   if (options === null || typeof options !== "object") {
-    throw new ConfigurationError(`toHtml: expected options, found ${describe(options)}`);
+    throw new ConfigurationError(`toHtml: expected options, found ${describeValue(options)}`);
   }
   const results = comparison.results;
   const names = comparison.metrics();
@@ -86,7 +87,7 @@ export function buildHtmlReport(
   const test = options.test ?? (results.length > 1 && stat === "mean" ? "randomization" : "none");
   const baseline = options.baseline ?? 0;
   const table = comparison.table({ ...options, stat, test, baseline });
-  const baselineIndex = table.significance?.baselineIndex ?? indexOf(comparison, baseline);
+  const baselineIndex = table.significance?.baselineIndex ?? expectRunIndex(comparison, baseline);
 
   const diffMetric = options.diffMetric ?? names[0];
   if (diffMetric === undefined) {
@@ -94,12 +95,12 @@ export function buildHtmlReport(
   }
   if (typeof diffMetric !== "string" || !names.includes(diffMetric)) {
     throw new ConfigurationError(
-      `toHtml: diffMetric: unknown metric ${describe(diffMetric)}; the runs have ${names.map((m) => `"${m}"`).join(", ")}`,
+      `toHtml: diffMetric: unknown metric ${describeValue(diffMetric)}; the runs have ${names.map((m) => `"${m}"`).join(", ")}`,
     );
   }
   if (options.title !== undefined && typeof options.title !== "string") {
     throw new ConfigurationError(
-      `toHtml: title: expected a string, found ${describe(options.title)}`,
+      `toHtml: title: expected a string, found ${describeValue(options.title)}`,
     );
   }
   const diffCap = expectInteger(options.maxDiffRows ?? DEFAULT_DIFF_ROWS, "toHtml: maxDiffRows", 0);
@@ -113,13 +114,13 @@ export function buildHtmlReport(
   } else {
     if (!Array.isArray(options.latencyMetrics)) {
       throw new ConfigurationError(
-        `toHtml: latencyMetrics: expected an array of metric names, found ${describe(options.latencyMetrics)}`,
+        `toHtml: latencyMetrics: expected an array of metric names, found ${describeValue(options.latencyMetrics)}`,
       );
     }
     for (const m of options.latencyMetrics) {
       if (!names.includes(m)) {
         throw new ConfigurationError(
-          `toHtml: latencyMetrics: unknown metric ${describe(m)}; the runs have ${names.map((n) => `"${n}"`).join(", ")}`,
+          `toHtml: latencyMetrics: unknown metric ${describeValue(m)}; the runs have ${names.map((n) => `"${n}"`).join(", ")}`,
         );
       }
     }
@@ -224,7 +225,10 @@ function scoresOf(r: BenchmarkResult, metric: string): Float64Array {
   return out.subarray(0, k);
 }
 
-function indexOf(comparison: Comparison, run: NonNullable<HtmlReportOptions["baseline"]>): number {
+function expectRunIndex(
+  comparison: Comparison,
+  run: NonNullable<HtmlReportOptions["baseline"]>,
+): number {
   // `label` validates the reference and throws the comparison's own error for a bad one.
   const label = comparison.label(run);
   let n = 0;

@@ -26,7 +26,7 @@ export function sampleDetails(s: SampleResult): string {
           ? '<li class="more">(no answer)</li>'
           : `<li>“${escapeHtml(clip(a, VALUE_SHOWN))}”</li>`,
       );
-    parts.push(`<dt>gold</dt><dd><ul>${shown.join("")}${more(answers.length)}</ul></dd>`);
+    parts.push(`<dt>gold</dt><dd><ul>${shown.join("")}${moreItem(answers.length)}</ul></dd>`);
   }
   const relevant = s.relevantIds ?? [];
   if (relevant.length > 0) {
@@ -36,7 +36,7 @@ export function sampleDetails(s: SampleResult): string {
       return `<li>${escapeHtml(id)}${grade !== undefined && grade !== 1 ? ` <span class="more">(${grade})</span>` : ""}</li>`;
     });
     parts.push(
-      `<dt>relevant</dt><dd><ul class="ids-whole">${shown.join("")}${more(relevant.length)}</ul></dd>`,
+      `<dt>relevant</dt><dd><ul class="ids-whole">${shown.join("")}${moreItem(relevant.length)}</ul></dd>`,
     );
   }
   const metadata = s.metadata;
@@ -49,7 +49,7 @@ export function sampleDetails(s: SampleResult): string {
           (k) =>
             `<li><span class="mk">${escapeHtml(k)}</span> ${escapeHtml(clip(metadataText(metadata[k]), VALUE_SHOWN))}</li>`,
         );
-      parts.push(`<dt>metadata</dt><dd><ul>${shown.join("")}${more(keys.length)}</ul></dd>`);
+      parts.push(`<dt>metadata</dt><dd><ul>${shown.join("")}${moreItem(keys.length)}</ul></dd>`);
     }
   }
   return parts.length === 0 ? "" : `<dl class="gold">${parts.join("")}</dl>`;
@@ -66,6 +66,6 @@ export function metadataText(value: unknown): string {
   }
 }
 
-function more(n: number): string {
+function moreItem(n: number): string {
   return n > ITEMS_SHOWN ? `<li class="more">+${n - ITEMS_SHOWN} more</li>` : "";
 }

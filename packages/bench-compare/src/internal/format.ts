@@ -1,5 +1,5 @@
 import { ConfigurationError, type SummaryStat } from "@fastrag/bench-core";
-import { describe } from "./validate.js";
+import { describeValue } from "./validate.js";
 
 /**
  * Decimals for one table column: 4 for scores in [0, 1] (the resolution at which retrieval
@@ -47,11 +47,11 @@ const MAX_FIXED_DECIMALS = 20;
  */
 export function formatNumber(value: number, decimals: number): string {
   if (typeof value !== "number") {
-    throw new ConfigurationError(`formatNumber: expected a number, found ${describe(value)}`);
+    throw new ConfigurationError(`formatNumber: expected a number, found ${describeValue(value)}`);
   }
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_FIXED_DECIMALS) {
     throw new ConfigurationError(
-      `formatNumber: decimals: expected an integer in [0, ${MAX_FIXED_DECIMALS}], found ${describe(decimals)}`,
+      `formatNumber: decimals: expected an integer in [0, ${MAX_FIXED_DECIMALS}], found ${describeValue(decimals)}`,
     );
   }
   let text = value.toFixed(decimals);

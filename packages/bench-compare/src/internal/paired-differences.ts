@@ -54,8 +54,8 @@ export function pairedDifferences(x: Float64Array, y: Float64Array): PairedDiffe
 class ExactSum {
   /**
    * Non-overlapping partials, increasing in magnitude, in `#p[0 … #n)`; their exact sum is the
-   * running total. A typed array with a count rather than a `number[]` cut by `length = i`: the
-   * length setter was a runtime call per addend, a fifth of a randomization test's time.
+   * running total. A typed array with a count rather than a `number[]` cut by `length = i` (why:
+   * docs/decisions/compare-house.md).
    */
   #p = new Float64Array(8);
   #n = 0;

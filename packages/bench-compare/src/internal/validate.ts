@@ -11,7 +11,7 @@ const STATS: ReadonlySet<string> = new Set(SUMMARY_STATS);
 export function expectStat(stat: unknown, where: string): SummaryStat {
   if (typeof stat !== "string" || !STATS.has(stat)) {
     throw new ConfigurationError(
-      `${where}: unknown statistic ${describe(stat)}; expected one of ${SUMMARY_STATS.join(", ")}`,
+      `${where}: unknown statistic ${describeValue(stat)}; expected one of ${SUMMARY_STATS.join(", ")}`,
     );
   }
   return stat as SummaryStat;
@@ -26,7 +26,7 @@ export function expectInteger(
 ): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
     throw new ConfigurationError(
-      `${where}: expected an integer${max === Number.MAX_SAFE_INTEGER ? ` ≥ ${min}` : ` in [${min}, ${max}]`}, found ${describe(value)}`,
+      `${where}: expected an integer${max === Number.MAX_SAFE_INTEGER ? ` ≥ ${min}` : ` in [${min}, ${max}]`}, found ${describeValue(value)}`,
     );
   }
   return value;
@@ -35,7 +35,9 @@ export function expectInteger(
 /** Validates a seed: any safe integer; only its low 32 bits are used. */
 export function expectSeed(value: unknown, where: string): number {
   if (typeof value !== "number" || !Number.isSafeInteger(value)) {
-    throw new ConfigurationError(`${where}: expected an integer seed, found ${describe(value)}`);
+    throw new ConfigurationError(
+      `${where}: expected an integer seed, found ${describeValue(value)}`,
+    );
   }
   return value >>> 0;
 }
@@ -44,7 +46,7 @@ export function expectSeed(value: unknown, where: string): number {
 export function expectOpenUnit(value: unknown, where: string): number {
   if (typeof value !== "number" || !(value > 0 && value < 1)) {
     throw new ConfigurationError(
-      `${where}: expected a number strictly between 0 and 1, found ${describe(value)}`,
+      `${where}: expected a number strictly between 0 and 1, found ${describeValue(value)}`,
     );
   }
   return value;
@@ -57,7 +59,7 @@ export function expectOpenUnit(value: unknown, where: string): number {
 export function finiteArray(values: ArrayLike<number>, where: string): Float64Array {
   if (values === null || typeof values !== "object" || typeof values.length !== "number") {
     throw new ConfigurationError(
-      `${where}: expected an array of numbers, found ${describe(values)}`,
+      `${where}: expected an array of numbers, found ${describeValue(values)}`,
     );
   }
   // A Float64Array is checked in place, not copied: callers only read it.
@@ -66,7 +68,7 @@ export function finiteArray(values: ArrayLike<number>, where: string): Float64Ar
     const v = values[i];
     if (typeof v !== "number" || !Number.isFinite(v)) {
       throw new ConfigurationError(
-        `${where}[${i}]: expected a finite number, found ${describe(v)}`,
+        `${where}[${i}]: expected a finite number, found ${describeValue(v)}`,
       );
     }
     out[i] = v;
@@ -81,7 +83,9 @@ export function finiteArray(values: ArrayLike<number>, where: string): Float64Ar
 export function expectOptions<T extends object>(value: T | undefined, where: string): T {
   if (value === undefined) return {} as T;
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new ConfigurationError(`${where}: expected an options object, found ${describe(value)}`);
+    throw new ConfigurationError(
+      `${where}: expected an options object, found ${describeValue(value)}`,
+    );
   }
   return value;
 }
@@ -90,7 +94,7 @@ export function expectOptions<T extends object>(value: T | undefined, where: str
 export function expectNames(value: unknown, where: string): readonly string[] {
   if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
     throw new ConfigurationError(
-      `${where}: expected an array of metric names, found ${describe(value)}`,
+      `${where}: expected an array of metric names, found ${describeValue(value)}`,
     );
   }
   return value;
@@ -113,13 +117,15 @@ export function isResult(value: unknown): value is BenchmarkResult {
 /** Validates a `BenchmarkResult` argument. */
 export function expectResult(value: unknown, where: string): BenchmarkResult {
   if (!isResult(value)) {
-    throw new ConfigurationError(`${where}: expected a BenchmarkResult, found ${describe(value)}`);
+    throw new ConfigurationError(
+      `${where}: expected a BenchmarkResult, found ${describeValue(value)}`,
+    );
   }
   return value;
 }
 
 /** A short description of a value for error messages. */
-export function describe(value: unknown): string {
+export function describeValue(value: unknown): string {
   if (value === undefined) return "undefined";
   if (typeof value === "string") return JSON.stringify(value);
   if (typeof value === "number" || typeof value === "boolean" || value === null)
