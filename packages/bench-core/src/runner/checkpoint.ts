@@ -5,6 +5,7 @@ import { ConfigurationError } from "../errors.js";
 import { type JournalHeader, JournalWriter, readJournal } from "../internal/journal.js";
 import type { SampleResult } from "../types.js";
 import { errorMessage } from "./error-message.js";
+import { JournaledCount } from "./journaled-count.js";
 import type { RunOptions } from "./run-options.js";
 
 /** The checkpoint journals runs of this process are using, by absolute path. */
@@ -47,7 +48,7 @@ export async function resumeJournal(
   warn: (message: string) => void,
 ): Promise<{
   writer: JournalWriter;
-  kept: number;
+  kept: JournaledCount;
   trials: Map<number, (SampleResult | undefined)[]>;
 }> {
   const recovered = await readJournal(checkpoint, header, (i) => {
@@ -63,16 +64,16 @@ export async function resumeJournal(
   }
   // With trials: the finished trials of each sample (errored ones run again with retryErrored).
   const trials = recovered.trials;
-  let keptTrials = 0;
-  for (const list of trials.values()) {
-    for (let t = 0; t < list.length; t++) {
-      if (list[t] === undefined) continue;
-      if (retryErrored && list[t]?.status === "errored") list[t] = undefined;
-      else keptTrials++;
+  if (retryErrored) {
+    for (const list of trials.values()) {
+      for (let t = 0; t < list.length; t++) {
+        if (list[t]?.status === "errored") list[t] = undefined;
+      }
     }
   }
   const writer = await JournalWriter.open(checkpoint, header, recovered);
-  return { writer, kept: recovered.finished.size + keptTrials, trials };
+  const kept = JournaledCount.ofJournal(header.trials ?? 1, recovered.finished.size, trials);
+  return { writer, kept, trials };
 }
 
 /** A run's warning handler: the caller's `onWarning`, else a process warning. */
@@ -97,14 +98,16 @@ export function warner(onWarning: ((message: string) => void) | undefined): (m: 
 export class JournalSink {
   /** The first write failure, when the run must stop for it. */
   failure: unknown;
-  /** Samples finished after the journal failed: in the result only. */
+  /** Lines not journaled (samples, or with trials trials) after the journal failed. */
   unjournaled = 0;
+  /** With trials: the samples a trial of which was not journaled, by dataset position. */
+  readonly unjournaledSamples: Set<number> = new Set<number>();
   private givenUp = false;
 
   constructor(
     readonly writer: JournalWriter,
-    /** Lines of finished samples the journal held when the run started. */
-    readonly kept: number,
+    /** What the journal held when the run started; counts every line written since, too. */
+    readonly kept: JournaledCount,
     private readonly continueWithoutJournal: boolean,
     private readonly warn: (message: string) => void,
   ) {}
@@ -113,19 +116,22 @@ export class JournalSink {
   append(index: number, record: SampleResult, trial?: number): void {
     if (this.givenUp || this.failure !== undefined) {
       this.unjournaled++;
+      if (trial !== undefined) this.unjournaledSamples.add(index);
       return;
     }
     try {
       this.writer.append(index, record, trial);
+      this.kept.add(index, trial);
     } catch (error) {
       this.unjournaled++;
+      if (trial !== undefined) this.unjournaledSamples.add(index);
       if (!this.continueWithoutJournal) {
         this.failure = error;
         return;
       }
       this.givenUp = true;
       this.warn(
-        `${errorMessage(error)}; going on without a journal (continueWithoutJournal): ${this.kept + this.writer.linesWritten} finished samples are in it, and those from here on only in the run's result, so a crash from now on loses them`,
+        `${errorMessage(error)}; going on without a journal (continueWithoutJournal): ${this.kept.describe()} are in it, and those from here on only in the run's result, so a crash from now on loses them`,
       );
     }
   }
@@ -135,9 +141,12 @@ export class JournalSink {
     return this.failure !== undefined;
   }
 
-  /** Samples the journal keeps: those it held, and those this run wrote whole. */
-  get journaled(): number {
-    return this.kept + this.writer.linesWritten;
+  /**
+   * What the journal keeps, in words: "12 finished samples", with trials "12 finished samples
+   * and 3 trials of 2 unfinished ones" (those it held, and the lines this run wrote whole).
+   */
+  get journaled(): string {
+    return this.kept.describe();
   }
 }
 
