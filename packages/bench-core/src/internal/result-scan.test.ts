@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Benchmark } from "../benchmark.js";
 import { ConfigurationError } from "../errors.js";
-import { parseHeader } from "../result/codec.js";
+import { parseHeader } from "../result/decode-header.js";
 import { BenchmarkResult } from "../results.js";
 import type { EvalSample, Metric, QueryEngine } from "../types.js";
 import { type ScanParsers, scanResultFile } from "./result-scan.js";

@@ -8,8 +8,9 @@ import { type ScannedSamples, scanResultFile } from "../internal/result-scan.js"
 import { decodeUtf8 } from "../internal/text.js";
 import { expectArray } from "../internal/validate.js";
 import type { SampleResult, StatusCounts } from "../types.js";
-import { parseHeader, parseSampleJson } from "./codec.js";
 import { checkStatusCounts, checkSummary, scoreColumnOfSamples } from "./consistency.js";
+import { parseHeader } from "./decode-header.js";
+import { parseSampleJson } from "./decode-sample.js";
 import {
   BenchmarkResult,
   type BenchmarkResultInit,
