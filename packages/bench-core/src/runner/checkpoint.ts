@@ -2,7 +2,9 @@
 // samples a journal holds, and closing it without losing the result.
 import { resolve as resolvePath } from "node:path";
 import { ConfigurationError } from "../errors.js";
-import { type JournalHeader, JournalWriter, readJournal } from "../internal/journal.js";
+import type { JournalHeader } from "../internal/journal.js";
+import { readJournal } from "../internal/journal-read.js";
+import { JournalWriter } from "../internal/journal-writer.js";
 import type { SampleResult } from "../types.js";
 import { errorMessage } from "./error-message.js";
 import { JournaledCount } from "./journaled-count.js";
