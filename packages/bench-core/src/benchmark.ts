@@ -29,6 +29,7 @@ import {
   type ShardSpec,
 } from "./result/model.js";
 import { checkTargetServesMetrics, detectTarget, type TargetKind } from "./runner/check-output.js";
+import { checkSample, isJudged } from "./runner/check-sample.js";
 import {
   claimJournal,
   closeJournal,
@@ -41,17 +42,17 @@ import { describeValue } from "./runner/describe-value.js";
 import { errorMessage } from "./runner/error-message.js";
 import { MetricCutter } from "./runner/metric-cutter.js";
 import { ProgressCounter } from "./runner/progress.js";
-import { type RateLimitOptions, RunLimiter, validateRateLimit } from "./runner/rate-limiter.js";
+import { checkRateLimit, type RateLimitOptions } from "./runner/rate-limit-options.js";
+import { RunLimiter } from "./runner/rate-limiter.js";
 import { runLoop } from "./runner/run-loop.js";
-import { type RunOptions, validateRunOptions, validateTrials } from "./runner/run-options.js";
+import { checkRunOptions, checkTrials, type RunOptions } from "./runner/run-options.js";
 import type { SampleContext } from "./runner/sample-context.js";
 import { runTrialsLoop } from "./runner/trials.js";
-import { isJudged, validateSample } from "./runner/validate-sample.js";
 import type { EvalSample, Metadata, Metric, SampleResult, Target } from "./types.js";
 
 export { errorMessage } from "./runner/error-message.js";
 export { ABORT_GRACE } from "./runner/metric-cutter.js";
-export type { RateLimitOptions } from "./runner/rate-limiter.js";
+export type { RateLimitOptions } from "./runner/rate-limit-options.js";
 export type { RetryOptions } from "./runner/retry.js";
 export type { RunOptions } from "./runner/run-options.js";
 
@@ -137,7 +138,7 @@ export class Benchmark<M extends Metadata = Metadata> {
     const questions: string[] = new Array(samples.length);
     const sampleIds: (string | undefined)[] = new Array(samples.length);
     for (let i = 0; i < samples.length; i++) {
-      validateSample(samples[i], i);
+      checkSample(samples[i], i);
       const id = (samples[i] as EvalSample<M>).id;
       questions[i] = (samples[i] as EvalSample<M>).question;
       sampleIds[i] = id;
@@ -191,8 +192,8 @@ export class Benchmark<M extends Metadata = Metadata> {
         `Benchmark: maxConcurrent must be a positive integer, found ${describeValue(maxConcurrent)}`,
       );
     }
-    validateRateLimit(rateLimit);
-    validateTrials(trials, "Benchmark");
+    checkRateLimit(rateLimit);
+    checkTrials(trials, "Benchmark");
     if (metrics.every((m) => m.needsRelevantIds) && !samples.some(isJudged)) {
       throw new ConfigurationError(
         `Benchmark: no metric can score this dataset: every metric (${metrics.map((m) => m.name).join(", ")}) needs relevant ids and no sample has any (nor a positive grade in \`relevance\`). Map a relevant-ids column or add a generation/operational metric`,
@@ -227,7 +228,7 @@ export class Benchmark<M extends Metadata = Metadata> {
    */
   async run(target: Target<M>, options: RunOptions): Promise<BenchmarkResult> {
     const kind = detectTarget(target);
-    validateRunOptions(options);
+    checkRunOptions(options);
     checkTargetServesMetrics(kind, this.metrics, options.name);
     // Two runs of this process on one journal would both run the samples it lacks, each
     // appending its own lines: the second is refused before it reads the journal. (Across

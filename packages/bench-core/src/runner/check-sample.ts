@@ -23,7 +23,7 @@ function sampleLocation(s: Record<string, unknown> | null, i: number): string {
   return `Benchmark: dataset sample ${i}${typeof s?.id === "string" ? ` (id "${s.id}")` : ""}`;
 }
 
-export function validateSample(sample: unknown, i: number): void {
+export function checkSample(sample: unknown, i: number): void {
   const s = sample as Record<string, unknown> | null;
   if (typeof s !== "object" || s === null)
     throw new ConfigurationError(`${sampleLocation(s, i)}: expected an object`);
