@@ -1,22 +1,6 @@
-// The Benchmark: a dataset and its metrics, and `run`, the story of one run. Each stage of a run
-// lives in its own module under runner/:
-//   run-options.ts      the options of run, checked before any sample runs
-//   check-output.ts     which kind of target it is; its output checked (answer, chunks, usage)
-//   checkpoint.ts       the checkpoint journal: one run per journal, resume, close
-//   run-loop.ts         the worker pool that runs the samples
-//   run-sample.ts       one sample: attempts and retries, then scoring
-//   trials.ts           trials: every sample run n times, a worker pool over (sample, trial)
-//   call-target.ts      one call of the target, with its timeout and the run's abort
-//   retry.ts            which errors are retried and how long to wait
-//   rate-limiter.ts     rateLimit: token buckets, rate-limited calls waited out (one per run)
-//   adaptive-concurrency.ts  AIMD of the concurrency on rate-limit errors
-//   score-sample.ts     every metric on one output
-//   metric-cutter.ts    a metric pending long after the abort gives its sample up
-//   sample-record.ts    the record a finished sample keeps
-//   progress.ts         the counts handed to onProgress
-//   validate-sample.ts  the dataset's samples checked when a Benchmark is built
-//   error-message.ts, describe-value.ts   how thrown and bad values read in messages
-// The result (its model, file codec, reading, saving, checks and merge) lives under result/.
+// The Benchmark: a dataset and its metrics, checked once, and `run`, the story of one run. Each
+// stage of a run is a module of runner/ and the result's modules are under result/;
+// docs/architecture.md ("Core in detail") maps them.
 import { ConfigurationError, JournalWriteError, RunAbortedError } from "./errors.js";
 import { fingerprintSamples, fingerprintShard } from "./internal/fingerprint.js";
 import type { JournalHeader } from "./internal/journal.js";
@@ -28,8 +12,9 @@ import {
   type ResultShard,
   type ShardSpec,
 } from "./result/model.js";
+import { checkMetrics, checkMetricsCanScore } from "./runner/check-metrics.js";
 import { checkTargetServesMetrics, detectTarget, type TargetKind } from "./runner/check-output.js";
-import { checkSample, isJudged } from "./runner/check-sample.js";
+import { checkDataset } from "./runner/check-sample.js";
 import {
   claimJournal,
   closeJournal,
@@ -133,60 +118,8 @@ export class Benchmark<M extends Metadata = Metadata> {
         "Benchmark: dataset must be an array of samples or an object with `samples` (e.g. a QADataset)",
       );
     }
-    if (samples.length === 0) throw new ConfigurationError("Benchmark: the dataset has no samples");
-    const ids = new Map<string, number>();
-    const questions: string[] = new Array(samples.length);
-    const sampleIds: (string | undefined)[] = new Array(samples.length);
-    for (let i = 0; i < samples.length; i++) {
-      checkSample(samples[i], i);
-      const id = (samples[i] as EvalSample<M>).id;
-      questions[i] = (samples[i] as EvalSample<M>).question;
-      sampleIds[i] = id;
-      if (id === undefined) continue;
-      const first = ids.get(id);
-      if (first !== undefined) {
-        throw new ConfigurationError(
-          `Benchmark: dataset samples ${first} and ${i} share the id "${id}"; ids must be unique (results pair samples by id)`,
-        );
-      }
-      ids.set(id, i);
-    }
-    if (!Array.isArray(metrics) || metrics.length === 0) {
-      throw new ConfigurationError("Benchmark: expected at least one metric, found none");
-    }
-    const seen = new Set<string>();
-    for (const [i, m] of metrics.entries()) {
-      if (
-        typeof m !== "object" ||
-        m === null ||
-        typeof m.name !== "string" ||
-        typeof m.score !== "function"
-      ) {
-        throw new ConfigurationError(
-          `Benchmark: metrics[${i}] is not a Metric (expected { name, score(), … })`,
-        );
-      }
-      if (typeof m.higherIsBetter !== "boolean") {
-        // Saved with the result as its direction: a file without one would not load back.
-        throw new ConfigurationError(
-          `Benchmark: metric "${m.name}" has higherIsBetter ${describeValue(m.higherIsBetter)}; expected true or false (the direction is saved with every result)`,
-        );
-      }
-      const version: unknown = m.specificationVersion;
-      if (version !== undefined && version !== "v1") {
-        // A metric written for a later contract would be called the wrong way: refuse it here.
-        throw new ConfigurationError(
-          `Benchmark: metric "${m.name}" implements specificationVersion ${describeValue(version)}; this version of @fastrag/bench-core runs "v1" metrics (or unversioned ones): upgrade @fastrag/bench-core`,
-          { field: "specificationVersion" },
-        );
-      }
-      if (seen.has(m.name)) {
-        throw new ConfigurationError(
-          `Benchmark: two metrics are named "${m.name}"; each summary entry would overwrite the other. Give them distinct names (e.g. different k)`,
-        );
-      }
-      seen.add(m.name);
-    }
+    const { questions, ids: sampleIds } = checkDataset(samples);
+    checkMetrics(metrics);
     if (!Number.isSafeInteger(maxConcurrent) || maxConcurrent < 1) {
       throw new ConfigurationError(
         `Benchmark: maxConcurrent must be a positive integer, found ${describeValue(maxConcurrent)}`,
@@ -194,11 +127,7 @@ export class Benchmark<M extends Metadata = Metadata> {
     }
     checkRateLimit(rateLimit);
     checkTrials(trials, "Benchmark");
-    if (metrics.every((m) => m.needsRelevantIds) && !samples.some(isJudged)) {
-      throw new ConfigurationError(
-        `Benchmark: no metric can score this dataset: every metric (${metrics.map((m) => m.name).join(", ")}) needs relevant ids and no sample has any (nor a positive grade in \`relevance\`). Map a relevant-ids column or add a generation/operational metric`,
-      );
-    }
+    checkMetricsCanScore(metrics, samples);
     this.samples = samples;
     this.questions = questions;
     this.ids = sampleIds;

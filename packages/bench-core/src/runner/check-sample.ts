@@ -79,3 +79,34 @@ function checkStrings(v: unknown, key: string, s: Record<string, unknown>, i: nu
     }
   }
 }
+
+/**
+ * The dataset a Benchmark is built with: not empty, every sample valid ({@link checkSample}), ids
+ * unique. Returns each sample's question and id, by position.
+ *
+ * @throws {ConfigurationError} naming the first sample that is not.
+ */
+export function checkDataset(samples: readonly EvalSample[]): {
+  questions: string[];
+  ids: (string | undefined)[];
+} {
+  if (samples.length === 0) throw new ConfigurationError("Benchmark: the dataset has no samples");
+  const ids = new Map<string, number>();
+  const questions: string[] = new Array(samples.length);
+  const sampleIds: (string | undefined)[] = new Array(samples.length);
+  for (let i = 0; i < samples.length; i++) {
+    checkSample(samples[i], i);
+    const id = (samples[i] as EvalSample).id;
+    questions[i] = (samples[i] as EvalSample).question;
+    sampleIds[i] = id;
+    if (id === undefined) continue;
+    const first = ids.get(id);
+    if (first !== undefined) {
+      throw new ConfigurationError(
+        `Benchmark: dataset samples ${first} and ${i} share the id "${id}"; ids must be unique (results pair samples by id)`,
+      );
+    }
+    ids.set(id, i);
+  }
+  return { questions, ids: sampleIds };
+}
