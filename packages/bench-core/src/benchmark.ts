@@ -8,7 +8,6 @@ import { setOwn } from "./internal/validate.js";
 import {
   BenchmarkResult,
   type DatasetInfo,
-  type RateLimitRecord,
   type ResultShard,
   type ShardSpec,
 } from "./result/model.js";
@@ -337,13 +336,13 @@ export class Benchmark<M extends Metadata = Metadata> {
       ...(shard ? { shard: this.resultShard(shard, positions) } : {}),
       keepChunkText: options.keepChunkText === true,
       ...(options.provenance ? { provenance: options.provenance } : {}),
-      ...(limiter ? { rateLimit: rateLimitRecord(limiter) } : {}),
+      ...(limiter ? { rateLimit: limiter.record() } : {}),
       ...(trials > 1 ? { trials } : {}),
     });
     if (journal?.failure !== undefined) {
       const unstarted = positions.length - samples.length;
       throw new JournalWriteError(
-        `${errorMessage(journal.failure)}; the run stopped at once, with ${unstarted} of ${positions.length} samples not run. Nothing finished is lost: ${journal.journaled} are kept in ${checkpoint}, and a run with the same checkpoint resumes from them${unjournaledNote(journal, slots, trials > 1)}; or pass continueWithoutJournal: true to go on without a journal`,
+        `${errorMessage(journal.failure)}; the run stopped at once, with ${unstarted} of ${positions.length} samples not run. Nothing finished is lost: ${journal.journaled} are kept in ${checkpoint}, and a run with the same checkpoint resumes from them${journal.unjournaledNote(slots, trials > 1)}; or pass continueWithoutJournal: true to go on without a journal`,
         checkpoint as string,
         result,
         { cause: (journal.failure as { cause?: unknown }).cause ?? journal.failure },
@@ -358,42 +357,6 @@ export class Benchmark<M extends Metadata = Metadata> {
     }
     return result;
   }
-}
-
-/**
- * The note on samples the journal lacks but the partial result holds: " (the 1 sample whose line
- * could not be written is in this error's partial result only)", or its plural; with trials, the
- * finished samples a trial line of which could not be written (the trials of unfinished ones run
- * again on resume). Empty when there are none.
- */
-function unjournaledNote(
-  journal: JournalSink,
-  slots: readonly (SampleResult | undefined)[],
-  trials: boolean,
-): string {
-  if (trials) {
-    let n = 0;
-    for (const i of journal.unjournaledSamples) if (slots[i] !== undefined) n++;
-    if (n === 0) return "";
-    return n === 1
-      ? " (the 1 sample with a trial whose line could not be written is in this error's partial result only)"
-      : ` (the ${n} samples with a trial whose line could not be written are in this error's partial result only)`;
-  }
-  const n = journal.unjournaled;
-  if (n === 0) return "";
-  return n === 1
-    ? " (the 1 sample whose line could not be written is in this error's partial result only)"
-    : ` (the ${n} samples whose lines could not be written are in this error's partial result only)`;
-}
-
-/** What a run's limiter counted, as the result records it. */
-function rateLimitRecord(limiter: RunLimiter): RateLimitRecord {
-  const s = limiter.stats();
-  return {
-    rateLimitedCalls: s.rateLimitedCalls,
-    concurrencyFinal: s.concurrency,
-    concurrencyMin: s.lowestConcurrency,
-  };
 }
 
 /**

@@ -138,6 +138,28 @@ export class JournalSink {
     }
   }
 
+  /**
+   * The note on samples the journal lacks but the run's partial result holds: " (the 1 sample
+   * whose line could not be written is in this error's partial result only)", or its plural;
+   * with trials, the finished samples (in `slots`) a trial line of which could not be written
+   * (the trials of unfinished ones run again on resume). Empty when there are none.
+   */
+  unjournaledNote(slots: readonly (SampleResult | undefined)[], trials: boolean): string {
+    if (trials) {
+      let n = 0;
+      for (const i of this.unjournaledSamples) if (slots[i] !== undefined) n++;
+      if (n === 0) return "";
+      return n === 1
+        ? " (the 1 sample with a trial whose line could not be written is in this error's partial result only)"
+        : ` (the ${n} samples with a trial whose line could not be written are in this error's partial result only)`;
+    }
+    const n = this.unjournaled;
+    if (n === 0) return "";
+    return n === 1
+      ? " (the 1 sample whose line could not be written is in this error's partial result only)"
+      : ` (the ${n} samples whose lines could not be written are in this error's partial result only)`;
+  }
+
   /** Whether the run must stop: a journal line could not be written. */
   get stopping(): boolean {
     return this.failure !== undefined;

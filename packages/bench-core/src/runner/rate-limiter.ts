@@ -1,3 +1,4 @@
+import type { RateLimitRecord } from "../result/result-init.js";
 import type { CallLimiter, Usage } from "../types.js";
 import { AdaptiveConcurrency } from "./adaptive-concurrency.js";
 import { isRateLimitError, RateLimitWaitsExceededError, retryAfterOf } from "./rate-limit-error.js";
@@ -96,6 +97,16 @@ export class RunLimiter implements CallLimiter {
   }
 
   /** What the limiter counted so far. */
+  /** What the limiter counted, as the run's result records it. */
+  record(): RateLimitRecord {
+    const s = this.stats();
+    return {
+      rateLimitedCalls: s.rateLimitedCalls,
+      concurrencyFinal: s.concurrency,
+      concurrencyMin: s.lowestConcurrency,
+    };
+  }
+
   stats(): RateLimitStats {
     return {
       rateLimitedCalls: this.rateLimited,
