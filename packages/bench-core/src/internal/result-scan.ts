@@ -63,10 +63,8 @@ const MAX_HEADER = 64 * 1024 * 1024;
 
 /**
  * Reads a result file in the layout `BenchmarkResult.save` writes (an indented header, then one
- * sample per line) through one reused buffer, keeping only sample ids and score columns. This is
- * what makes loading 100 files of 10^4 samples take a fraction of a second: on a shared machine,
- * touching freshly allocated memory (a Buffer per file, a string per file, an object per sample)
- * costs far more than the parsing itself.
+ * sample per line) through one reused buffer, keeping only sample ids and score columns (and with
+ * trials, their counts and `trial_std`); why one buffer: docs/decisions/core-hot-paths.md.
  *
  * It checks what a full load checks: the file is UTF-8; the header, as `parsers.header` checks
  * it; every sample line is one JSON object whose fields have the types a sample's fields must
@@ -82,8 +80,7 @@ export function scanResultFile<H>(
   path: string,
   parsers: ScanParsers<H>,
 ): ScannedSamples<H> | undefined {
-  // Synchronous reads: a file takes milliseconds, and each await of a threadpool read cost more
-  // than the read itself.
+  // Synchronous reads (docs/decisions/core-hot-paths.md).
   const fd = openSync(path, "r");
   try {
     const { size, mtimeMs } = fstatSync(fd);

@@ -12,8 +12,8 @@ import { describe } from "./options.js";
 export const SCAN_LIMIT: number = 16;
 
 // Up to HASH_LIMIT ranks, duplicates are found with a reused open-addressing table of ranks,
-// stamped per call (a Set per sample's growth was a third of the metric time on 10^6-row runs);
-// the table then finds relevant ids' ranks. Past it, a Set.
+// stamped per call (docs/decisions/core-hot-paths.md); the table then finds relevant ids' ranks.
+// Past it, a Set.
 export const HASH_LIMIT: number = 1 << 15;
 let stamps = new Int32Array(256);
 let positions = new Int32Array(256);

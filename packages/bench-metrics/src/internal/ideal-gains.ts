@@ -42,7 +42,7 @@ function prepareIdeal(input: MetricInput, metric: string): void {
     ideal.gains.fill(1, 0, r);
     m = r;
   } else {
-    // Object.keys and a look-up per key: twice as fast as Object.values on dictionary records.
+    // Object.keys and a look-up per key (docs/decisions/core-hot-paths.md).
     // Every grade is needed, not only the relevant ids': no cheaper way tells them all.
     const keys = Object.keys(relevance);
     if (ideal.gains.length < keys.length + r) {
