@@ -20,7 +20,7 @@ import {
   JournalSink,
   releaseJournal,
   resumeJournal,
-  warner,
+  warningHandler,
 } from "./runner/checkpoint.js";
 import { describeValue } from "./runner/describe-value.js";
 import { errorMessage } from "./runner/error-message.js";
@@ -203,7 +203,7 @@ export class Benchmark<M extends Metadata = Metadata> {
     let journal: JournalSink | undefined;
     // With trials: the trials a journal already holds, by dataset position.
     let trialsDone = new Map<number, (SampleResult | undefined)[]>();
-    const warn = warner(options.onWarning);
+    const warn = warningHandler(options.onWarning);
     if (checkpoint !== undefined) {
       const header: JournalHeader = {
         name,

@@ -115,7 +115,7 @@ export function cached<O extends CachedCallOptions>(
     const key = modelCacheKey(modelKey, input);
     const hit = await cache.get(key);
     if (hit !== undefined) {
-      if (storable(input, hit)) return hit as string | number[][];
+      if (hasReplyShape(input, hit)) return hit as string | number[][];
       // Only this wrapper writes model keys, so another shape is a damaged or foreign store:
       // calling again would pay silently for what the store claims to hold.
       throw new ConfigurationError(
@@ -135,7 +135,7 @@ export function cached<O extends CachedCallOptions>(
 }
 
 /** Whether a stored value has the shape of a reply to `input`. */
-function storable(input: unknown, value: unknown): boolean {
+function hasReplyShape(input: unknown, value: unknown): boolean {
   if (typeof input === "string") return typeof value === "string";
   return plainVectors(value) !== undefined;
 }

@@ -79,7 +79,9 @@ export async function resumeJournal(
 }
 
 /** A run's warning handler: the caller's `onWarning`, else a process warning. */
-export function warner(onWarning: ((message: string) => void) | undefined): (m: string) => void {
+export function warningHandler(
+  onWarning: ((message: string) => void) | undefined,
+): (m: string) => void {
   if (onWarning !== undefined) {
     return (message) => {
       try {

@@ -125,7 +125,7 @@ function prepareRelevant(input: MetricInput, metric: string): void {
       distinct[r++] = id;
     }
   }
-  trim(distinct, r);
+  dropStaleIds(distinct, r);
   relevantCount = r;
   relevantMask = mask;
   relevantLookup = lookup;
@@ -170,12 +170,12 @@ const documentSlot = new RankSlot();
  */
 export function rankedOf(input: MetricInput, level: MatchLevel, metric: string): RankedJudgments {
   const slot = level === "chunk" ? chunkSlot : documentSlot;
-  if (!holds(slot, input)) prepareRanking(input, level === "document", slot, metric);
+  if (!slotIsFor(slot, input)) prepareRanking(input, level === "document", slot, metric);
   return slot;
 }
 
 /** Whether `slot` holds `input`'s ranking, built from its current ranking and relevant ids. */
-function holds(slot: RankSlot, input: MetricInput): boolean {
+function slotIsFor(slot: RankSlot, input: MetricInput): boolean {
   return (
     input === slot.input &&
     input.retrieved === slot.retrieved &&
@@ -197,7 +197,7 @@ export function rankedGainsOf(
   metric: string,
 ): RankedGains {
   const slot = level === "chunk" ? chunkSlot : documentSlot;
-  if (!holds(slot, input) || input.sample.relevance !== slot.relevance) {
+  if (!slotIsFor(slot, input) || input.sample.relevance !== slot.relevance) {
     prepareRanking(input, level === "document", slot, metric);
   }
   if (input !== slot.gainsInput) {
@@ -268,7 +268,7 @@ function prepareRanking(
     const lookup = relevantLookup ?? new Set(relevantDistinct.slice(0, r));
     for (let i = 0; i < n; i++) flags[i] = lookup.has(ids[i] as string) ? 1 : 0;
   }
-  trim(ids, n);
+  dropStaleIds(ids, n);
   slot.length = n;
   slot.input = input;
   slot.retrieved = retrieved;
@@ -313,7 +313,7 @@ function prepareGains(input: MetricInput, slot: RankSlot, end: number): void {
 }
 
 /** Lets a reused buffer drop what a much longer ranking left in it, so it keeps no ids alive. */
-function trim(buffer: string[], used: number): void {
+function dropStaleIds(buffer: string[], used: number): void {
   if (buffer.length > 1024 && buffer.length > 4 * used) buffer.length = used;
 }
 
