@@ -1,7 +1,6 @@
-// One sample line of a result file, read byte by byte into columns: the lazy load's hot loop.
-// One class over 400 lines: its loops share the line's state (the row's scores, the trials read),
-// and split into modules each field would cost a call and a copy; the JSON grammar is apart
-// (json-bytes.ts), and so are the trials' checks (scan-trials.ts).
+// One sample line of a result file, read byte by byte into columns (the JSON grammar is in
+// json-bytes.ts, the trials' checks in scan-trials.ts).
+// Over 400 lines on purpose: the lazy load's hot loop, one class whose methods share a line's state.
 import { ascii, JsonBytes, NULL, startsWith } from "./json-bytes.js";
 import { canonicalQuestion, questionHash } from "./question-hash.js";
 import type { ScanParsers } from "./result-scan.js";
