@@ -13,7 +13,7 @@ import { performance } from "node:perf_hooks";
 
 const dist = new URL("../packages/bench-metrics/dist/", import.meta.url);
 const kernels = await import(new URL("internal/kernels.js", dist).href);
-const { buildJudgments } = await import(new URL("internal/judgments.js", dist).href);
+const { buildJudgments } = await import(new URL("internal/reference-gains.js", dist).href);
 const { MAP, MRR, NDCG, Precision, Recall } = await import(new URL("retrieval.js", dist).href);
 
 const QUERIES = Number(process.env.QUERIES ?? 10_000);

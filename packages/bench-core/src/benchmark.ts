@@ -1,22 +1,6 @@
-// The Benchmark: a dataset and its metrics, and `run`, the story of one run. Each stage of a run
-// lives in its own module under runner/:
-//   run-options.ts      the options of run, checked before any sample runs
-//   check-output.ts     which kind of target it is; its output checked (answer, chunks, usage)
-//   checkpoint.ts       the checkpoint journal: one run per journal, resume, close
-//   run-loop.ts         the worker pool that runs the samples
-//   run-sample.ts       one sample: attempts and retries, then scoring
-//   trials.ts           trials: every sample run n times, a worker pool over (sample, trial)
-//   call-target.ts      one call of the target, with its timeout and the run's abort
-//   retry.ts            which errors are retried and how long to wait
-//   rate-limiter.ts     rateLimit: token buckets, rate-limited calls waited out (one per run)
-//   adaptive-concurrency.ts  AIMD of the concurrency on rate-limit errors
-//   score-sample.ts     every metric on one output
-//   metric-cutter.ts    a metric pending long after the abort gives its sample up
-//   sample-record.ts    the record a finished sample keeps
-//   progress.ts         the counts handed to onProgress
-//   validate-sample.ts  the dataset's samples checked when a Benchmark is built
-//   error-message.ts, describe-value.ts   how thrown and bad values read in messages
-// The result (its model, file codec, reading, saving, checks and merge) lives under result/.
+// The Benchmark: a dataset and its metrics, checked once, and `run`, the story of one run. Each
+// stage of a run is a module of runner/ and the result's modules are under result/;
+// docs/architecture.md ("Core in detail") maps them.
 import { ConfigurationError, JournalWriteError, RunAbortedError } from "./errors.js";
 import { fingerprintSamples, fingerprintShard } from "./internal/fingerprint.js";
 import type { JournalHeader } from "./internal/journal.js";
@@ -24,34 +8,35 @@ import { setOwn } from "./internal/validate.js";
 import {
   BenchmarkResult,
   type DatasetInfo,
-  type RateLimitRecord,
   type ResultShard,
   type ShardSpec,
 } from "./result/model.js";
+import { checkMetrics, checkMetricsCanScore } from "./runner/check-metrics.js";
 import { checkTargetServesMetrics, detectTarget, type TargetKind } from "./runner/check-output.js";
+import { checkDataset } from "./runner/check-sample.js";
 import {
   claimJournal,
   closeJournal,
   JournalSink,
   releaseJournal,
   resumeJournal,
-  warner,
+  warningHandler,
 } from "./runner/checkpoint.js";
 import { describeValue } from "./runner/describe-value.js";
 import { errorMessage } from "./runner/error-message.js";
 import { MetricCutter } from "./runner/metric-cutter.js";
 import { ProgressCounter } from "./runner/progress.js";
-import { type RateLimitOptions, RunLimiter, validateRateLimit } from "./runner/rate-limiter.js";
+import { checkRateLimit, type RateLimitOptions } from "./runner/rate-limit-options.js";
+import { RunLimiter } from "./runner/rate-limiter.js";
 import { runLoop } from "./runner/run-loop.js";
-import { type RunOptions, validateRunOptions, validateTrials } from "./runner/run-options.js";
+import { checkRunOptions, checkTrials, type RunOptions } from "./runner/run-options.js";
 import type { SampleContext } from "./runner/sample-context.js";
 import { runTrialsLoop } from "./runner/trials.js";
-import { isJudged, validateSample } from "./runner/validate-sample.js";
 import type { EvalSample, Metadata, Metric, SampleResult, Target } from "./types.js";
 
 export { errorMessage } from "./runner/error-message.js";
 export { ABORT_GRACE } from "./runner/metric-cutter.js";
-export type { RateLimitOptions } from "./runner/rate-limiter.js";
+export type { RateLimitOptions } from "./runner/rate-limit-options.js";
 export type { RetryOptions } from "./runner/retry.js";
 export type { RunOptions } from "./runner/run-options.js";
 
@@ -132,72 +117,16 @@ export class Benchmark<M extends Metadata = Metadata> {
         "Benchmark: dataset must be an array of samples or an object with `samples` (e.g. a QADataset)",
       );
     }
-    if (samples.length === 0) throw new ConfigurationError("Benchmark: the dataset has no samples");
-    const ids = new Map<string, number>();
-    const questions: string[] = new Array(samples.length);
-    const sampleIds: (string | undefined)[] = new Array(samples.length);
-    for (let i = 0; i < samples.length; i++) {
-      validateSample(samples[i], i);
-      const id = (samples[i] as EvalSample<M>).id;
-      questions[i] = (samples[i] as EvalSample<M>).question;
-      sampleIds[i] = id;
-      if (id === undefined) continue;
-      const first = ids.get(id);
-      if (first !== undefined) {
-        throw new ConfigurationError(
-          `Benchmark: dataset samples ${first} and ${i} share the id "${id}"; ids must be unique (results pair samples by id)`,
-        );
-      }
-      ids.set(id, i);
-    }
-    if (!Array.isArray(metrics) || metrics.length === 0) {
-      throw new ConfigurationError("Benchmark: expected at least one metric, found none");
-    }
-    const seen = new Set<string>();
-    for (const [i, m] of metrics.entries()) {
-      if (
-        typeof m !== "object" ||
-        m === null ||
-        typeof m.name !== "string" ||
-        typeof m.score !== "function"
-      ) {
-        throw new ConfigurationError(
-          `Benchmark: metrics[${i}] is not a Metric (expected { name, score(), … })`,
-        );
-      }
-      if (typeof m.higherIsBetter !== "boolean") {
-        // Saved with the result as its direction: a file without one would not load back.
-        throw new ConfigurationError(
-          `Benchmark: metric "${m.name}" has higherIsBetter ${describeValue(m.higherIsBetter)}; expected true or false (the direction is saved with every result)`,
-        );
-      }
-      const version: unknown = m.specificationVersion;
-      if (version !== undefined && version !== "v1") {
-        // A metric written for a later contract would be called the wrong way: refuse it here.
-        throw new ConfigurationError(
-          `Benchmark: metric "${m.name}" implements specificationVersion ${describeValue(version)}; this version of @fastrag/bench-core runs "v1" metrics (or unversioned ones): upgrade @fastrag/bench-core`,
-          { field: "specificationVersion" },
-        );
-      }
-      if (seen.has(m.name)) {
-        throw new ConfigurationError(
-          `Benchmark: two metrics are named "${m.name}"; each summary entry would overwrite the other. Give them distinct names (e.g. different k)`,
-        );
-      }
-      seen.add(m.name);
-    }
+    const { questions, ids: sampleIds } = checkDataset(samples);
+    checkMetrics(metrics);
     if (!Number.isSafeInteger(maxConcurrent) || maxConcurrent < 1) {
       throw new ConfigurationError(
         `Benchmark: maxConcurrent must be a positive integer, found ${describeValue(maxConcurrent)}`,
       );
     }
-    validateRateLimit(rateLimit);
-    validateTrials(trials, "Benchmark");
-    if (metrics.every((m) => m.needsRelevantIds) && !samples.some(isJudged)) {
-      throw new ConfigurationError(
-        `Benchmark: no metric can score this dataset: every metric (${metrics.map((m) => m.name).join(", ")}) needs relevant ids and no sample has any (nor a positive grade in \`relevance\`). Map a relevant-ids column or add a generation/operational metric`,
-      );
-    }
+    checkRateLimit(rateLimit);
+    checkTrials(trials, "Benchmark");
+    checkMetricsCanScore(metrics, samples);
     this.samples = samples;
     this.questions = questions;
     this.ids = sampleIds;
@@ -227,7 +156,7 @@ export class Benchmark<M extends Metadata = Metadata> {
    */
   async run(target: Target<M>, options: RunOptions): Promise<BenchmarkResult> {
     const kind = detectTarget(target);
-    validateRunOptions(options);
+    checkRunOptions(options);
     checkTargetServesMetrics(kind, this.metrics, options.name);
     // Two runs of this process on one journal would both run the samples it lacks, each
     // appending its own lines: the second is refused before it reads the journal. (Across
@@ -274,7 +203,7 @@ export class Benchmark<M extends Metadata = Metadata> {
     let journal: JournalSink | undefined;
     // With trials: the trials a journal already holds, by dataset position.
     let trialsDone = new Map<number, (SampleResult | undefined)[]>();
-    const warn = warner(options.onWarning);
+    const warn = warningHandler(options.onWarning);
     if (checkpoint !== undefined) {
       const header: JournalHeader = {
         name,
@@ -407,13 +336,13 @@ export class Benchmark<M extends Metadata = Metadata> {
       ...(shard ? { shard: this.resultShard(shard, positions) } : {}),
       keepChunkText: options.keepChunkText === true,
       ...(options.provenance ? { provenance: options.provenance } : {}),
-      ...(limiter ? { rateLimit: rateLimitRecord(limiter) } : {}),
+      ...(limiter ? { rateLimit: limiter.record() } : {}),
       ...(trials > 1 ? { trials } : {}),
     });
     if (journal?.failure !== undefined) {
       const unstarted = positions.length - samples.length;
       throw new JournalWriteError(
-        `${errorMessage(journal.failure)}; the run stopped at once, with ${unstarted} of ${positions.length} samples not run. Nothing finished is lost: ${journal.journaled} finished samples are kept in ${checkpoint}, and a run with the same checkpoint resumes from them${journal.unjournaled > 0 ? ` (${unjournaledText(journal.unjournaled)} in this error's partial result only)` : ""}; or pass continueWithoutJournal: true to go on without a journal`,
+        `${errorMessage(journal.failure)}; the run stopped at once, with ${unstarted} of ${positions.length} samples not run. Nothing finished is lost: ${journal.journaled} are kept in ${checkpoint}, and a run with the same checkpoint resumes from them${journal.unjournaledNote(slots, trials > 1)}; or pass continueWithoutJournal: true to go on without a journal`,
         checkpoint as string,
         result,
         { cause: (journal.failure as { cause?: unknown }).cause ?? journal.failure },
@@ -428,23 +357,6 @@ export class Benchmark<M extends Metadata = Metadata> {
     }
     return result;
   }
-}
-
-/** "the 1 sample whose line could not be written is", or its plural. */
-function unjournaledText(n: number): string {
-  return n === 1
-    ? "the 1 sample whose line could not be written is"
-    : `the ${n} samples whose lines could not be written are`;
-}
-
-/** What a run's limiter counted, as the result records it. */
-function rateLimitRecord(limiter: RunLimiter): RateLimitRecord {
-  const s = limiter.stats();
-  return {
-    rateLimitedCalls: s.rateLimitedCalls,
-    concurrencyFinal: s.concurrency,
-    concurrencyMin: s.lowestConcurrency,
-  };
 }
 
 /**

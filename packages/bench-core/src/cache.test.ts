@@ -1,13 +1,8 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import {
-  type CachedCallOptions,
-  cached,
-  MemoryCache,
-  modelCacheKey,
-  type ResponseCache,
-  targetCacheKey,
-} from "./cache.js";
+import { MemoryCache, type ResponseCache } from "./cache.js";
+import { modelCacheKey, targetCacheKey } from "./cache-key.js";
+import { type CachedCallOptions, cached } from "./cached.js";
 import { ConfigurationError } from "./errors.js";
 import type { Usage } from "./types.js";
 

@@ -1,17 +1,13 @@
 export { Benchmark, type BenchmarkOptions, type DatasetLike } from "./benchmark.js";
+export { cacheValueText, MemoryCache, type ResponseCache } from "./cache.js";
+export { modelCacheKey, type TargetCacheKeyInput, targetCacheKey } from "./cache-key.js";
 export {
   type CachableEmbed,
   type CachableJudge,
   type CachedCallOptions,
   type CachedOptions,
   cached,
-  cacheValueText,
-  MemoryCache,
-  modelCacheKey,
-  type ResponseCache,
-  type TargetCacheKeyInput,
-  targetCacheKey,
-} from "./cache.js";
+} from "./cached.js";
 export {
   fingerprintSamples,
   firstInvalidUtf8,
@@ -54,7 +50,7 @@ export { errorMessage } from "./runner/error-message.js";
 export {
   DEFAULT_MAX_WAITS,
   type RateLimitOptions,
-} from "./runner/rate-limiter.js";
+} from "./runner/rate-limit-options.js";
 export type { RetryOptions } from "./runner/retry.js";
 export type { RunOptions } from "./runner/run-options.js";
 export { percentile, summarize } from "./summary.js";

@@ -151,6 +151,70 @@ describe("a journal write that fails", () => {
     expect(warnedAt).toEqual([6]);
   });
 
+  it("with trials, counts what the journal keeps in samples: finished ones, and trials of unfinished ones", async () => {
+    // trials: 3, one at a time, sample by sample: lines s0t0 s0t1 s0t2 s1t0 s1t1 s1t2 s2t0 fit;
+    // the 8th (s2t1) fails. s2 is not finished, so the partial result holds s0 and s1 only.
+    const path = join(dir, "trials-unfinished.jsonl");
+    room(7, 0);
+    const calls: string[] = [];
+    const b = new Benchmark({ dataset: samples, metrics: [exact], maxConcurrent: 1 });
+    const error = (await b
+      .run(recording(calls), { name: "t", checkpoint: path, trials: 3 })
+      .catch((e: unknown) => e)) as JournalWriteError<BenchmarkResult>;
+    expect(JournalWriteError.isInstance(error), String(error)).toBe(true);
+    expect(error.message).toBe(
+      `${path}: cannot write the checkpoint journal: no space left on the device (ENOSPC); the run stopped at once, with 18 of 20 samples not run. Nothing finished is lost: 2 finished samples and 1 trial of 1 unfinished one are kept in ${path}, and a run with the same checkpoint resumes from them; or pass continueWithoutJournal: true to go on without a journal`,
+    );
+    expect(calls).toEqual(["q0", "q0", "q0", "q1", "q1", "q1", "q2", "q2"]);
+    expect(error.partial.samples.map((s) => s.sampleId)).toEqual(["q0", "q1"]);
+
+    // 8 lines fit: s2's last trial (the 9th line) fails, but it finishes s2, which the partial
+    // result holds; the journal keeps s2's first two trials.
+    const last = join(dir, "trials-last.jsonl");
+    room(8, 0);
+    const calls2: string[] = [];
+    const error2 = (await b
+      .run(recording(calls2), { name: "t", checkpoint: last, trials: 3 })
+      .catch((e: unknown) => e)) as JournalWriteError<BenchmarkResult>;
+    expect(error2.message).toBe(
+      `${last}: cannot write the checkpoint journal: no space left on the device (ENOSPC); the run stopped at once, with 17 of 20 samples not run. Nothing finished is lost: 2 finished samples and 2 trials of 1 unfinished one are kept in ${last}, and a run with the same checkpoint resumes from them (the 1 sample with a trial whose line could not be written is in this error's partial result only); or pass continueWithoutJournal: true to go on without a journal`,
+    );
+    expect(error2.partial.samples.map((s) => s.sampleId)).toEqual(["q0", "q1", "q2"]);
+
+    // The resume runs what the journal lacks: s2's third trial, and 3 trials of each of the 17
+    // samples after it.
+    room(Number.POSITIVE_INFINITY, 0);
+    const again: string[] = [];
+    const result = await b.run(recording(again), {
+      name: "t",
+      checkpoint: last,
+      trials: 3,
+      onWarning: () => {},
+    });
+    expect(again).toHaveLength(1 + 17 * 3);
+    expect(again[0]).toBe("q2");
+    expect(result.samples).toHaveLength(20);
+  });
+
+  it("with trials and continueWithoutJournal, says what the journal keeps in samples and trials", async () => {
+    const path = join(dir, "trials-goes-on.jsonl");
+    room(4, 0);
+    const warnings: string[] = [];
+    const b = new Benchmark({ dataset: samples, metrics: [exact], maxConcurrent: 1 });
+    const result = await b.run(recording([]), {
+      name: "t",
+      checkpoint: path,
+      trials: 2,
+      continueWithoutJournal: true,
+      onWarning: (m) => warnings.push(m),
+    });
+    expect(result.samples).toHaveLength(20);
+    // 4 lines of 2 trials each: s0 and s1 finished, nothing of s2.
+    expect(warnings).toEqual([
+      `${path}: cannot write the checkpoint journal: no space left on the device (ENOSPC); going on without a journal (continueWithoutJournal): 2 finished samples are in it, and those from here on only in the run's result, so a crash from now on loses them`,
+    ]);
+  });
+
   it("refuses a continueWithoutJournal or onWarning of the wrong type before any sample runs", async () => {
     const b = new Benchmark({ dataset: samples, metrics: [exact] });
     const calls: string[] = [];

@@ -1,13 +1,9 @@
 // The old path of the result module, kept as a thin re-export: `internal/journal.ts` and tests
 // import from it. The result lives under result/ (model, codec, read, save, consistency, merge,
 // date).
-export {
-  parseSampleJson,
-  RESULT_FORMAT,
-  type ResultFile,
-  type SampleFile,
-  sampleToJson,
-} from "./result/codec.js";
+export { RESULT_FORMAT, type ResultFile, type SampleFile } from "./result/codec.js";
+export { parseSampleJson } from "./result/decode-sample.js";
+export { sampleToJson } from "./result/encode-result.js";
 export { shardSize } from "./result/merge.js";
 export {
   BenchmarkResult,

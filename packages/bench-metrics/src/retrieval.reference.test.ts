@@ -1,7 +1,7 @@
 import type { EvalSample, Metric, MetricInput, RetrievedChunk } from "@fastrag/bench-core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildIdealGains, type MatchLevel } from "./internal/judgments.js";
+import type { MatchLevel } from "./internal/judgments.js";
 import {
   averagePrecision,
   hitRateAt,
@@ -11,6 +11,7 @@ import {
   reciprocalRank,
   rPrecision,
 } from "./internal/kernels.js";
+import { buildIdealGains } from "./internal/reference-gains.js";
 import { HitRate, MAP, MRR, NDCG, Precision, Recall, RPrecision } from "./retrieval.js";
 
 // The metric classes, which share one prepared view of each sample, against the straightforward

@@ -6,7 +6,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { mountSmallDisk } from "../__fixtures__/small-disk.js";
 import { ConfigurationError } from "../errors.js";
 import type { SampleResult } from "../types.js";
-import { type JournalHeader, JournalWriter, readJournal } from "./journal.js";
+import type { JournalHeader } from "./journal.js";
+import { readJournal } from "./journal-read.js";
+import { JournalWriter } from "./journal-writer.js";
 
 let dir: string;
 beforeAll(async () => {

@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigurationError } from "../errors.js";
-import { type JournalHeader, JournalWriter, readJournal } from "./journal.js";
+import type { JournalHeader } from "./journal.js";
+import { readJournal } from "./journal-read.js";
+import { JournalWriter } from "./journal-writer.js";
 
 let dir: string;
 beforeAll(async () => {

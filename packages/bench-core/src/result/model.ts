@@ -1,9 +1,4 @@
-// The result model: what one run produced, in memory. Reading, saving and merging are in read.ts,
-// save.ts and merge.ts; the file's shapes in codec.ts. The class keeps their entry points, so the
-// public API is one class.
-import { ConfigurationError } from "../errors.js";
 import type { ScannedSamples } from "../internal/result-scan.js";
-import { describe } from "../internal/validate.js";
 import type {
   DistributionSummary,
   JudgeUsage,
@@ -14,9 +9,9 @@ import type {
   SummaryStat,
   Usage,
 } from "../types.js";
-import { headerOf, type ResultFile, sampleToJson } from "./codec.js";
+import type { ResultFile } from "./codec.js";
+import { headerOf, sampleToJson } from "./encode-result.js";
 import { mergeResults } from "./merge.js";
-import { checkProvenance } from "./provenance.js";
 import {
   type LazySamples,
   loadResult,
@@ -25,104 +20,27 @@ import {
   resultFromJson,
 } from "./read.js";
 import { type RescoreOptions, rescoreResult } from "./rescore.js";
+import {
+  type BenchmarkResultInit,
+  checkInit,
+  type DatasetInfo,
+  type LoadResultOptions,
+  type Provenance,
+  type RateLimitRecord,
+  type ResultShard,
+} from "./result-init.js";
 import { saveResult } from "./save.js";
 import { countStatuses, sumJudgeUsage, summarizeSamples, sumUsage } from "./summarize-samples.js";
 
-/** Which deterministic slice of the dataset a run covered. */
-export interface ShardSpec {
-  /** 0-based shard index, `0 ≤ index < count`. */
-  readonly index: number;
-  readonly count: number;
-}
-
-/**
- * The shard a result covers, as a result records it: its slice, and a fingerprint of the samples
- * in that slice (their ids and questions, in order, with the index and count). `merge` recomputes
- * it from the samples, so a shard whose index was changed (two shard files swapped by hand or by a
- * script) is refused rather than merged with every sample in another's place. Files written before
- * it existed lack it, and merge as before.
- */
-export interface ResultShard extends ShardSpec {
-  readonly samplesFingerprint?: string;
-}
-
-/** Identity of the dataset a run covered, used to pair runs and to merge shards. */
-export interface DatasetInfo {
-  /** A hash of the samples' ids, questions, answers and relevance (see `fingerprintSamples`). */
-  readonly fingerprint: string;
-  /** Number of samples in the whole dataset (not only this shard). */
-  readonly size: number;
-}
-
-/**
- * Where a run came from, recorded in its result (`config_hash`, `git_commit`, `params` on disk)
- * so that a result says which pipeline made it. The CLI fills it in from the config; a library
- * user passes it as `run(target, { provenance })`.
- */
-export interface Provenance {
-  /** A hash of the config the run was made from. */
-  readonly configHash?: string;
-  /** The git commit of the working tree the run was made in, when there is one. */
-  readonly gitCommit?: string;
-  /** The target's parameters as the user declared them (chunk size, model, top-k…): JSON values. */
-  readonly params?: Readonly<Record<string, unknown>>;
-}
-
-/**
- * What a run with `rateLimit` counted (on disk: `rate_limit: { rate_limited_calls,
- * concurrency_final, concurrency_min }`). A resumed run counts only its own calls.
- */
-export interface RateLimitRecord {
-  /** Calls that were rate-limited (each waited and ran again, or gave up past `maxWaits`). */
-  readonly rateLimitedCalls: number;
-  /** The concurrency in force when the run ended (`maxConcurrent` unless adaptive). */
-  readonly concurrencyFinal: number;
-  /** The lowest concurrency of the run. */
-  readonly concurrencyMin: number;
-}
-
-/** Options of {@link BenchmarkResult.load}. */
-export interface LoadResultOptions {
-  /**
-   * Read only the sample ids and scores now, and the full sample records when `samples` is first
-   * read. This is what `Comparison.load` uses: loading 100 files of 10,000 samples this way takes
-   * about a tenth of the time and memory. Default `false`.
-   *
-   * A lazy load checks the file as strictly as a full load does (UTF-8, JSON grammar, the header,
-   * and the type of every field of every sample) and refuses the same files. Reading the records
-   * reads the file again, so it must not change in between: a file whose size or modification
-   * time changed is then refused. Files not in the layout `save` writes (one sample per line), and
-   * files over 256 MB, are read in full either way.
-   */
-  readonly lazy?: boolean;
-}
-
-/** Everything a {@link BenchmarkResult} holds. */
-export interface BenchmarkResultInit {
-  readonly name: string;
-  readonly createdAt: Date;
-  readonly durationS: number;
-  readonly samples: readonly SampleResult[];
-  /** metric name → direction, in the run's metric order. */
-  readonly higherIsBetter: Readonly<Record<string, boolean>>;
-  /** Recomputed from `samples` when absent. */
-  readonly summary?: Readonly<Record<string, DistributionSummary>>;
-  /** Recomputed from `samples` when absent. */
-  readonly status?: StatusCounts;
-  readonly dataset?: DatasetInfo;
-  readonly shard?: ResultShard;
-  /** Whether the run kept the retrieved chunks' text (`keepChunkText`). Default `false`. */
-  readonly keepChunkText?: boolean;
-  readonly provenance?: Provenance;
-  /** The target's usage summed over the samples. Recomputed from `samples` when absent. */
-  readonly usage?: Usage;
-  /** The metrics' model-call usage summed over the samples. Recomputed from `samples` when absent. */
-  readonly judgeUsage?: JudgeUsage;
-  /** With `rateLimit`: what the run's limiter counted. */
-  readonly rateLimit?: RateLimitRecord;
-  /** Trials per sample (`run(target, { trials })`); default: the first sample's trial count, else 1. */
-  readonly trials?: number;
-}
+export type {
+  BenchmarkResultInit,
+  DatasetInfo,
+  LoadResultOptions,
+  Provenance,
+  RateLimitRecord,
+  ResultShard,
+  ShardSpec,
+} from "./result-init.js";
 
 /**
  * Builds a result whose records are read from its file on first use (`load(path, { lazy: true })`);
@@ -403,30 +321,4 @@ export class BenchmarkResult {
   static merge(shards: readonly BenchmarkResult[]): BenchmarkResult {
     return mergeResults(shards);
   }
-}
-
-function checkInit(init: BenchmarkResultInit): void {
-  const i = init as Partial<Record<keyof BenchmarkResultInit, unknown>> | null;
-  const bad = (field: string, expected: string, found: unknown) =>
-    new ConfigurationError(
-      `BenchmarkResult: ${field} must be ${expected}, found ${describe(found)}`,
-    );
-  if (typeof i !== "object" || i === null) throw bad("the init", "an object", i);
-  if (typeof i.name !== "string") throw bad("name", "a string", i.name);
-  if (!(i.createdAt instanceof Date)) throw bad("createdAt", "a Date", i.createdAt);
-  // An Invalid Date would make save() throw a RangeError (toISOString), and a NaN or negative
-  // duration would be saved as a file that load() refuses.
-  if (Number.isNaN(i.createdAt.getTime())) {
-    throw new ConfigurationError(
-      "BenchmarkResult: createdAt must be a valid Date, found an Invalid Date",
-    );
-  }
-  if (typeof i.durationS !== "number" || !Number.isFinite(i.durationS) || i.durationS < 0)
-    throw bad("durationS", "a non-negative number of seconds", i.durationS);
-  if (!Array.isArray(i.samples)) throw bad("samples", "an array", i.samples);
-  if (typeof i.higherIsBetter !== "object" || i.higherIsBetter === null)
-    throw bad("higherIsBetter", "an object of metric → boolean", i.higherIsBetter);
-  if (i.provenance !== undefined) checkProvenance(i.provenance, "BenchmarkResult: provenance");
-  if (i.trials !== undefined && !(Number.isSafeInteger(i.trials) && (i.trials as number) >= 1))
-    throw bad("trials", "a positive integer", i.trials);
 }

@@ -8,8 +8,9 @@ import { type ScannedSamples, scanResultFile } from "../internal/result-scan.js"
 import { decodeUtf8 } from "../internal/text.js";
 import { expectArray } from "../internal/validate.js";
 import type { SampleResult, StatusCounts } from "../types.js";
-import { parseHeader, parseSampleJson } from "./codec.js";
 import { checkStatusCounts, checkSummary, scoreColumnOfSamples } from "./consistency.js";
+import { parseHeader } from "./decode-header.js";
+import { parseSampleJson } from "./decode-sample.js";
 import {
   BenchmarkResult,
   type BenchmarkResultInit,
@@ -17,7 +18,7 @@ import {
   resultOfScan,
 } from "./model.js";
 import { countStatuses } from "./summarize-samples.js";
-import { checkResultTrials } from "./trials.js";
+import { checkResultTrials, checkTrialCount, checkTrialStd } from "./trials.js";
 
 /** See {@link BenchmarkResult.load}. */
 export async function loadResult(
@@ -54,6 +55,7 @@ export async function loadResult(
             question: s.question,
             status: s.status,
             scores: s.scores,
+            ...(s.trials !== undefined ? { trials: s.trials } : {}),
           };
         },
       });
@@ -72,6 +74,7 @@ export async function loadResult(
         (m) => columns.get(m) ?? new Float64Array(scanned.sampleIds.length).fill(Number.NaN),
         path,
       );
+      checkScannedTrials(scanned, path);
       return resultOfScan(path, scanned);
     }
   }
@@ -90,6 +93,26 @@ export async function loadResult(
     });
   }
   return parseResult(text, path);
+}
+
+/**
+ * A lazily read file's trials must agree with its header, as `checkResultTrials` requires of a
+ * whole one (each sample's trials were checked against the sample as it was read).
+ */
+function checkScannedTrials(
+  scanned: ScannedSamples<Omit<BenchmarkResultInit, "samples">>,
+  path: string,
+): void {
+  const trials = scanned.header.trials ?? 1;
+  const counts = scanned.trials?.counts;
+  if (trials === 1 && counts === undefined) return;
+  for (let i = 0; i < scanned.sampleIds.length; i++) {
+    const held = counts === undefined || (counts[i] as number) < 0 ? undefined : counts[i];
+    checkTrialCount(trials, i, held, path);
+  }
+  if (trials === 1) return;
+  const std = scanned.trials?.std;
+  checkTrialStd(scanned.header.summary ?? {}, (m) => std?.get(m) ?? null, path);
 }
 
 /** See {@link BenchmarkResult.parse}. */

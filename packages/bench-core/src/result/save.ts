@@ -2,7 +2,7 @@
 import { ConfigurationError } from "../errors.js";
 import { writeFileAtomic } from "../internal/atomic-write.js";
 import type { SampleResult } from "../types.js";
-import { headerOf, sampleToJson } from "./codec.js";
+import { headerOf, sampleToJson } from "./encode-result.js";
 import type { BenchmarkResult } from "./model.js";
 
 /** See {@link BenchmarkResult.save}. */

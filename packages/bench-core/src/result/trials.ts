@@ -241,25 +241,49 @@ export function checkResultTrials(
   source: string,
 ): void {
   for (let i = 0; i < samples.length; i++) {
-    const held = (samples[i] as SampleResult).trials;
-    if (trials === 1 && held !== undefined) {
-      throw new ConfigurationError(
-        `${source}: samples[${i}].trials: the sample holds ${held.length} trials, but the result says none (no top-level "trials"); was the file edited after it was saved?`,
-        { kind: "invalid-input", field: `samples[${i}].trials` },
-      );
-    }
-    if (trials > 1 && held?.length !== trials) {
-      throw new ConfigurationError(
-        `${source}: samples[${i}].trials: expected ${trials} trials (the result's "trials"), found ${held === undefined ? "none" : held.length}`,
-        { kind: "invalid-input", field: `samples[${i}].trials` },
-      );
-    }
+    checkTrialCount(trials, i, (samples[i] as SampleResult).trials?.length, source);
   }
   if (trials === 1) return;
+  checkTrialStd(summary, (m) => trialStd(m, samples), source);
+}
+
+/**
+ * Sample `i` of a file whose header says `trials` must hold that many trials (`held`; undefined
+ * when it has no `trials`), and none without trials. @throws {ConfigurationError} naming it.
+ */
+export function checkTrialCount(
+  trials: number,
+  i: number,
+  held: number | undefined,
+  source: string,
+): void {
+  if (trials === 1 && held !== undefined) {
+    throw new ConfigurationError(
+      `${source}: samples[${i}].trials: the sample holds ${held} trials, but the result says none (no top-level "trials"); was the file edited after it was saved?`,
+      { kind: "invalid-input", field: `samples[${i}].trials` },
+    );
+  }
+  if (trials > 1 && held !== trials) {
+    throw new ConfigurationError(
+      `${source}: samples[${i}].trials: expected ${trials} trials (the result's "trials"), found ${held === undefined ? "none" : held}`,
+      { kind: "invalid-input", field: `samples[${i}].trials` },
+    );
+  }
+}
+
+/**
+ * Every summary entry's `trial_std`, where written, must be the one its samples' trials give
+ * (`trialStdOf`). @throws {ConfigurationError} naming the summary entry.
+ */
+export function checkTrialStd(
+  summary: Readonly<Record<string, { readonly trial_std?: number | null }>>,
+  trialStdOf: (metric: string) => number | null,
+  source: string,
+): void {
   for (const m of Object.keys(summary)) {
     const written = (summary[m] as { trial_std?: number | null }).trial_std;
     if (written === undefined) continue;
-    const want = trialStd(m, samples);
+    const want = trialStdOf(m);
     const same =
       written === null || want === null
         ? written === want

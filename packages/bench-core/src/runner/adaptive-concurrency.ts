@@ -56,8 +56,8 @@ export class AdaptiveConcurrency {
    * mean latency of recent successes; `now` on the same clock), the limit halves, but not below
    * `served`, the concurrency the provider was measured to serve just before (calls in service
    * on average over the last seconds, by Little's law), and always by at least one. Plain halving
-   * leaves a sawtooth between half and all of the provider's capacity, about 75 % of it on
-   * average (69 % measured on a 100 req/s provider); going back to what was served keeps the run
+   * leaves a sawtooth between half and all of the provider's capacity (docs/decisions/
+   * core-hot-paths.md); going back to what was served keeps the run
    * near the limit, and a provider whose limit drops is followed as the measure drops with it.
    * @returns whether the limit changed.
    */

@@ -2,9 +2,12 @@
 // samples a journal holds, and closing it without losing the result.
 import { resolve as resolvePath } from "node:path";
 import { ConfigurationError } from "../errors.js";
-import { type JournalHeader, JournalWriter, readJournal } from "../internal/journal.js";
+import type { JournalHeader } from "../internal/journal.js";
+import { readJournal } from "../internal/journal-read.js";
+import { JournalWriter } from "../internal/journal-writer.js";
 import type { SampleResult } from "../types.js";
 import { errorMessage } from "./error-message.js";
+import { JournaledCount } from "./journaled-count.js";
 import type { RunOptions } from "./run-options.js";
 
 /** The checkpoint journals runs of this process are using, by absolute path. */
@@ -47,7 +50,7 @@ export async function resumeJournal(
   warn: (message: string) => void,
 ): Promise<{
   writer: JournalWriter;
-  kept: number;
+  kept: JournaledCount;
   trials: Map<number, (SampleResult | undefined)[]>;
 }> {
   const recovered = await readJournal(checkpoint, header, (i) => {
@@ -63,20 +66,22 @@ export async function resumeJournal(
   }
   // With trials: the finished trials of each sample (errored ones run again with retryErrored).
   const trials = recovered.trials;
-  let keptTrials = 0;
-  for (const list of trials.values()) {
-    for (let t = 0; t < list.length; t++) {
-      if (list[t] === undefined) continue;
-      if (retryErrored && list[t]?.status === "errored") list[t] = undefined;
-      else keptTrials++;
+  if (retryErrored) {
+    for (const list of trials.values()) {
+      for (let t = 0; t < list.length; t++) {
+        if (list[t]?.status === "errored") list[t] = undefined;
+      }
     }
   }
   const writer = await JournalWriter.open(checkpoint, header, recovered);
-  return { writer, kept: recovered.finished.size + keptTrials, trials };
+  const kept = JournaledCount.ofJournal(header.trials ?? 1, recovered.finished.size, trials);
+  return { writer, kept, trials };
 }
 
 /** A run's warning handler: the caller's `onWarning`, else a process warning. */
-export function warner(onWarning: ((message: string) => void) | undefined): (m: string) => void {
+export function warningHandler(
+  onWarning: ((message: string) => void) | undefined,
+): (m: string) => void {
   if (onWarning !== undefined) {
     return (message) => {
       try {
@@ -97,14 +102,16 @@ export function warner(onWarning: ((message: string) => void) | undefined): (m: 
 export class JournalSink {
   /** The first write failure, when the run must stop for it. */
   failure: unknown;
-  /** Samples finished after the journal failed: in the result only. */
+  /** Lines not journaled (samples, or with trials trials) after the journal failed. */
   unjournaled = 0;
+  /** With trials: the samples a trial of which was not journaled, by dataset position. */
+  readonly unjournaledSamples: Set<number> = new Set<number>();
   private givenUp = false;
 
   constructor(
     readonly writer: JournalWriter,
-    /** Lines of finished samples the journal held when the run started. */
-    readonly kept: number,
+    /** What the journal held when the run started; counts every line written since, too. */
+    readonly kept: JournaledCount,
     private readonly continueWithoutJournal: boolean,
     private readonly warn: (message: string) => void,
   ) {}
@@ -113,21 +120,46 @@ export class JournalSink {
   append(index: number, record: SampleResult, trial?: number): void {
     if (this.givenUp || this.failure !== undefined) {
       this.unjournaled++;
+      if (trial !== undefined) this.unjournaledSamples.add(index);
       return;
     }
     try {
       this.writer.append(index, record, trial);
+      this.kept.add(index, trial);
     } catch (error) {
       this.unjournaled++;
+      if (trial !== undefined) this.unjournaledSamples.add(index);
       if (!this.continueWithoutJournal) {
         this.failure = error;
         return;
       }
       this.givenUp = true;
       this.warn(
-        `${errorMessage(error)}; going on without a journal (continueWithoutJournal): ${this.kept + this.writer.linesWritten} finished samples are in it, and those from here on only in the run's result, so a crash from now on loses them`,
+        `${errorMessage(error)}; going on without a journal (continueWithoutJournal): ${this.kept.describe()} are in it, and those from here on only in the run's result, so a crash from now on loses them`,
       );
     }
+  }
+
+  /**
+   * The note on samples the journal lacks but the run's partial result holds: " (the 1 sample
+   * whose line could not be written is in this error's partial result only)", or its plural;
+   * with trials, the finished samples (in `slots`) a trial line of which could not be written
+   * (the trials of unfinished ones run again on resume). Empty when there are none.
+   */
+  unjournaledNote(slots: readonly (SampleResult | undefined)[], trials: boolean): string {
+    if (trials) {
+      let n = 0;
+      for (const i of this.unjournaledSamples) if (slots[i] !== undefined) n++;
+      if (n === 0) return "";
+      return n === 1
+        ? " (the 1 sample with a trial whose line could not be written is in this error's partial result only)"
+        : ` (the ${n} samples with a trial whose line could not be written are in this error's partial result only)`;
+    }
+    const n = this.unjournaled;
+    if (n === 0) return "";
+    return n === 1
+      ? " (the 1 sample whose line could not be written is in this error's partial result only)"
+      : ` (the ${n} samples whose lines could not be written are in this error's partial result only)`;
   }
 
   /** Whether the run must stop: a journal line could not be written. */
@@ -135,9 +167,12 @@ export class JournalSink {
     return this.failure !== undefined;
   }
 
-  /** Samples the journal keeps: those it held, and those this run wrote whole. */
-  get journaled(): number {
-    return this.kept + this.writer.linesWritten;
+  /**
+   * What the journal keeps, in words: "12 finished samples", with trials "12 finished samples
+   * and 3 trials of 2 unfinished ones" (those it held, and the lines this run wrote whole).
+   */
+  get journaled(): string {
+    return this.kept.describe();
   }
 }
 

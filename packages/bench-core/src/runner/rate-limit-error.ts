@@ -1,4 +1,6 @@
-// What a rate-limit error is, and how long it asks to wait.
+// What a rate-limit error is, how long it asks to wait, and the error a call gets once it was
+// rate-limited more than `maxWaits` times in a row.
+import { errorMessage } from "./error-message.js";
 
 /**
  * How long a rate-limited call is asked to wait, in milliseconds, read from the error: a numeric
@@ -100,5 +102,25 @@ function read(o: object, key: string): unknown {
     return (o as Record<string, unknown>)[key];
   } catch {
     return undefined;
+  }
+}
+
+/** A rate-limited call that was run again `maxWaits` times and was rate-limited once more. */
+export class RateLimitWaitsExceededError extends Error {
+  constructor(waits: number, last: unknown) {
+    super(
+      `rate limited ${waits + 1} times in a row (rateLimit.maxWaits is ${waits}); last: ${errorMessage(last)}`,
+      { cause: last },
+    );
+    this.name = "RateLimitWaitsExceededError";
+  }
+}
+
+/** Whether `error` is a {@link RateLimitWaitsExceededError} (safe on any thrown value, a Proxy too). */
+export function isWaitsExceeded(error: unknown): boolean {
+  try {
+    return error instanceof RateLimitWaitsExceededError;
+  } catch {
+    return false;
   }
 }

@@ -1,12 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AdaptiveConcurrency } from "./adaptive-concurrency.js";
-import { isRateLimitError, retryAfterOf } from "./rate-limit-error.js";
-import {
-  RateLimitWaitsExceededError,
-  RunLimiter,
-  TokenBucket,
-  usageTokens,
-} from "./rate-limiter.js";
+import { isRateLimitError, RateLimitWaitsExceededError, retryAfterOf } from "./rate-limit-error.js";
+import { RunLimiter, usageTokens } from "./rate-limiter.js";
+import { TokenBucket } from "./token-bucket.js";
 
 /** Advances fake time in small steps until `promise` settles; its value. */
 async function settle<T>(promise: Promise<T>, stepMs = 5, maxMs = 600_000): Promise<T> {

@@ -1,180 +1,15 @@
-// The run's rate limiter: token buckets for requests and tokens per minute, adaptive concurrency,
-// and rate-limited calls waited out and run again. One per run, shared by the target's calls and
-// by the model calls of metrics (judges, embedders) through `MetricInput.limiter`.
-import { ConfigurationError } from "../errors.js";
+import type { RateLimitRecord } from "../result/result-init.js";
 import type { CallLimiter, Usage } from "../types.js";
 import { AdaptiveConcurrency } from "./adaptive-concurrency.js";
-import { describeValue } from "./describe-value.js";
-import { errorMessage } from "./error-message.js";
-import { isRateLimitError, retryAfterOf } from "./rate-limit-error.js";
+import { isRateLimitError, RateLimitWaitsExceededError, retryAfterOf } from "./rate-limit-error.js";
+
+import {
+  DEFAULT_MAX_WAITS,
+  type RateLimitOptions,
+  type RateLimitStats,
+} from "./rate-limit-options.js";
 import { sleep } from "./retry.js";
-
-/** Default of {@link RateLimitOptions.maxWaits}. */
-export const DEFAULT_MAX_WAITS = 30;
-
-/**
- * A run's rate limit (`rateLimit` of `new Benchmark(...)`): run as fast as the provider allows,
- * and no faster.
- *
- * A call is rate-limited when it throws an error with HTTP status 429 (`status` or `statusCode`),
- * a numeric `retryAfterMs`, or one `isRateLimit` accepts. Such a call is neither an error nor a
- * retry attempt: it waits (as long as the error's `retryAfterMs` or `Retry-After` header says,
- * else an exponential backoff) and runs again, up to `maxWaits` times in a row; past that its
- * sample is `errored`, saying so.
- */
-export interface RateLimitOptions {
-  /**
-   * Requests per minute, shared by every call of the run (the target's and, through
-   * `MetricInput.limiter`, the metrics' model calls). Spread evenly: at most a second's worth
-   * start in a burst.
-   */
-  readonly requestsPerMinute?: number;
-  /**
-   * Tokens per minute, shared likewise. A call's tokens are its `usage` (`totalTokens`, else
-   * input + output): estimated before the call from the mean of the last calls (or the caller's
-   * `estimatedTokens`), and settled when it returns. The first calls, with nothing to estimate
-   * from, count as 0 until they settle.
-   */
-  readonly tokensPerMinute?: number;
-  /**
-   * Adapt concurrency to the provider: start at `maxConcurrent`, halve on a rate-limit error,
-   * add one after a window of successes (as many as the concurrency in force), never below 1 nor
-   * above `maxConcurrent`. Default false: `maxConcurrent` calls in flight.
-   */
-  readonly adaptive?: boolean;
-  /** Marks further errors as rate limits (e.g. a provider's own error class); added to the defaults. */
-  readonly isRateLimit?: (error: unknown) => boolean;
-  /**
-   * How many times in a row one call may be rate-limited and run again; the next rate limit
-   * errors its sample ("rate limited 31 times in a row …"). A non-negative integer; default 30.
-   */
-  readonly maxWaits?: number;
-}
-
-/** What a run's limiter counted, for progress and for the result. */
-export interface RateLimitStats {
-  /** Calls that were rate-limited (each waited and ran again, or gave up past `maxWaits`). */
-  readonly rateLimitedCalls: number;
-  /** The concurrency in force: `maxConcurrent` unless adaptive. */
-  readonly concurrency: number;
-  /** The lowest concurrency of the run. */
-  readonly lowestConcurrency: number;
-}
-
-/**
- * Checks `rateLimit` of `new Benchmark(...)`.
- * @throws {ConfigurationError} naming the first field that is not as documented.
- */
-export function validateRateLimit(value: unknown): asserts value is RateLimitOptions | undefined {
-  if (value === undefined) return;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new ConfigurationError(
-      `Benchmark: rateLimit must be { requestsPerMinute?, tokensPerMinute?, adaptive?, isRateLimit?, maxWaits? }, found ${describeValue(value)}`,
-      { kind: "invalid-option", option: "rateLimit" },
-    );
-  }
-  const known = ["requestsPerMinute", "tokensPerMinute", "adaptive", "isRateLimit", "maxWaits"];
-  for (const key of Object.keys(value)) {
-    if (!known.includes(key)) {
-      throw new ConfigurationError(
-        `Benchmark: rateLimit has an unknown field "${key}"; the fields are ${known.join(", ")}`,
-        { kind: "invalid-option", option: `rateLimit.${key}` },
-      );
-    }
-  }
-  const o = value as Record<string, unknown>;
-  for (const key of ["requestsPerMinute", "tokensPerMinute"]) {
-    const v = o[key];
-    if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v > 0)) {
-      throw new ConfigurationError(
-        `Benchmark: rateLimit.${key} must be a positive number, found ${describeValue(v)}`,
-        { kind: "invalid-option", option: `rateLimit.${key}` },
-      );
-    }
-  }
-  if (o.adaptive !== undefined && typeof o.adaptive !== "boolean") {
-    throw new ConfigurationError(
-      `Benchmark: rateLimit.adaptive must be true or false, found ${describeValue(o.adaptive)}`,
-      { kind: "invalid-option", option: "rateLimit.adaptive" },
-    );
-  }
-  if (o.isRateLimit !== undefined && typeof o.isRateLimit !== "function") {
-    throw new ConfigurationError(
-      `Benchmark: rateLimit.isRateLimit must be a function (error) => boolean, found ${describeValue(o.isRateLimit)}`,
-      { kind: "invalid-option", option: "rateLimit.isRateLimit" },
-    );
-  }
-  const w = o.maxWaits;
-  if (w !== undefined && !(Number.isSafeInteger(w) && (w as number) >= 0)) {
-    throw new ConfigurationError(
-      `Benchmark: rateLimit.maxWaits must be a non-negative integer, found ${describeValue(w)}`,
-      { kind: "invalid-option", option: "rateLimit.maxWaits" },
-    );
-  }
-}
-
-/**
- * A token bucket: `perMinute` spread evenly, holding at most a second's worth (at least 1). A
- * call may take more than the bucket holds (a long prompt): it starts once the bucket is full,
- * and leaves it in debt, which later calls wait out.
- */
-export class TokenBucket {
-  private readonly rate: number;
-  readonly capacity: number;
-  private level: number;
-  private last: number;
-
-  constructor(perMinute: number, now: number) {
-    this.rate = perMinute / 60_000;
-    this.capacity = Math.max(1, perMinute / 60);
-    this.level = this.capacity;
-    this.last = now;
-  }
-
-  /** Milliseconds until `n` can be taken (0: now). */
-  waitFor(n: number, now: number): number {
-    this.refill(now);
-    const need = Math.min(n, this.capacity);
-    const missing = need - this.level;
-    return missing <= 1e-9 ? 0 : missing / this.rate;
-  }
-
-  take(n: number): void {
-    this.level -= n;
-  }
-
-  /** Gives back `n` (negative: takes more), as a call settles its estimate. */
-  give(n: number): void {
-    this.level = Math.min(this.capacity, this.level + n);
-  }
-
-  private refill(now: number): void {
-    if (now > this.last) {
-      this.level = Math.min(this.capacity, this.level + (now - this.last) * this.rate);
-      this.last = now;
-    }
-  }
-}
-
-/** A rate-limited call that was run again `maxWaits` times and was rate-limited once more. */
-export class RateLimitWaitsExceededError extends Error {
-  constructor(waits: number, last: unknown) {
-    super(
-      `rate limited ${waits + 1} times in a row (rateLimit.maxWaits is ${waits}); last: ${errorMessage(last)}`,
-      { cause: last },
-    );
-    this.name = "RateLimitWaitsExceededError";
-  }
-}
-
-/** Whether `error` is a {@link RateLimitWaitsExceededError} (safe on any thrown value, a Proxy too). */
-export function isWaitsExceeded(error: unknown): boolean {
-  try {
-    return error instanceof RateLimitWaitsExceededError;
-  } catch {
-    return false;
-  }
-}
+import { TokenBucket } from "./token-bucket.js";
 
 interface Waiter {
   /** The call's arrival order: a call run again keeps its place ahead of later arrivals. */
@@ -262,6 +97,16 @@ export class RunLimiter implements CallLimiter {
   }
 
   /** What the limiter counted so far. */
+  /** What the limiter counted, as the run's result records it. */
+  record(): RateLimitRecord {
+    const s = this.stats();
+    return {
+      rateLimitedCalls: s.rateLimitedCalls,
+      concurrencyFinal: s.concurrency,
+      concurrencyMin: s.lowestConcurrency,
+    };
+  }
+
   stats(): RateLimitStats {
     return {
       rateLimitedCalls: this.rateLimited,

@@ -88,7 +88,7 @@ export interface RunOptions {
 }
 
 /** Checks a `trials` option (run or Benchmark): a positive safe integer. */
-export function validateTrials(trials: unknown, where: string): void {
+export function checkTrials(trials: unknown, where: string): void {
   if (trials !== undefined && !(Number.isSafeInteger(trials) && (trials as number) >= 1)) {
     throw new ConfigurationError(
       `${where}: trials must be a positive integer (runs per sample), found ${describeValue(trials)}`,
@@ -102,7 +102,7 @@ export function validateTrials(trials: unknown, where: string): void {
  *
  * @throws {ConfigurationError} naming the first option that is not as documented.
  */
-export function validateRunOptions(options: RunOptions): void {
+export function checkRunOptions(options: RunOptions): void {
   if (typeof options !== "object" || options === null) {
     throw new ConfigurationError(
       "Benchmark.run: expected options { name, … } as the second argument",
@@ -217,7 +217,7 @@ export function validateRunOptions(options: RunOptions): void {
       `Benchmark.run: keepChunkText must be true or false, found ${describeValue(options.keepChunkText)}`,
     );
   }
-  validateTrials(options.trials, "Benchmark.run");
+  checkTrials(options.trials, "Benchmark.run");
   if (options.provenance !== undefined)
     checkProvenance(options.provenance, "Benchmark.run: provenance");
   if (options.stop !== undefined && !(options.stop instanceof AbortSignal)) {

@@ -1,8 +1,9 @@
 import type { MetricInput } from "@fastrag/bench-core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildGains, buildIdealGains, rankingIds } from "./judgments.js";
+import { rankingIds } from "./judgments.js";
 import { ndcgAt, ndcgGraded } from "./kernels.js";
+import { buildGains, buildIdealGains } from "./reference-gains.js";
 
 // Ids drawn from a small pool (so rankings and judgments overlap), including names of
 // Object.prototype members, which must behave as ordinary ids.

@@ -1,8 +1,7 @@
-import { type MetricInput, MetricUnavailableError, type RetrievedChunk } from "@fastrag/bench-core";
-import { chunkAt, malformed } from "./input.js";
-import { isGraded, type Judgments } from "./kernels.js";
-import { describe } from "./options.js";
-
+import type { MetricInput } from "@fastrag/bench-core";
+import { dedupe, HASH_LIMIT, hashString, quickHash, rankOf, SCAN_LIMIT } from "./dedupe.js";
+import { malformed } from "./input.js";
+import { isGraded } from "./kernels.js";
 /** What retrieval metrics match: chunk ids, or the chunks' document ids. */
 export type MatchLevel = "chunk" | "document";
 
@@ -63,12 +62,6 @@ export interface Gains {
 // checks the elements it walks anyway (relevant ids, chunks, grades), so a malformed input called
 // directly is a ConfigurationError naming the metric and the field (see `input.ts`).
 
-// Up to this many ids, duplicates and matches are found by comparing ids with each other: first
-// a bit per id in a 32-bit mask, then a hash, and only then the strings, so two different ids are
-// nearly always told apart without reading either (cheaper than a Set per sample). Past it, a
-// hash table or a Set.
-const SCAN_LIMIT = 16;
-
 // ---- Relevant ids --------------------------------------------------------------------------
 
 let relevantInput: object | undefined;
@@ -77,7 +70,7 @@ let relevantInput: object | undefined;
 let relevantIdsRef: object | undefined;
 let relevantCount = 0;
 /** The distinct relevant ids, in first-occurrence order: entries 0..relevantCount-1. */
-const relevantDistinct: string[] = [];
+export const relevantDistinct: string[] = [];
 /** Their hashes and mask, when there were at most SCAN_LIMIT ids; else `relevantLookup`. */
 const relevantHashes = new Int32Array(SCAN_LIMIT);
 let relevantMask = 0;
@@ -132,7 +125,7 @@ function prepareRelevant(input: MetricInput, metric: string): void {
       distinct[r++] = id;
     }
   }
-  trim(distinct, r);
+  dropStaleIds(distinct, r);
   relevantCount = r;
   relevantMask = mask;
   relevantLookup = lookup;
@@ -177,12 +170,12 @@ const documentSlot = new RankSlot();
  */
 export function rankedOf(input: MetricInput, level: MatchLevel, metric: string): RankedJudgments {
   const slot = level === "chunk" ? chunkSlot : documentSlot;
-  if (!holds(slot, input)) prepareRanking(input, level === "document", slot, metric);
+  if (!slotIsFor(slot, input)) prepareRanking(input, level === "document", slot, metric);
   return slot;
 }
 
 /** Whether `slot` holds `input`'s ranking, built from its current ranking and relevant ids. */
-function holds(slot: RankSlot, input: MetricInput): boolean {
+function slotIsFor(slot: RankSlot, input: MetricInput): boolean {
   return (
     input === slot.input &&
     input.retrieved === slot.retrieved &&
@@ -204,7 +197,7 @@ export function rankedGainsOf(
   metric: string,
 ): RankedGains {
   const slot = level === "chunk" ? chunkSlot : documentSlot;
-  if (!holds(slot, input) || input.sample.relevance !== slot.relevance) {
+  if (!slotIsFor(slot, input) || input.sample.relevance !== slot.relevance) {
     prepareRanking(input, level === "document", slot, metric);
   }
   if (input !== slot.gainsInput) {
@@ -275,7 +268,7 @@ function prepareRanking(
     const lookup = relevantLookup ?? new Set(relevantDistinct.slice(0, r));
     for (let i = 0; i < n; i++) flags[i] = lookup.has(ids[i] as string) ? 1 : 0;
   }
-  trim(ids, n);
+  dropStaleIds(ids, n);
   slot.length = n;
   slot.input = input;
   slot.retrieved = retrieved;
@@ -320,319 +313,13 @@ function prepareGains(input: MetricInput, slot: RankSlot, end: number): void {
 }
 
 /** Lets a reused buffer drop what a much longer ranking left in it, so it keeps no ids alive. */
-function trim(buffer: string[], used: number): void {
+function dropStaleIds(buffer: string[], used: number): void {
   if (buffer.length > 1024 && buffer.length > 4 * used) buffer.length = used;
 }
 
-function capacity(n: number): number {
+/** A buffer size for n entries: a power of two, at least 64. */
+export function capacity(n: number): number {
   let size = 64;
   while (size < n) size *= 2;
   return size;
-}
-
-// ---- The ideal ranking ------------------------------------------------------------------------
-
-let idealInput: object | undefined;
-let idealIds: object | undefined;
-let idealRelevance: object | undefined;
-const ideal: { gains: Float64Array; length: number } = {
-  gains: new Float64Array(64),
-  length: 0,
-};
-
-/**
- * The ideal ranking's gains of a sample, sorted descending: every positive grade in `relevance`
- * (graded ids count whether relevant or not) and 1 for each relevant id it does not grade; without
- * `relevance`, 1 per relevant id. The same numbers as `buildGains(...).idealGains`.
- *
- * @throws {ConfigurationError} when a grade of `relevance` is not a finite number.
- */
-export function idealGainsOf(input: MetricInput, metric: string): IdealGains {
-  const sample = input.sample;
-  if (
-    input !== idealInput ||
-    sample.relevantIds !== idealIds ||
-    sample.relevance !== idealRelevance
-  ) {
-    prepareIdeal(input, metric);
-  }
-  return ideal;
-}
-
-function prepareIdeal(input: MetricInput, metric: string): void {
-  idealInput = undefined;
-  const r = relevantCountOf(input, metric);
-  const relevance = input.sample.relevance;
-  let m = 0;
-  if (relevance === undefined) {
-    if (ideal.gains.length < r) ideal.gains = new Float64Array(capacity(r));
-    ideal.gains.fill(1, 0, r);
-    m = r;
-  } else {
-    // Object.keys and a look-up per key: twice as fast as Object.values on dictionary records.
-    // Every grade is needed, not only the relevant ids': no cheaper way tells them all.
-    const keys = Object.keys(relevance);
-    if (ideal.gains.length < keys.length + r) {
-      ideal.gains = new Float64Array(capacity(keys.length + r));
-    }
-    const out = ideal.gains;
-    for (let i = 0; i < keys.length; i++) {
-      const grade = relevance[keys[i] as string] as number;
-      // Checked here, where every grade is read anyway: a string "2" would pass `> 0` and an
-      // Infinity would make the score NaN. (prepareGains reads only own grades checked here.)
-      if (!Number.isFinite(grade)) {
-        throw malformed(
-          metric,
-          `sample.relevance[${JSON.stringify(keys[i])}]`,
-          "a finite number",
-          grade,
-        );
-      }
-      if (grade > 0) out[m++] = grade;
-    }
-    const distinct = relevantDistinct;
-    for (let j = 0; j < r; j++) if (!isGraded(relevance, distinct[j] as string)) out[m++] = 1;
-    sortDescending(out, m);
-  }
-  ideal.length = m;
-  idealInput = input;
-  idealIds = input.sample.relevantIds;
-  idealRelevance = relevance;
-}
-
-/** Sorts entries 0..m-1 descending: by insertion when few, as most samples' judgments are. */
-function sortDescending(a: Float64Array, m: number): void {
-  if (m <= 32) {
-    for (let i = 1; i < m; i++) {
-      const v = a[i] as number;
-      let j = i - 1;
-      while (j >= 0 && (a[j] as number) < v) {
-        a[j + 1] = a[j] as number;
-        j--;
-      }
-      a[j + 1] = v;
-    }
-  } else {
-    const head = a.subarray(0, m);
-    head.sort();
-    head.reverse();
-  }
-}
-
-// ---- Reference builders ------------------------------------------------------------------------
-
-/**
- * Reference builder of the ideal gains (as an array, from a Set): the metric classes use
- * {@link idealGainsOf}, which tests check against it. `relevant` holds the distinct relevant ids.
- */
-export function buildIdealGains(
-  relevant: ReadonlySet<string>,
-  relevance: Readonly<Record<string, number>> | undefined,
-): number[] {
-  const ideal: number[] = [];
-  if (relevance !== undefined) {
-    // Object.keys and a look-up per key: twice as fast as Object.values on dictionary records.
-    const ids = Object.keys(relevance);
-    for (let i = 0; i < ids.length; i++) {
-      const grade = relevance[ids[i] as string] as number;
-      if (grade > 0) ideal.push(grade);
-    }
-    for (const id of relevant) if (!isGraded(relevance, id)) ideal.push(1);
-  } else {
-    for (let i = 0; i < relevant.size; i++) ideal.push(1);
-  }
-  if (ideal.length > 1) ideal.sort(descending);
-  return ideal;
-}
-
-/**
- * nDCG gains of a sample as an id → gain map: the grades of `relevance` when present (grades ≤ 0
- * give no gain); a relevant id that `relevance` does not grade has gain 1, and without `relevance`
- * every relevant id has gain 1. (The metric classes look gains up with `ndcgGraded` instead.)
- */
-export function buildGains(
-  relevantIds: readonly string[],
-  relevance: Readonly<Record<string, number>> | undefined,
-): Gains {
-  const gains = new Map<string, number>();
-  const ideal: number[] = [];
-  if (relevance !== undefined) {
-    const ids = Object.keys(relevance);
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i] as string;
-      const grade = relevance[id] as number;
-      if (grade > 0) {
-        gains.set(id, grade);
-        ideal.push(grade);
-      }
-    }
-    for (let i = 0; i < relevantIds.length; i++) {
-      const id = relevantIds[i] as string;
-      if (!isGraded(relevance, id) && !gains.has(id)) {
-        gains.set(id, 1);
-        ideal.push(1);
-      }
-    }
-  } else {
-    for (let i = 0; i < relevantIds.length; i++) {
-      const id = relevantIds[i] as string;
-      if (!gains.has(id)) {
-        gains.set(id, 1);
-        ideal.push(1);
-      }
-    }
-  }
-  ideal.sort(descending);
-  return { gains, idealGains: ideal };
-}
-
-/** Binary and graded judgments at once (for the kernel benchmark and tests). */
-export function buildJudgments(
-  relevantIds: readonly string[],
-  relevance: Readonly<Record<string, number>> | undefined,
-): Judgments {
-  return { relevant: new Set(relevantIds), ...buildGains(relevantIds, relevance) };
-}
-
-function descending(a: number, b: number): number {
-  return b - a;
-}
-
-// ---- De-duplication --------------------------------------------------------------------------
-
-// Up to HASH_LIMIT ranks, duplicates are found with a reused open-addressing table of ranks,
-// stamped per call (a Set per sample's growth was a third of the metric time on 10^6-row runs);
-// the table then finds relevant ids' ranks. Past it, a Set.
-const HASH_LIMIT = 1 << 15;
-let stamps = new Int32Array(256);
-let positions = new Int32Array(256);
-let stamp = 0;
-let tableMask = 0;
-
-/**
- * Writes the ranked ids, each once at its first position, into `out` (entries 0..m-1) and returns
- * m. Up to SCAN_LIMIT ids it writes their hashes into `hashes`; up to HASH_LIMIT it leaves the
- * table {@link rankOf} reads.
- */
-function dedupe(
-  retrieved: readonly RetrievedChunk[],
-  byDocument: boolean,
-  out: string[],
-  hashes: Int32Array,
-  metric: string,
-): number {
-  const n = retrieved.length;
-  let m = 0;
-  if (n <= SCAN_LIMIT) {
-    let mask = 0;
-    for (let i = 0; i < n; i++) {
-      const id = idAt(retrieved, i, byDocument, metric);
-      const h = quickHash(id);
-      const bit = 1 << h;
-      let j = m;
-      if ((mask & bit) !== 0) {
-        j = 0;
-        while (j < m && (hashes[j] !== h || out[j] !== id)) j++;
-      }
-      if (j === m) {
-        mask |= bit;
-        hashes[m] = h;
-        out[m++] = id;
-      }
-    }
-  } else if (n <= HASH_LIMIT) {
-    let size = 256;
-    while (size < 2 * n) size *= 2;
-    if (stamps.length < size) {
-      stamps = new Int32Array(size);
-      positions = new Int32Array(size);
-      stamp = 0;
-    }
-    if (stamp === 0x7fffffff) {
-      stamps.fill(0);
-      stamp = 0;
-    }
-    const mark = ++stamp;
-    const mask = size - 1;
-    tableMask = mask;
-    for (let i = 0; i < n; i++) {
-      const id = idAt(retrieved, i, byDocument, metric);
-      let slot = hashString(id) & mask;
-      for (;;) {
-        if (stamps[slot] !== mark) {
-          stamps[slot] = mark;
-          positions[slot] = m;
-          out[m++] = id;
-          break;
-        }
-        if (out[positions[slot] as number] === id) break;
-        slot = (slot + 1) & mask;
-      }
-    }
-  } else {
-    const seen = new Set<string>();
-    for (let i = 0; i < n; i++) {
-      const id = idAt(retrieved, i, byDocument, metric);
-      if (seen.has(id)) continue;
-      seen.add(id);
-      out[m++] = id;
-    }
-  }
-  return m;
-}
-
-/** The rank (0-based) of `id`, whose hashString is `h`, in the ranking dedupe last tabled, or -1. */
-function rankOf(ids: readonly string[], id: string, h: number): number {
-  const mark = stamp;
-  const mask = tableMask;
-  let slot = h & mask;
-  while (stamps[slot] === mark) {
-    const at = positions[slot] as number;
-    if (ids[at] === id) return at;
-    slot = (slot + 1) & mask;
-  }
-  return -1;
-}
-
-function idAt(
-  retrieved: readonly RetrievedChunk[],
-  i: number,
-  byDocument: boolean,
-  metric: string,
-): string {
-  const chunk = chunkAt(metric, retrieved, i);
-  if (!byDocument) {
-    const id = chunk.id;
-    if (typeof id !== "string") throw malformed(metric, `retrieved[${i}].id`, "a string", id);
-    return id;
-  }
-  const id = chunk.documentId;
-  if (typeof id !== "string") {
-    // Absent (or null): the engine did not say, so this sample cannot be scored. Any other value
-    // breaks RetrievedChunk's shape, as a non-string id does (the runner refuses such an output).
-    if (id !== undefined && id !== null) {
-      throw malformed(metric, `retrieved[${i}].documentId`, "a string, or absent", id);
-    }
-    throw new MetricUnavailableError(
-      `level "document" matches by documentId, but the chunk at rank ${i + 1} (id ${describe(chunk.id)}) has none`,
-    );
-  }
-  return id;
-}
-
-/**
- * A hash that tells most different ids apart before their strings are compared, in constant time:
- * the length and the last code unit (ids mostly differ at the end). Its low 5 bits pick the id's
- * bit in a mask.
- */
-function quickHash(s: string): number {
-  const n = s.length;
-  return Math.imul(n, 0x9e3779b1) ^ s.charCodeAt(n - 1);
-}
-
-/** FNV-1a over UTF-16 code units: a table hash, not a fingerprint. */
-function hashString(s: string): number {
-  let h = -2128831035;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  return h;
 }

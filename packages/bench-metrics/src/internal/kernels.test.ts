@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildGains, buildJudgments } from "./judgments.js";
 import { averagePrecision, ndcgAt, precisionAt, reciprocalRank, rPrecision } from "./kernels.js";
+import { buildGains, buildJudgments } from "./reference-gains.js";
 
 describe("kernels", () => {
   it("discount deep ranks exactly, past the precomputed table", () => {

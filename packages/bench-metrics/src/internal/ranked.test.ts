@@ -1,13 +1,8 @@
 import type { MetricInput, RetrievedChunk } from "@fastrag/bench-core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  idealGainsOf,
-  type MatchLevel,
-  rankedGainsOf,
-  rankedOf,
-  relevantCountOf,
-} from "./judgments.js";
+import { idealGainsOf } from "./ideal-gains.js";
+import { type MatchLevel, rankedGainsOf, rankedOf, relevantCountOf } from "./judgments.js";
 
 // The per-sample preparation shared by the metric classes, checked against a plain reference
 // written here: a Set for de-duplication and membership, own enumerable properties for grades.

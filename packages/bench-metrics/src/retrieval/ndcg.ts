@@ -1,11 +1,7 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
+import { idealGainsOf } from "../internal/ideal-gains.js";
 import { checkRelevance, checkRetrievalInput } from "../internal/input.js";
-import {
-  idealGainsOf,
-  type MatchLevel,
-  rankedGainsOf,
-  relevantCountOf,
-} from "../internal/judgments.js";
+import { type MatchLevel, rankedGainsOf, relevantCountOf } from "../internal/judgments.js";
 import { ndcgOfGains } from "../internal/kernels.js";
 import {
   CUTOFF_OPTIONS,

@@ -1,0 +1,198 @@
+// A result file's header read into the model: every field but `samples`, each checked, with
+// messages naming the file and the field.
+import { ConfigurationError } from "../errors.js";
+import {
+  describe,
+  expectBoolean,
+  expectFiniteOrNull,
+  expectNonNegativeInt,
+  expectObject,
+  expectString,
+  setOwn,
+} from "../internal/validate.js";
+import type { DistributionSummary, StatusCounts } from "../types.js";
+import { SUMMARY_STATS } from "../types.js";
+import { RESULT_FORMAT } from "./codec.js";
+import { parseCreatedAt } from "./date.js";
+import { parseJudgeUsage, parseUsage } from "./decode-sample.js";
+import type { BenchmarkResultInit, Provenance, RateLimitRecord } from "./model.js";
+
+const READABLE: ReadonlySet<string> = new Set(["1", "2"]);
+const FORMAT_RE = /^fastrag-bench-result\/(\d+)(?:\.\d+)*$/;
+
+/**
+ * Reads and checks the header of a result file (every field but `samples`).
+ *
+ * @throws {ConfigurationError} naming `source` and the offending field.
+ */
+export function parseHeader(data: unknown, source: string): Omit<BenchmarkResultInit, "samples"> {
+  const obj = expectObject(data, source, "the top level");
+  if (!("format" in obj) && !("samples" in obj)) {
+    throw new ConfigurationError(
+      `${source}: not a fastrag bench result: expected an object with "format" and "samples", found keys ${describeKeys(obj)}`,
+    );
+  }
+  const format = expectString(obj.format, source, "format");
+  const m = FORMAT_RE.exec(format);
+  if (!m) {
+    throw new ConfigurationError(
+      `${source}: not a fastrag bench result: format is "${format}", expected "${RESULT_FORMAT}"`,
+    );
+  }
+  if (!READABLE.has(m[1] as string)) {
+    throw new ConfigurationError(
+      `${source}: result format "${format}" is not supported by this version, which reads "fastrag-bench-result/1" and "${RESULT_FORMAT}"; upgrade @fastrag/bench-core`,
+    );
+  }
+  const name = expectString(obj.name, source, "name");
+  const createdAt = parseCreatedAt(expectString(obj.created_at, source, "created_at"), source);
+  const durationS = expectFiniteOrNull(obj.duration_s, source, "duration_s");
+  if (durationS === null || durationS < 0) {
+    throw new ConfigurationError(
+      `${source}: duration_s: expected a non-negative number, found ${describe(obj.duration_s)}`,
+    );
+  }
+  const statusObj = expectObject(obj.status, source, "status");
+  const status: StatusCounts = {
+    successful: expectNonNegativeInt(statusObj.successful, source, "status.successful"),
+    errored: expectNonNegativeInt(statusObj.errored, source, "status.errored"),
+    incomplete: expectNonNegativeInt(statusObj.incomplete, source, "status.incomplete"),
+  };
+  const hib = expectObject(obj.higher_is_better, source, "higher_is_better");
+  const higherIsBetter: Record<string, boolean> = {};
+  for (const key of Object.keys(hib)) {
+    setOwn(higherIsBetter, key, expectBoolean(hib[key], source, `higher_is_better["${key}"]`));
+  }
+  const summaryObj = expectObject(obj.summary, source, "summary");
+  const summary: Record<string, DistributionSummary> = {};
+  for (const key of Object.keys(summaryObj)) {
+    setOwn(summary, key, parseSummary(summaryObj[key], source, `summary["${key}"]`));
+    if (!Object.hasOwn(higherIsBetter, key)) {
+      throw new ConfigurationError(
+        `${source}: summary has metric "${key}" but higher_is_better does not say its direction`,
+      );
+    }
+  }
+  const out: {
+    -readonly [K in keyof Omit<BenchmarkResultInit, "samples">]: Omit<
+      BenchmarkResultInit,
+      "samples"
+    >[K];
+  } = {
+    name,
+    createdAt,
+    durationS,
+    status,
+    summary,
+    higherIsBetter,
+  };
+  if (obj.dataset !== undefined && obj.dataset !== null) {
+    const d = expectObject(obj.dataset, source, "dataset");
+    out.dataset = {
+      fingerprint: expectString(d.fingerprint, source, "dataset.fingerprint"),
+      size: expectNonNegativeInt(d.size, source, "dataset.size"),
+    };
+  }
+  if (obj.shard !== undefined && obj.shard !== null) {
+    const s = expectObject(obj.shard, source, "shard");
+    const index = expectNonNegativeInt(s.index, source, "shard.index");
+    const count = expectNonNegativeInt(s.count, source, "shard.count");
+    if (count < 1 || index >= count) {
+      throw new ConfigurationError(
+        `${source}: shard: expected 0 ≤ index < count, found index ${index}, count ${count}`,
+      );
+    }
+    out.shard =
+      s.samples_fingerprint === undefined
+        ? { index, count }
+        : {
+            index,
+            count,
+            samplesFingerprint: expectString(
+              s.samples_fingerprint,
+              source,
+              "shard.samples_fingerprint",
+            ),
+          };
+  }
+  if (obj.rate_limit !== undefined && obj.rate_limit !== null) {
+    out.rateLimit = parseRateLimit(obj.rate_limit, source);
+  }
+  if (obj.keep_chunk_text !== undefined)
+    out.keepChunkText = expectBoolean(obj.keep_chunk_text, source, "keep_chunk_text");
+  if (obj.usage !== undefined && obj.usage !== null)
+    out.usage = parseUsage(obj.usage, source, "usage");
+  if (obj.judge_usage !== undefined && obj.judge_usage !== null)
+    out.judgeUsage = parseJudgeUsage(obj.judge_usage, source, "judge_usage");
+  const provenance: { -readonly [K in keyof Provenance]: Provenance[K] } = {};
+  let hasProvenance = false;
+  if (obj.config_hash !== undefined && obj.config_hash !== null) {
+    provenance.configHash = expectString(obj.config_hash, source, "config_hash");
+    hasProvenance = true;
+  }
+  if (obj.git_commit !== undefined && obj.git_commit !== null) {
+    provenance.gitCommit = expectString(obj.git_commit, source, "git_commit");
+    hasProvenance = true;
+  }
+  if (obj.params !== undefined && obj.params !== null) {
+    provenance.params = expectObject(obj.params, source, "params");
+    hasProvenance = true;
+  }
+  if (hasProvenance) out.provenance = provenance;
+  if (obj.trials !== undefined && obj.trials !== null) {
+    const trials = expectNonNegativeInt(obj.trials, source, "trials");
+    if (trials < 1) {
+      throw new ConfigurationError(
+        `${source}: trials: expected a positive number of trials per sample, found ${trials}`,
+        { kind: "invalid-input", field: "trials" },
+      );
+    }
+    out.trials = trials;
+  }
+  return out;
+}
+
+function parseRateLimit(value: unknown, source: string): RateLimitRecord {
+  const o = expectObject(value, source, "rate_limit");
+  return {
+    rateLimitedCalls: expectNonNegativeInt(
+      o.rate_limited_calls,
+      source,
+      "rate_limit.rate_limited_calls",
+    ),
+    concurrencyFinal: expectNonNegativeInt(
+      o.concurrency_final,
+      source,
+      "rate_limit.concurrency_final",
+    ),
+    concurrencyMin: expectNonNegativeInt(o.concurrency_min, source, "rate_limit.concurrency_min"),
+  };
+}
+
+function parseSummary(value: unknown, source: string, where: string): DistributionSummary {
+  const o = expectObject(value, source, where);
+  const out: Record<string, number | null> = {};
+  for (const stat of SUMMARY_STATS) {
+    const v = o[stat];
+    // Only results run with trials have it: absent stays absent, so such a file saves as it was.
+    if (stat === "trial_std") {
+      if (v !== undefined) out[stat] = expectFiniteOrNull(v, source, `${where}.${stat}`);
+      continue;
+    }
+    out[stat] =
+      stat === "count"
+        ? expectNonNegativeInt(v, source, `${where}.count`)
+        : expectFiniteOrNull(v ?? null, source, `${where}.${stat}`);
+  }
+  return out as unknown as DistributionSummary;
+}
+
+function describeKeys(obj: Record<string, unknown>): string {
+  const keys = Object.keys(obj);
+  return keys.length === 0
+    ? "(none)"
+    : keys
+        .slice(0, 8)
+        .map((k) => JSON.stringify(k))
+        .join(", ");
+}
