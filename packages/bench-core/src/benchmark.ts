@@ -11,9 +11,9 @@ import {
   type ResultShard,
   type ShardSpec,
 } from "./result/model.js";
-import { checkMetrics, checkMetricsCanScore } from "./runner/check-metrics.js";
-import { checkTargetServesMetrics, detectTarget, type TargetKind } from "./runner/check-output.js";
-import { checkDataset } from "./runner/check-sample.js";
+import { expectMetrics, expectMetricsCanScore } from "./runner/check-metrics.js";
+import { detectTarget, expectTargetServesMetrics, type TargetKind } from "./runner/check-output.js";
+import { expectDataset } from "./runner/check-sample.js";
 import {
   claimJournal,
   closeJournal,
@@ -26,10 +26,10 @@ import { describeValue } from "./runner/describe-value.js";
 import { errorMessage } from "./runner/error-message.js";
 import { MetricCutter } from "./runner/metric-cutter.js";
 import { ProgressCounter } from "./runner/progress.js";
-import { checkRateLimit, type RateLimitOptions } from "./runner/rate-limit-options.js";
+import { expectRateLimit, type RateLimitOptions } from "./runner/rate-limit-options.js";
 import { RunLimiter } from "./runner/rate-limiter.js";
 import { runLoop } from "./runner/run-loop.js";
-import { checkRunOptions, checkTrials, type RunOptions } from "./runner/run-options.js";
+import { expectRunOptions, expectTrials, type RunOptions } from "./runner/run-options.js";
 import type { SampleContext } from "./runner/sample-context.js";
 import { runTrialsLoop } from "./runner/trials.js";
 import type { EvalSample, Metadata, Metric, SampleResult, Target } from "./types.js";
@@ -117,16 +117,16 @@ export class Benchmark<M extends Metadata = Metadata> {
         "Benchmark: dataset must be an array of samples or an object with `samples` (e.g. a QADataset)",
       );
     }
-    const { questions, ids: sampleIds } = checkDataset(samples);
-    checkMetrics(metrics);
+    const { questions, ids: sampleIds } = expectDataset(samples);
+    expectMetrics(metrics);
     if (!Number.isSafeInteger(maxConcurrent) || maxConcurrent < 1) {
       throw new ConfigurationError(
         `Benchmark: maxConcurrent must be a positive integer, found ${describeValue(maxConcurrent)}`,
       );
     }
-    checkRateLimit(rateLimit);
-    checkTrials(trials, "Benchmark");
-    checkMetricsCanScore(metrics, samples);
+    expectRateLimit(rateLimit);
+    expectTrials(trials, "Benchmark");
+    expectMetricsCanScore(metrics, samples);
     this.samples = samples;
     this.questions = questions;
     this.ids = sampleIds;
@@ -156,8 +156,8 @@ export class Benchmark<M extends Metadata = Metadata> {
    */
   async run(target: Target<M>, options: RunOptions): Promise<BenchmarkResult> {
     const kind = detectTarget(target);
-    checkRunOptions(options);
-    checkTargetServesMetrics(kind, this.metrics, options.name);
+    expectRunOptions(options);
+    expectTargetServesMetrics(kind, this.metrics, options.name);
     // Two runs of this process on one journal would both run the samples it lacks, each
     // appending its own lines: the second is refused before it reads the journal. (Across
     // processes, the CLI's lock does this; see the README.)

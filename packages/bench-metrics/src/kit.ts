@@ -27,7 +27,7 @@
  * @packageDocumentation
  */
 import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { checkRetrievalInput } from "./internal/input.js";
+import { expectRetrievalInput } from "./internal/input.js";
 import { type MatchLevel, rankedOf, rankingIds, relevantCountOf } from "./internal/judgments.js";
 import {
   cutoff,
@@ -117,7 +117,7 @@ export function idsAtLevel(
   level: MatchLevel,
   metric: string,
 ): readonly string[] {
-  checkRetrievalInput(metric, input);
+  expectRetrievalInput(metric, input);
   return rankingIds(input, level, metric);
 }
 
@@ -174,7 +174,7 @@ export function rankMetric(spec: RankMetricSpec): Metric {
     needsAnswer: false,
     specificationVersion: "v1",
     score(input: MetricInput): number | null {
-      checkRetrievalInput(metric, input);
+      expectRetrievalInput(metric, input);
       const r = relevantCountOf(input, metric);
       if (r === 0) return null;
       const ranked = rankedOf(input, level, metric);

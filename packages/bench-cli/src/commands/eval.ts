@@ -63,7 +63,7 @@ export async function evalCommand(options: EvalOptions, io: Io): Promise<number>
   const runFile = singleFlagValue(options.run, "--run", io);
   const qrels = cliPath(io, qrelsFile);
   const run = cliPath(io, runFile);
-  checkThreads(options.threads);
+  expectThreads(options.threads);
   const input: EvalInput = {
     qrels,
     run,
@@ -373,7 +373,7 @@ async function evaluate(
  * nothing. Sharding needed every thread to read both files whole, and the columnar path reads them
  * once in less time than a shard took (see the CLI README).
  */
-function checkThreads(threads: string | undefined): void {
+function expectThreads(threads: string | undefined): void {
   if (threads === undefined) return;
   const asked = Number(threads);
   if (!Number.isSafeInteger(asked) || asked < 1 || asked > MAX_THREADS) {

@@ -1,6 +1,6 @@
 import { ConfigurationError } from "@fastrag/bench-core";
 import { describe, expect, it } from "vitest";
-import { checkRunSettings, checkTarget, targetKindOf } from "./check.js";
+import { expectRunSettings, expectTarget, targetKindOf } from "./check.js";
 import type { BenchConfig } from "./define-config.js";
 
 const retrieve = async () => [];
@@ -33,27 +33,27 @@ describe("targetKindOf", () => {
   });
 });
 
-describe("checkTarget", () => {
+describe("expectTarget", () => {
   it("passes an engine with any metrics, and a Retriever with metrics that need no answer", () => {
-    expect(() => checkTarget("c.mjs", "rag", { query }, [recall, exact])).not.toThrow();
-    expect(() => checkTarget("c.mjs", "bm25", { retrieve }, [recall])).not.toThrow();
+    expect(() => expectTarget("c.mjs", "rag", { query }, [recall, exact])).not.toThrow();
+    expect(() => expectTarget("c.mjs", "bm25", { retrieve }, [recall])).not.toThrow();
   });
 
   it("refuses what is no target, and a Retriever feeding an answer metric, naming the target", () => {
     const neither = thrown(() =>
-      checkTarget("c.mjs", "llm", { query: "gpt-4o", retrieve }, [recall]),
+      expectTarget("c.mjs", "llm", { query: "gpt-4o", retrieve }, [recall]),
     );
     expect(neither.kind).toBe("unsupported-target");
     expect(neither.option).toBe("targets.llm");
-    const needy = thrown(() => checkTarget("c.mjs", "bm25", { retrieve }, [recall, exact]));
+    const needy = thrown(() => expectTarget("c.mjs", "bm25", { retrieve }, [recall, exact]));
     expect(needy.kind).toBe("unsupported-target");
     expect(needy.option).toBe("targets.bm25");
-    const key = thrown(() => checkTarget("c.mjs", "bm25", { retrieve, cacheKey: "" }, [recall]));
+    const key = thrown(() => expectTarget("c.mjs", "bm25", { retrieve, cacheKey: "" }, [recall]));
     expect(key.option).toBe("targets.bm25.cacheKey");
   });
 });
 
-describe("checkRunSettings", () => {
+describe("expectRunSettings", () => {
   const base = { dataset: [], metrics: [], targets: {} } as unknown as BenchConfig;
 
   it("names the setting at fault in option", () => {
@@ -67,13 +67,13 @@ describe("checkRunSettings", () => {
       [{ retries: { attempts: 2, retryOn: () => true, backoffMs: -1 } }, "retries.backoffMs"],
     ];
     for (const [setting, option] of cases) {
-      const error = thrown(() => checkRunSettings("c.mjs", { ...base, ...setting }));
+      const error = thrown(() => expectRunSettings("c.mjs", { ...base, ...setting }));
       expect(error.kind, option).toBe("invalid-option");
       expect(error.option, option).toBe(option);
     }
   });
 
   it("takes the longest timer setTimeout honours, 2^31 - 1 ms", () => {
-    expect(() => checkRunSettings("c.mjs", { ...base, timeoutMs: 2 ** 31 - 1 })).not.toThrow();
+    expect(() => expectRunSettings("c.mjs", { ...base, timeoutMs: 2 ** 31 - 1 })).not.toThrow();
   });
 });

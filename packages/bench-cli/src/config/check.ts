@@ -50,7 +50,7 @@ export function describeConfigValue(value: unknown): string {
  *
  * @throws {UsageError} (option `warmup`) for anything else.
  */
-export function checkWarmup(configPath: string, warmup: unknown): void {
+export function expectWarmup(configPath: string, warmup: unknown): void {
   if (warmup !== undefined && typeof warmup !== "boolean") {
     throw new UsageError(
       `${configPath}: warmup must be true or false, found ${describeConfigValue(warmup)}`,
@@ -65,7 +65,7 @@ export function checkWarmup(configPath: string, warmup: unknown): void {
  *
  * @throws {UsageError} naming the config and (in `option`) the setting at fault.
  */
-export function checkRunSettings(configPath: string, config: BenchConfig): void {
+export function expectRunSettings(configPath: string, config: BenchConfig): void {
   if (config.keepChunkText !== undefined && typeof config.keepChunkText !== "boolean") {
     throw new UsageError(
       `${configPath}: keepChunkText must be true or false, found ${describeConfigValue(config.keepChunkText)}`,
@@ -102,7 +102,7 @@ export function checkRunSettings(configPath: string, config: BenchConfig): void 
       { option: "cache" },
     );
   }
-  checkRetries(configPath, config.retries);
+  expectRetries(configPath, config.retries);
 }
 
 /**
@@ -111,7 +111,7 @@ export function checkRunSettings(configPath: string, config: BenchConfig): void 
  *
  * @throws {UsageError} naming the field at fault (`retries.attempts`) in `option`.
  */
-export function checkRetries(configPath: string, retries: unknown): void {
+export function expectRetries(configPath: string, retries: unknown): void {
   if (retries === undefined) return;
   const expected = "{ attempts, backoffMs?, maxBackoffMs?, retryOn }";
   if (typeof retries !== "object" || retries === null || Array.isArray(retries)) {
@@ -173,7 +173,7 @@ export function targetKindOf(target: unknown): TargetKind | undefined {
  *
  * @throws {ConfigurationError} naming the config and the target.
  */
-export function checkTarget(
+export function expectTarget(
   path: string,
   name: string,
   target: unknown,

@@ -74,7 +74,7 @@ export async function evalRecords(
     }),
     TrecRun.load(input.run, { thread }),
   ]);
-  checkJudged(dataset.samples, input, metrics);
+  expectJudged(dataset.samples, input, metrics);
   const benchmark = new Benchmark({ dataset, metrics, maxConcurrent: 64 });
   const result: BenchmarkResult = await benchmark.run(run, { name: run.tag ?? "run" });
   const samples = result.samples;
@@ -121,7 +121,7 @@ function countsOf(samples: readonly SampleResult[]): EvalCounts {
  * does, whose `-l` leaves ndcg alone). (The columnar path hands these cases over to this one, so
  * they are reported here.)
  */
-function checkJudged(
+function expectJudged(
   samples: readonly EvalSample[],
   input: EvalInput,
   metrics: readonly Metric[],

@@ -137,7 +137,7 @@ export async function evalColumnar(
   const level = input.relevanceLevel;
   const { qrels, judgments } = await readQrels(input.qrels, input.run, level);
   const queries = qrels.queries.size;
-  // What the record path refuses (`checkJudged`): nothing any measure can score. Under -l above
+  // What the record path refuses (`expectJudged`): nothing any measure can score. Under -l above
   // every grade the binary measures have nothing, but nDCG still scores the positive grades.
   let scorable = false;
   for (let q = 0; q < queries && !scorable; q++)

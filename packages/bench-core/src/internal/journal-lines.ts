@@ -50,7 +50,7 @@ export function refuseUnlessTornHeader(text: string, path: string): void {
   );
 }
 
-export function checkHeader(value: unknown, expected: JournalHeader, path: string): void {
+export function expectHeader(value: unknown, expected: JournalHeader, path: string): void {
   const h = value as Record<string, unknown> | null;
   if (typeof h !== "object" || h === null || h.journal !== JOURNAL_FORMAT) {
     throw new ConfigurationError(

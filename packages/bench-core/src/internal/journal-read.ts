@@ -5,8 +5,8 @@ import type { SampleResult } from "../types.js";
 import type { JournalHeader, RecoveredJournal } from "./journal.js";
 import {
   BLANK,
-  checkHeader,
   describeTorn,
+  expectHeader,
   parseEntry,
   parseLine,
   refuseUnlessTornHeader,
@@ -159,7 +159,7 @@ class JournalReadState {
           { kind: "journal-unusable", path: this.path, line: 1 },
         );
       }
-      checkHeader(value, this.expected, this.path);
+      expectHeader(value, this.expected, this.path);
       this.headerSeen = true;
       this.validBytes = end;
       return;

@@ -1,7 +1,7 @@
 // The trials of a result file's samples as the lazy reader scans them (`trials: n`, n > 1): each
 // sample's trials checked against its own status and scores, counted, and folded into each
 // metric's `trial_std`, without keeping a record. The rules are result/trials.ts's
-// (`checkSampleTrials`, `trialStd`); this reads them from numbers in typed arrays.
+// (`expectSampleTrials`, `trialStd`); this reads them from numbers in typed arrays.
 
 /** A status, as a code: the index in {@link STATUS_NAMES}. */
 export const SUCCESSFUL = 0;
@@ -70,7 +70,7 @@ export class TrialTally {
   }
 
   /**
-   * Whether the trials read agree with their sample as `checkSampleTrials` requires: at least one;
+   * Whether the trials read agree with their sample as `expectSampleTrials` requires: at least one;
    * the sample's status the one they give; its score of each metric it lists (`present[m]` is
    * `stamp`) their mean, to 1e-9 of the largest trial score's magnitude. The sample's scores are
    * `cols[m][row]` (NaN: null).

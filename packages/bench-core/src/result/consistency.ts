@@ -4,7 +4,11 @@ import type { DistributionSummary, SampleResult, StatusCounts } from "../types.j
 import { SUMMARY_STATS } from "../types.js";
 
 /** The header's status counts must be the samples': a file that says otherwise is not one result. */
-export function checkStatusCounts(header: StatusCounts, found: StatusCounts, source: string): void {
+export function expectStatusCounts(
+  header: StatusCounts,
+  found: StatusCounts,
+  source: string,
+): void {
   for (const k of ["successful", "incomplete", "errored"] as const) {
     if (header[k] !== found[k]) {
       throw new ConfigurationError(
@@ -22,14 +26,14 @@ export function checkStatusCounts(header: StatusCounts, found: StatusCounts, sou
  * count, mean, min and max must be numbers. Std and percentiles, whose definitions differ between
  * tools, are not compared.
  */
-export function checkSummary(
+export function expectSummary(
   summary: Readonly<Record<string, DistributionSummary>>,
   metrics: readonly string[],
   column: (metric: string) => ArrayLike<number>,
   source: string,
 ): void {
-  for (const m of Object.keys(summary)) checkMetricSummary(summary[m] as DistributionSummary, m);
-  function checkMetricSummary(s: DistributionSummary, m: string): void {
+  for (const m of Object.keys(summary)) expectMetricSummary(summary[m] as DistributionSummary, m);
+  function expectMetricSummary(s: DistributionSummary, m: string): void {
     const values = column(m);
     let count = 0;
     let min = Number.POSITIVE_INFINITY;

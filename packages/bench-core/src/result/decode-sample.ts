@@ -21,7 +21,7 @@ import type {
   SampleTrial,
   Usage,
 } from "../types.js";
-import { checkSampleTrials, trialOf } from "./trials.js";
+import { expectSampleTrials, trialOf } from "./trials.js";
 
 const STATUSES: ReadonlySet<string> = new Set(["successful", "incomplete", "errored"]);
 
@@ -242,7 +242,7 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
       trials[k] = trialOf(parseSampleJson({ ...t, question: "" }, source, at));
     }
     sample.trials = trials;
-    checkSampleTrials(sample, source, where);
+    expectSampleTrials(sample, source, where);
   }
   return sample;
 }

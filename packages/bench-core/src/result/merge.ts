@@ -91,7 +91,7 @@ export function mergeResults(shards: readonly BenchmarkResult[]): BenchmarkResul
         `merge: shard ${index + 1}/${count} holds ${s.samples.length} samples, expected ${expected}; it did not finish`,
       );
     }
-    checkShardSamples(s, index, count);
+    expectShardSamples(s, index, count);
     byIndex.set(index, s);
   }
   const missing: string[] = [];
@@ -139,7 +139,7 @@ export function mergeResults(shards: readonly BenchmarkResult[]): BenchmarkResul
  * fingerprint says which samples the run gave it): merged by its index, every one of its samples
  * would land in another's place. Results without the fingerprint (older files) pass.
  */
-function checkShardSamples(s: BenchmarkResult, index: number, count: number): void {
+function expectShardSamples(s: BenchmarkResult, index: number, count: number): void {
   const recorded = (s.shard as ResultShard).samplesFingerprint;
   if (recorded === undefined) return;
   const samples = s.samples;

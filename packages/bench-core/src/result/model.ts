@@ -22,8 +22,8 @@ import {
 import { type RescoreOptions, rescoreResult } from "./rescore.js";
 import {
   type BenchmarkResultInit,
-  checkInit,
   type DatasetInfo,
+  expectInit,
   type LoadResultOptions,
   type Provenance,
   type RateLimitRecord,
@@ -94,7 +94,7 @@ export class BenchmarkResult {
    * are trusted: `Benchmark.run` and `load` build them).
    */
   constructor(init: BenchmarkResultInit) {
-    checkInit(init);
+    expectInit(init);
     this.name = init.name;
     this.createdAt = init.createdAt;
     this.durationS = init.durationS;

@@ -9,7 +9,7 @@ import type { Provenance } from "./model.js";
  *
  * @throws {ConfigurationError} naming `where` and the field.
  */
-export function checkProvenance(p: unknown, where: string): asserts p is Provenance {
+export function expectProvenance(p: unknown, where: string): asserts p is Provenance {
   if (typeof p !== "object" || p === null || Array.isArray(p)) {
     throw new ConfigurationError(
       `${where} must be { configHash?, gitCommit?, params? }, found ${describe(p)}`,

@@ -8,7 +8,7 @@ import { type ScannedSamples, scanResultFile } from "../internal/result-scan.js"
 import { decodeUtf8 } from "../internal/text.js";
 import { expectArray } from "../internal/validate.js";
 import type { SampleResult, StatusCounts } from "../types.js";
-import { checkStatusCounts, checkSummary, scoreColumnOfSamples } from "./consistency.js";
+import { expectStatusCounts, expectSummary, scoreColumnOfSamples } from "./consistency.js";
 import { parseHeader } from "./decode-header.js";
 import { parseSampleJson } from "./decode-sample.js";
 import {
@@ -18,7 +18,7 @@ import {
   resultOfScan,
 } from "./model.js";
 import { countStatuses } from "./summarize-samples.js";
-import { checkResultTrials, checkTrialCount, checkTrialStd } from "./trials.js";
+import { expectResultTrials, expectTrialCount, expectTrialStd } from "./trials.js";
 
 /** See {@link BenchmarkResult.load}. */
 export async function loadResult(
@@ -66,15 +66,15 @@ export async function loadResult(
       });
     }
     if (scanned !== undefined) {
-      checkStatusCounts(scanned.header.status as StatusCounts, scanned.statuses, path);
+      expectStatusCounts(scanned.header.status as StatusCounts, scanned.statuses, path);
       const columns = scanned.columns;
-      checkSummary(
+      expectSummary(
         scanned.header.summary ?? {},
         Object.keys(scanned.header.higherIsBetter),
         (m) => columns.get(m) ?? new Float64Array(scanned.sampleIds.length).fill(Number.NaN),
         path,
       );
-      checkScannedTrials(scanned, path);
+      expectScannedTrials(scanned, path);
       return resultOfScan(path, scanned);
     }
   }
@@ -96,10 +96,10 @@ export async function loadResult(
 }
 
 /**
- * A lazily read file's trials must agree with its header, as `checkResultTrials` requires of a
+ * A lazily read file's trials must agree with its header, as `expectResultTrials` requires of a
  * whole one (each sample's trials were checked against the sample as it was read).
  */
-function checkScannedTrials(
+function expectScannedTrials(
   scanned: ScannedSamples<Omit<BenchmarkResultInit, "samples">>,
   path: string,
 ): void {
@@ -108,11 +108,11 @@ function checkScannedTrials(
   if (trials === 1 && counts === undefined) return;
   for (let i = 0; i < scanned.sampleIds.length; i++) {
     const held = counts === undefined || (counts[i] as number) < 0 ? undefined : counts[i];
-    checkTrialCount(trials, i, held, path);
+    expectTrialCount(trials, i, held, path);
   }
   if (trials === 1) return;
   const std = scanned.trials?.std;
-  checkTrialStd(scanned.header.summary ?? {}, (m) => std?.get(m) ?? null, path);
+  expectTrialStd(scanned.header.summary ?? {}, (m) => std?.get(m) ?? null, path);
 }
 
 /** See {@link BenchmarkResult.parse}. */
@@ -137,14 +137,14 @@ export function resultFromJson(data: unknown, source = "<result>"): BenchmarkRes
   for (let i = 0; i < rawSamples.length; i++) {
     samples[i] = parseSampleJson(rawSamples[i], source, `samples[${i}]`);
   }
-  checkStatusCounts(header.status as StatusCounts, countStatuses(samples), source);
-  checkSummary(
+  expectStatusCounts(header.status as StatusCounts, countStatuses(samples), source);
+  expectSummary(
     header.summary ?? {},
     Object.keys(header.higherIsBetter),
     (m) => scoreColumnOfSamples(samples, m),
     source,
   );
-  checkResultTrials(header.trials ?? 1, samples, header.summary ?? {}, source);
+  expectResultTrials(header.trials ?? 1, samples, header.summary ?? {}, source);
   return new BenchmarkResult({ ...header, samples });
 }
 
@@ -290,13 +290,13 @@ async function loadStreaming(path: string): Promise<BenchmarkResult | undefined>
     throw new ConfigurationError(
       `${path}: truncated: the samples array never closes (read ${lineNo} lines)`,
     );
-  checkStatusCounts(header.status as StatusCounts, countStatuses(samples), path);
-  checkSummary(
+  expectStatusCounts(header.status as StatusCounts, countStatuses(samples), path);
+  expectSummary(
     header.summary ?? {},
     Object.keys(header.higherIsBetter),
     (m) => scoreColumnOfSamples(samples, m),
     path,
   );
-  checkResultTrials(header.trials ?? 1, samples, header.summary ?? {}, path);
+  expectResultTrials(header.trials ?? 1, samples, header.summary ?? {}, path);
   return new BenchmarkResult({ ...header, samples });
 }

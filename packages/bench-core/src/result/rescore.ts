@@ -42,13 +42,13 @@ export async function rescoreResult<M extends Metadata>(
   options: RescoreOptions<M>,
 ): Promise<BenchmarkResult> {
   const where = `rescore of "${result.name}"`;
-  checkMetrics(metrics, where);
+  expectMetrics(metrics, where);
   const maxConcurrent = options.maxConcurrent ?? 4;
   if (!Number.isSafeInteger(maxConcurrent) || maxConcurrent < 1) {
     throw new ConfigurationError(`${where}: maxConcurrent must be a positive integer`);
   }
   const records = result.samples;
-  checkKept(result, records, metrics, where);
+  expectKept(result, records, metrics, where);
   const samples = matchSamples(records, options.dataset, where);
 
   const ctx: SampleContext<M> = {
@@ -204,7 +204,7 @@ function copyReference<M extends Metadata>(
   if (sample.metadata !== undefined) record.metadata = sample.metadata;
 }
 
-function checkMetrics<M extends Metadata>(metrics: readonly Metric<M>[], where: string): void {
+function expectMetrics<M extends Metadata>(metrics: readonly Metric<M>[], where: string): void {
   if (!Array.isArray(metrics) || metrics.length === 0) {
     throw new ConfigurationError(`${where}: expected at least one metric, found none`);
   }
@@ -230,7 +230,7 @@ function checkMetrics<M extends Metadata>(metrics: readonly Metric<M>[], where: 
 }
 
 /** A metric that reads what the result did not keep is refused here, before any work. */
-function checkKept<M extends Metadata>(
+function expectKept<M extends Metadata>(
   result: BenchmarkResult,
   records: readonly SampleResult[],
   metrics: readonly Metric<M>[],

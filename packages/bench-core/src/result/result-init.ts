@@ -9,7 +9,7 @@ import type {
   StatusCounts,
   Usage,
 } from "../types.js";
-import { checkProvenance } from "./provenance.js";
+import { expectProvenance } from "./provenance.js";
 
 /** Which deterministic slice of the dataset a run covered. */
 export interface ShardSpec {
@@ -108,7 +108,7 @@ export interface BenchmarkResultInit {
 }
 
 /** Checks an init built by hand. @throws {ConfigurationError} naming the field. */
-export function checkInit(init: BenchmarkResultInit): void {
+export function expectInit(init: BenchmarkResultInit): void {
   const i = init as Partial<Record<keyof BenchmarkResultInit, unknown>> | null;
   const bad = (field: string, expected: string, found: unknown) =>
     new ConfigurationError(
@@ -129,7 +129,7 @@ export function checkInit(init: BenchmarkResultInit): void {
   if (!Array.isArray(i.samples)) throw bad("samples", "an array", i.samples);
   if (typeof i.higherIsBetter !== "object" || i.higherIsBetter === null)
     throw bad("higherIsBetter", "an object of metric → boolean", i.higherIsBetter);
-  if (i.provenance !== undefined) checkProvenance(i.provenance, "BenchmarkResult: provenance");
+  if (i.provenance !== undefined) expectProvenance(i.provenance, "BenchmarkResult: provenance");
   if (i.trials !== undefined && !(Number.isSafeInteger(i.trials) && (i.trials as number) >= 1))
     throw bad("trials", "a positive integer", i.trials);
 }

@@ -188,7 +188,7 @@ export function trialsDisagree(sample: SampleResult, metric: string): boolean {
  * another order). A sample edited by hand would otherwise show one number in tables and another
  * in the per-trial view. @throws {ConfigurationError} naming the sample and the field.
  */
-export function checkSampleTrials(sample: SampleResult, source: string, where: string): void {
+export function expectSampleTrials(sample: SampleResult, source: string, where: string): void {
   const trials = sample.trials as readonly SampleTrial[];
   if (trials.length === 0) {
     throw new ConfigurationError(
@@ -234,24 +234,24 @@ export function checkSampleTrials(sample: SampleResult, source: string, where: s
  * n trials and every summary entry's `trial_std` (when written) is its trials'; without it, no
  * sample holds trials. @throws {ConfigurationError} naming the sample or the summary entry.
  */
-export function checkResultTrials(
+export function expectResultTrials(
   trials: number,
   samples: readonly SampleResult[],
   summary: Readonly<Record<string, { readonly trial_std?: number | null }>>,
   source: string,
 ): void {
   for (let i = 0; i < samples.length; i++) {
-    checkTrialCount(trials, i, (samples[i] as SampleResult).trials?.length, source);
+    expectTrialCount(trials, i, (samples[i] as SampleResult).trials?.length, source);
   }
   if (trials === 1) return;
-  checkTrialStd(summary, (m) => trialStd(m, samples), source);
+  expectTrialStd(summary, (m) => trialStd(m, samples), source);
 }
 
 /**
  * Sample `i` of a file whose header says `trials` must hold that many trials (`held`; undefined
  * when it has no `trials`), and none without trials. @throws {ConfigurationError} naming it.
  */
-export function checkTrialCount(
+export function expectTrialCount(
   trials: number,
   i: number,
   held: number | undefined,
@@ -275,7 +275,7 @@ export function checkTrialCount(
  * Every summary entry's `trial_std`, where written, must be the one its samples' trials give
  * (`trialStdOf`). @throws {ConfigurationError} naming the summary entry.
  */
-export function checkTrialStd(
+export function expectTrialStd(
   summary: Readonly<Record<string, { readonly trial_std?: number | null }>>,
   trialStdOf: (metric: string) => number | null,
   source: string,

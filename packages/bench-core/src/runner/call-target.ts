@@ -1,6 +1,6 @@
 // Calling a target: the call itself, its timeout, and the run's abort reaching it.
 import type { EvalSample, Metadata, QueryEngine, Retriever } from "../types.js";
-import { checkOutput, type PipelineOutput } from "./check-output.js";
+import { expectOutput, type PipelineOutput } from "./check-output.js";
 import type { SampleContext } from "./sample-context.js";
 
 /** A failed attempt thrown through the run's limiter, which reads its error for a rate limit. */
@@ -173,7 +173,7 @@ async function attemptCall<M extends Metadata>(
     const call = callTarget(ctx, sample, question, signal);
     const raw: unknown = await (aborted ? Promise.race([call, aborted.promise]) : call);
     const latencyMs = performance.now() - start;
-    return { ok: true, output: checkOutput(ctx.kind, raw), latencyMs };
+    return { ok: true, output: expectOutput(ctx.kind, raw), latencyMs };
   } catch (error) {
     return { ok: false, error, latencyMs: performance.now() - start };
   } finally {

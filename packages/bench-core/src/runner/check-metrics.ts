@@ -12,7 +12,7 @@ import { describeValue } from "./describe-value.js";
  * @throws {ConfigurationError} naming the first metric that is not usable (`field`
  * `specificationVersion` for a metric of a later contract).
  */
-export function checkMetrics<M extends Metadata>(metrics: readonly Metric<M>[]): void {
+export function expectMetrics<M extends Metadata>(metrics: readonly Metric<M>[]): void {
   if (!Array.isArray(metrics) || metrics.length === 0) {
     throw new ConfigurationError("Benchmark: expected at least one metric, found none");
   }
@@ -56,7 +56,7 @@ export function checkMetrics<M extends Metadata>(metrics: readonly Metric<M>[]):
  *
  * @throws {ConfigurationError} naming the metrics.
  */
-export function checkMetricsCanScore<M extends Metadata>(
+export function expectMetricsCanScore<M extends Metadata>(
   metrics: readonly Metric<M>[],
   samples: readonly EvalSample<M>[],
 ): void {

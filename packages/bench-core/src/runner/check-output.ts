@@ -31,9 +31,9 @@ export class MalformedOutputError extends Error {
  * Checks a target's output and reads what the record keeps. Every property is read once: an
  * accessor that answers differently on a second read cannot slip a non-string into the record.
  */
-export function checkOutput(kind: TargetKind, raw: unknown): PipelineOutput {
+export function expectOutput(kind: TargetKind, raw: unknown): PipelineOutput {
   if (kind === "retriever") {
-    const { chunks, ids, uris } = checkChunks(raw, "retrieve() result");
+    const { chunks, ids, uris } = expectChunks(raw, "retrieve() result");
     return { answer: null, chunks, ids, uris, chunksReported: true, usage: undefined };
   }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
@@ -51,7 +51,7 @@ export function checkOutput(kind: TargetKind, raw: unknown): PipelineOutput {
   const rawChunks = r.chunks;
   const reported = rawChunks !== undefined && rawChunks !== null;
   const { chunks, ids, uris } = reported
-    ? checkChunks(rawChunks, "query() chunks")
+    ? expectChunks(rawChunks, "query() chunks")
     : { chunks: [], ids: [], uris: [] };
   const rawUsage = r.usage;
   let usage: Usage | undefined;
@@ -75,7 +75,7 @@ export function checkOutput(kind: TargetKind, raw: unknown): PipelineOutput {
 export const MAX_CHUNKS = 10_000;
 
 /** Checks a list of chunks, reading each chunk's id and uri once for the record. */
-export function checkChunks(
+export function expectChunks(
   raw: unknown,
   where: string,
 ): { chunks: readonly RetrievedChunk[]; ids: string[]; uris: (string | null)[] } {
@@ -171,7 +171,7 @@ export function detectTarget(target: unknown): TargetKind {
  *
  * @throws {ConfigurationError} naming the metrics that need an answer.
  */
-export function checkTargetServesMetrics(
+export function expectTargetServesMetrics(
   kind: TargetKind,
   metrics: readonly Metric<Metadata>[],
   name: string,

@@ -23,7 +23,7 @@ function sampleLocation(s: Record<string, unknown> | null, i: number): string {
   return `Benchmark: dataset sample ${i}${typeof s?.id === "string" ? ` (id "${s.id}")` : ""}`;
 }
 
-export function checkSample(sample: unknown, i: number): void {
+export function expectSample(sample: unknown, i: number): void {
   const s = sample as Record<string, unknown> | null;
   if (typeof s !== "object" || s === null)
     throw new ConfigurationError(`${sampleLocation(s, i)}: expected an object`);
@@ -38,8 +38,8 @@ export function checkSample(sample: unknown, i: number): void {
       `${sampleLocation(s, i)}: question must be a string, found ${describeValue(s.question)}`,
     );
   }
-  checkStrings(s.expectedAnswers, "expectedAnswers", s, i);
-  checkStrings(s.relevantIds, "relevantIds", s, i);
+  expectStrings(s.expectedAnswers, "expectedAnswers", s, i);
+  expectStrings(s.relevantIds, "relevantIds", s, i);
   const relevance = s.relevance;
   if (relevance !== undefined) {
     if (typeof relevance !== "object" || relevance === null || Array.isArray(relevance)) {
@@ -61,7 +61,7 @@ export function checkSample(sample: unknown, i: number): void {
   }
 }
 
-function checkStrings(v: unknown, key: string, s: Record<string, unknown>, i: number): void {
+function expectStrings(v: unknown, key: string, s: Record<string, unknown>, i: number): void {
   if (!Array.isArray(v)) {
     throw new ConfigurationError(
       `${sampleLocation(s, i)}: ${key} must be an array of strings, found ${describeValue(v)}`,
@@ -80,12 +80,12 @@ function checkStrings(v: unknown, key: string, s: Record<string, unknown>, i: nu
 }
 
 /**
- * The dataset a Benchmark is built with: not empty, every sample valid ({@link checkSample}), ids
+ * The dataset a Benchmark is built with: not empty, every sample valid ({@link expectSample}), ids
  * unique. Returns each sample's question and id, by position.
  *
  * @throws {ConfigurationError} naming the first sample that is not.
  */
-export function checkDataset(samples: readonly EvalSample[]): {
+export function expectDataset(samples: readonly EvalSample[]): {
   questions: string[];
   ids: (string | undefined)[];
 } {
@@ -94,7 +94,7 @@ export function checkDataset(samples: readonly EvalSample[]): {
   const questions: string[] = new Array(samples.length);
   const sampleIds: (string | undefined)[] = new Array(samples.length);
   for (let i = 0; i < samples.length; i++) {
-    checkSample(samples[i], i);
+    expectSample(samples[i], i);
     const id = (samples[i] as EvalSample).id;
     questions[i] = (samples[i] as EvalSample).question;
     sampleIds[i] = id;

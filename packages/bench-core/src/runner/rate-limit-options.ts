@@ -59,7 +59,7 @@ export interface RateLimitStats {
  * Checks `rateLimit` of `new Benchmark(...)`.
  * @throws {ConfigurationError} naming the first field that is not as documented.
  */
-export function checkRateLimit(value: unknown): asserts value is RateLimitOptions | undefined {
+export function expectRateLimit(value: unknown): asserts value is RateLimitOptions | undefined {
   if (value === undefined) return;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ConfigurationError(

@@ -3,7 +3,7 @@ import type { ResponseCache } from "../cache.js";
 import { ConfigurationError } from "../errors.js";
 import { isTimeoutMs } from "../internal/timer.js";
 import type { Provenance, ShardSpec } from "../result/model.js";
-import { checkProvenance } from "../result/provenance.js";
+import { expectProvenance } from "../result/provenance.js";
 import type { Progress } from "../types.js";
 import { describeValue } from "./describe-value.js";
 import type { RetryOptions } from "./retry.js";
@@ -88,7 +88,7 @@ export interface RunOptions {
 }
 
 /** Checks a `trials` option (run or Benchmark): a positive safe integer. */
-export function checkTrials(trials: unknown, where: string): void {
+export function expectTrials(trials: unknown, where: string): void {
   if (trials !== undefined && !(Number.isSafeInteger(trials) && (trials as number) >= 1)) {
     throw new ConfigurationError(
       `${where}: trials must be a positive integer (runs per sample), found ${describeValue(trials)}`,
@@ -102,7 +102,7 @@ export function checkTrials(trials: unknown, where: string): void {
  *
  * @throws {ConfigurationError} naming the first option that is not as documented.
  */
-export function checkRunOptions(options: RunOptions): void {
+export function expectRunOptions(options: RunOptions): void {
   if (typeof options !== "object" || options === null) {
     throw new ConfigurationError(
       "Benchmark.run: expected options { name, … } as the second argument",
@@ -217,9 +217,9 @@ export function checkRunOptions(options: RunOptions): void {
       `Benchmark.run: keepChunkText must be true or false, found ${describeValue(options.keepChunkText)}`,
     );
   }
-  checkTrials(options.trials, "Benchmark.run");
+  expectTrials(options.trials, "Benchmark.run");
   if (options.provenance !== undefined)
-    checkProvenance(options.provenance, "Benchmark.run: provenance");
+    expectProvenance(options.provenance, "Benchmark.run: provenance");
   if (options.stop !== undefined && !(options.stop instanceof AbortSignal)) {
     throw new ConfigurationError("Benchmark.run: stop must be an AbortSignal");
   }

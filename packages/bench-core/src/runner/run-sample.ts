@@ -1,7 +1,7 @@
 // One sample from its first call to its record: attempts and retries, then scoring.
 import type { EvalSample, Metadata } from "../types.js";
 import { callPipelineLimited, callSignals } from "./call-target.js";
-import { checkOutput, type PipelineOutput } from "./check-output.js";
+import { expectOutput, type PipelineOutput } from "./check-output.js";
 import { errorMessage } from "./error-message.js";
 import { isWaitsExceeded } from "./rate-limit-error.js";
 import { backoffDelay, isRetryable, type RetryOptions, sleep } from "./retry.js";
@@ -137,7 +137,7 @@ export function settleDirect<M extends Metadata>(
   if (failed) return erroredRecord(ctx, sample, question, sampleId, raw, undefined);
   let output: PipelineOutput;
   try {
-    output = checkOutput(ctx.kind, raw);
+    output = expectOutput(ctx.kind, raw);
   } catch (error) {
     return erroredRecord(ctx, sample, question, sampleId, error, undefined);
   }

@@ -4,7 +4,7 @@ import type { ResponseCache } from "../cache.js";
 import { targetCacheKey } from "../cache-key.js";
 import { ConfigurationError } from "../errors.js";
 import type { EvalSample, Metadata, RetrievedChunk } from "../types.js";
-import { checkOutput, type PipelineOutput, type TargetKind } from "./check-output.js";
+import { expectOutput, type PipelineOutput, type TargetKind } from "./check-output.js";
 
 /** The run's cache settings, built once per run. */
 export interface TargetCache {
@@ -56,7 +56,7 @@ export async function lookUp(
     if (typeof entry !== "object" || entry === null || typeof entry.latency_ms !== "number") {
       throw new Error("expected { output, latency_ms }");
     }
-    return { output: checkOutput(kind, entry.output), latencyMs: entry.latency_ms };
+    return { output: expectOutput(kind, entry.output), latencyMs: entry.latency_ms };
   } catch (error) {
     throw new ConfigurationError(
       `cache entry ${key}: not a stored ${kind === "engine" ? "query engine" : "retriever"} output (${(error as Error).message}); a target of another kind stored under this cacheKey or run name? Change the target's cacheKey, or clear the cache`,

@@ -23,7 +23,7 @@ import { samplesFromDocument } from "./load-json.js";
  * `yaml` package's YAML 1.2 core schema: tags never execute anything (an unknown tag such as
  * `!!js/function` leaves the plain string and a warning), duplicate keys are errors, `<<` merge
  * keys merge (as PyYAML's `safe_load` reads them), and alias expansion is capped by the size it
- * expands to (see {@link checkAliases}), so a "billion laughs" file is an error rather than a hang.
+ * expands to (see {@link expectAliases}), so a "billion laughs" file is an error rather than a hang.
  */
 export async function loadYamlDataset(
   path: string,
@@ -54,8 +54,8 @@ export async function loadYamlDataset(
       for (const warning of parsed.warnings)
         warnings.push(`${where(path, warning)}: ${firstLine(warning.message)}`);
       keepIntegerText(parsed);
-      checkAliases(parsed, path, text);
-      // Bounded by checkAliases; yaml's own limit counts alias uses, which refuses the files
+      expectAliases(parsed, path, text);
+      // Bounded by expectAliases; yaml's own limit counts alias uses, which refuses the files
       // PyYAML writes when more than 1000 records share one list or dict (`*id001`).
       document = parsed.toJS({ maxAliasCount: -1 });
     }
@@ -120,7 +120,7 @@ const ALIAS_ALLOWANCE = 100_000;
  * once), and refuses an alias bomb (see {@link ALIAS_GROWTH}) or an alias inside the collection
  * its anchor names (a cycle, which no dataset can hold), naming the line and column.
  */
-function checkAliases(document: Document, path: string, text: string): void {
+function expectAliases(document: Document, path: string, text: string): void {
   const anchors = new Map<string, unknown>();
   const sizes = new Map<unknown, number>();
   const open = new Set<unknown>();

@@ -36,7 +36,7 @@ const STRICT_PARSERS = {
  * row, for a string that is not UTF-8) whose data does not decode.
  */
 export async function readParquetTable(buffer: ArrayBuffer, source: string): Promise<ParquetTable> {
-  checkMagic(buffer, source);
+  expectMagic(buffer, source);
   let metadata: FileMetaData;
   let columns: string[];
   try {
@@ -71,7 +71,7 @@ export async function readParquetTable(buffer: ArrayBuffer, source: string): Pro
 const MAGIC = [0x50, 0x41, 0x52, 0x31]; // "PAR1"
 
 /** A Parquet file starts and ends with "PAR1"; say which end lacks it, and what is there. */
-function checkMagic(buffer: ArrayBuffer, source: string): void {
+function expectMagic(buffer: ArrayBuffer, source: string): void {
   const bytes = new Uint8Array(buffer);
   const n = bytes.length;
   if (n < 12) {

@@ -1,5 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { checkGenerationInput } from "../internal/input.js";
+import { expectGenerationInput } from "../internal/input.js";
 import { metricName, optionsObject } from "../internal/options.js";
 import { goldAnswers, normalizeAnswer } from "../internal/squad.js";
 import type { GenerationMetricOptions } from "./options.js";
@@ -31,7 +31,7 @@ export class AnswerContains implements Metric {
 
   /** @throws {ConfigurationError} for a malformed input (see the package README). */
   score(input: MetricInput): number | null {
-    const sample = checkGenerationInput("AnswerContains", input);
+    const sample = expectGenerationInput("AnswerContains", input);
     if (input.answer === null) return null;
     const gold = goldAnswers(sample.expectedAnswers, "AnswerContains");
     if (gold === null) return null;

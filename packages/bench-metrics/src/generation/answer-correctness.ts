@@ -1,5 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { checkGenerationInput, expectedAnswerAt, questionOf } from "../internal/input.js";
+import { expectedAnswerAt, expectGenerationInput, questionOf } from "../internal/input.js";
 import { functionOption, metricName, optionsObject, timeoutOption } from "../internal/options.js";
 import {
   JUDGE_OPTIONS,
@@ -95,7 +95,7 @@ export class AnswerCorrectness implements Metric {
    * @throws {ConfigurationError} for a malformed input (see the package README).
    */
   async score(input: MetricInput): Promise<number | null> {
-    const sample = checkGenerationInput("AnswerCorrectness", input);
+    const sample = expectGenerationInput("AnswerCorrectness", input);
     if (input.answer === null) return null;
     const expected = sample.expectedAnswers;
     const expectedAnswers: string[] = [];

@@ -1,5 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { checkGenerationInput } from "../internal/input.js";
+import { expectGenerationInput } from "../internal/input.js";
 import { metricName, optionsObject } from "../internal/options.js";
 import { exactMatchScore, goldAnswers } from "../internal/squad.js";
 import type { GenerationMetricOptions } from "./options.js";
@@ -34,7 +34,7 @@ export class ExactMatch implements Metric {
 
   /** @throws {ConfigurationError} for a malformed input (see the package README). */
   score(input: MetricInput): number | null {
-    const sample = checkGenerationInput("ExactMatch", input);
+    const sample = expectGenerationInput("ExactMatch", input);
     if (input.answer === null) return null;
     const gold = goldAnswers(sample.expectedAnswers, "ExactMatch");
     if (gold === null) return null;

@@ -1,5 +1,5 @@
 import { type Metric, type MetricInput, MetricUnavailableError } from "@fastrag/bench-core";
-import { answerOf, checkRetrieved, chunkAt, questionOf, sampleOf } from "../internal/input.js";
+import { answerOf, chunkAt, expectRetrieved, questionOf, sampleOf } from "../internal/input.js";
 import {
   describe,
   functionOption,
@@ -107,7 +107,7 @@ export class Faithfulness implements Metric {
     if (answer === null) return null;
     const question = questionOf("Faithfulness", sample);
     const retrieved = input.retrieved;
-    checkRetrieved("Faithfulness", retrieved);
+    expectRetrieved("Faithfulness", retrieved);
     const contexts: string[] = [];
     for (let i = 0; i < retrieved.length; i++) {
       const text = chunkAt("Faithfulness", retrieved, i).text;

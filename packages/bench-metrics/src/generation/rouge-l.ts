@@ -1,5 +1,5 @@
 import { ConfigurationError, type Metric, type MetricInput } from "@fastrag/bench-core";
-import { checkGenerationInput, expectedAnswerAt } from "../internal/input.js";
+import { expectedAnswerAt, expectGenerationInput } from "../internal/input.js";
 import { rougeLF, rougeTokens } from "../internal/lcs.js";
 import { describe, metricName, optionsObject } from "../internal/options.js";
 import type { GenerationMetricOptions } from "./options.js";
@@ -48,7 +48,7 @@ export class RougeL implements Metric {
 
   /** @throws {ConfigurationError} for a malformed input (see the package README). */
   score(input: MetricInput): number | null {
-    const expected = checkGenerationInput("RougeL", input).expectedAnswers;
+    const expected = expectGenerationInput("RougeL", input).expectedAnswers;
     if (input.answer === null) return null;
     if (expected.length === 0) return null;
     const candidate = rougeTokens(input.answer);

@@ -1,5 +1,5 @@
 import { type Metric, type MetricInput, MetricUnavailableError } from "@fastrag/bench-core";
-import { checkGenerationInput, expectedAnswerAt } from "../internal/input.js";
+import { expectedAnswerAt, expectGenerationInput } from "../internal/input.js";
 import {
   describe,
   functionOption,
@@ -94,7 +94,7 @@ export class SemanticSimilarity implements Metric {
    * @throws {ConfigurationError} for a malformed input (see the package README).
    */
   async score(input: MetricInput): Promise<number | null> {
-    const expected = checkGenerationInput("SemanticSimilarity", input).expectedAnswers;
+    const expected = expectGenerationInput("SemanticSimilarity", input).expectedAnswers;
     if (input.answer === null) return null;
     const texts: string[] = [input.answer];
     for (let i = 0; i < expected.length; i++) {
@@ -110,11 +110,11 @@ export class SemanticSimilarity implements Metric {
         `embed returned ${Array.isArray(vectors) ? `${vectors.length} vectors` : describe(vectors)} for ${texts.length} texts, expected one vector per text`,
       );
     }
-    const answer = checkVector(vectors[0], 0, undefined);
+    const answer = expectVector(vectors[0], 0, undefined);
     const answerScale = maxAbs(answer);
     let best = 0;
     for (let i = 1; i < vectors.length; i++) {
-      const other = checkVector(vectors[i], i, answer.length);
+      const other = expectVector(vectors[i], i, answer.length);
       const cos = cosine(answer, answerScale, other, maxAbs(other));
       if (cos > best) best = cos;
     }
@@ -147,7 +147,7 @@ function maxAbs(v: ArrayLike<number>): number {
   return max;
 }
 
-function checkVector(v: unknown, index: number, dims: number | undefined): ArrayLike<number> {
+function expectVector(v: unknown, index: number, dims: number | undefined): ArrayLike<number> {
   const length = (v as ArrayLike<number> | null)?.length;
   if (typeof v !== "object" || v === null || typeof length !== "number" || length === 0) {
     throw new MetricUnavailableError(

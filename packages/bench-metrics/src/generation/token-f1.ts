@@ -1,5 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { checkGenerationInput } from "../internal/input.js";
+import { expectGenerationInput } from "../internal/input.js";
 import { metricName, optionsObject } from "../internal/options.js";
 import { goldAnswers, squadTokens, tokenF1 } from "../internal/squad.js";
 import type { GenerationMetricOptions } from "./options.js";
@@ -28,7 +28,7 @@ export class TokenF1 implements Metric {
 
   /** @throws {ConfigurationError} for a malformed input (see the package README). */
   score(input: MetricInput): number | null {
-    const sample = checkGenerationInput("TokenF1", input);
+    const sample = expectGenerationInput("TokenF1", input);
     if (input.answer === null) return null;
     const gold = goldAnswers(sample.expectedAnswers, "TokenF1");
     if (gold === null) return null;

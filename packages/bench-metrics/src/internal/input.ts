@@ -51,17 +51,17 @@ export function sampleOf(metric: string, input: MetricInput): EvalSample {
 }
 
 /** What every retrieval metric reads: the sample's relevant ids and the ranking, as arrays. */
-export function checkRetrievalInput(metric: string, input: MetricInput): EvalSample {
+export function expectRetrievalInput(metric: string, input: MetricInput): EvalSample {
   const sample = sampleOf(metric, input);
   if (!Array.isArray(sample.relevantIds)) {
     throw malformed(metric, "sample.relevantIds", "an array of id strings", sample.relevantIds);
   }
-  checkRetrieved(metric, input.retrieved);
+  expectRetrieved(metric, input.retrieved);
   return sample;
 }
 
 /** `input.retrieved` is an array (its chunks are checked where they are read). */
-export function checkRetrieved(metric: string, retrieved: unknown): void {
+export function expectRetrieved(metric: string, retrieved: unknown): void {
   if (!Array.isArray(retrieved)) {
     throw malformed(metric, "retrieved", "an array of chunks { id, … }", retrieved);
   }
@@ -81,7 +81,7 @@ export function chunkAt(
 }
 
 /** `sample.relevance`, when given, is an object of id → grade (its grades are checked where read). */
-export function checkRelevance(metric: string, sample: EvalSample): void {
+export function expectRelevance(metric: string, sample: EvalSample): void {
   const relevance: unknown = sample.relevance;
   if (
     relevance !== undefined &&
@@ -96,7 +96,7 @@ export function checkRelevance(metric: string, sample: EvalSample): void {
  * the target gives none (a bare retriever); `expectedAnswers` an array (its entries are checked
  * where they are read, with {@link expectedAnswerAt}).
  */
-export function checkGenerationInput(metric: string, input: MetricInput): EvalSample {
+export function expectGenerationInput(metric: string, input: MetricInput): EvalSample {
   const sample = sampleOf(metric, input);
   answerOf(metric, input);
   if (!Array.isArray(sample.expectedAnswers)) {

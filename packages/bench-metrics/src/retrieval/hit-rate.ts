@@ -1,5 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { checkRetrievalInput } from "../internal/input.js";
+import { expectRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { hitRateOfFlags } from "../internal/kernels.js";
 import {
@@ -37,7 +37,7 @@ export class HitRate implements Metric {
    * @throws {ConfigurationError} for a malformed input (see the package README).
    */
   score(input: MetricInput): number | null {
-    checkRetrievalInput("HitRate", input);
+    expectRetrievalInput("HitRate", input);
     const r = relevantCountOf(input, "HitRate");
     if (r === 0) return null;
     const ranked = rankedOf(input, this.level, "HitRate");

@@ -1,5 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { checkRetrievalInput } from "../internal/input.js";
+import { expectRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { averagePrecisionOfFlags } from "../internal/kernels.js";
 import {
@@ -42,7 +42,7 @@ export class MAP implements Metric {
    * @throws {ConfigurationError} for a malformed input (see the package README).
    */
   score(input: MetricInput): number | null {
-    checkRetrievalInput("MAP", input);
+    expectRetrievalInput("MAP", input);
     const r = relevantCountOf(input, "MAP");
     if (r === 0) return null;
     const ranked = rankedOf(input, this.level, "MAP");

@@ -1,5 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { checkRetrievalInput } from "../internal/input.js";
+import { expectRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { reciprocalRankOfFlags } from "../internal/kernels.js";
 import {
@@ -47,7 +47,7 @@ export class MRR implements Metric {
    * @throws {ConfigurationError} for a malformed input (see the package README).
    */
   score(input: MetricInput): number | null {
-    checkRetrievalInput("MRR", input);
+    expectRetrievalInput("MRR", input);
     const r = relevantCountOf(input, "MRR");
     if (r === 0) return null;
     const ranked = rankedOf(input, this.level, "MRR");

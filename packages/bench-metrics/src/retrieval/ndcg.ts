@@ -1,6 +1,6 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
 import { idealGainsOf } from "../internal/ideal-gains.js";
-import { checkRelevance, checkRetrievalInput } from "../internal/input.js";
+import { expectRelevance, expectRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedGainsOf, relevantCountOf } from "../internal/judgments.js";
 import { ndcgOfGains } from "../internal/kernels.js";
 import {
@@ -52,7 +52,7 @@ export class NDCG implements Metric {
    * @throws {ConfigurationError} for a malformed input (see the package README).
    */
   score(input: MetricInput): number | null {
-    checkRelevance("NDCG", checkRetrievalInput("NDCG", input));
+    expectRelevance("NDCG", expectRetrievalInput("NDCG", input));
     const r = relevantCountOf(input, "NDCG");
     const ideal = idealGainsOf(input, "NDCG");
     // No positive gain at all: `ideal.length` counts the positive grades and the relevant ids

@@ -1,5 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { checkRetrievalInput } from "../internal/input.js";
+import { expectRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { precisionOfFlags } from "../internal/kernels.js";
 import {
@@ -38,7 +38,7 @@ export class Precision implements Metric {
    * @throws {ConfigurationError} for a malformed input (see the package README).
    */
   score(input: MetricInput): number | null {
-    checkRetrievalInput("Precision", input);
+    expectRetrievalInput("Precision", input);
     const r = relevantCountOf(input, "Precision");
     if (r === 0) return null;
     const ranked = rankedOf(input, this.level, "Precision");

@@ -1,5 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { checkRetrievalInput } from "../internal/input.js";
+import { expectRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { rPrecisionOfFlags } from "../internal/kernels.js";
 import { matchLevel, metricName, optionsObject } from "../internal/options.js";
@@ -33,7 +33,7 @@ export class RPrecision implements Metric {
    * @throws {ConfigurationError} for a malformed input (see the package README).
    */
   score(input: MetricInput): number | null {
-    checkRetrievalInput("RPrecision", input);
+    expectRetrievalInput("RPrecision", input);
     const r = relevantCountOf(input, "RPrecision");
     if (r === 0) return null;
     const ranked = rankedOf(input, this.level, "RPrecision");

@@ -1,5 +1,5 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { checkRetrievalInput } from "../internal/input.js";
+import { expectRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { recallOfFlags } from "../internal/kernels.js";
 import {
@@ -42,7 +42,7 @@ export class Recall implements Metric {
    * @throws {ConfigurationError} for a malformed input (see the package README).
    */
   score(input: MetricInput): number | null {
-    checkRetrievalInput("Recall", input);
+    expectRetrievalInput("Recall", input);
     const r = relevantCountOf(input, "Recall");
     if (r === 0) return null;
     const ranked = rankedOf(input, this.level, "Recall");

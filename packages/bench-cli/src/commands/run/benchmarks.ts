@@ -7,7 +7,7 @@ import {
   type Metric,
   type RateLimitOptions,
 } from "@fastrag/bench-core";
-import { checkTarget, targetKindOf } from "../../config/check.js";
+import { expectTarget, targetKindOf } from "../../config/check.js";
 import type { BenchConfig } from "../../config/define-config.js";
 import { UsageError } from "../../internal/io.js";
 import type { RunCommandOptions } from "./options.js";
@@ -83,7 +83,7 @@ export interface TargetBenchmarks {
 }
 
 /**
- * Every selected target's `Benchmark`, each target checked (see `checkTarget`) before the first
+ * Every selected target's `Benchmark`, each target checked (see `expectTarget`) before the first
  * one runs: a bad last target must not cost the minutes (and API calls) of the ones before it
  * only to fail at the end.
  *
@@ -92,7 +92,7 @@ export interface TargetBenchmarks {
  * of Retrievers alone with such a metric is still refused (nothing could score it). Decided over
  * every target, so that a target run alone (`--only`) is scored as in a run of them all.
  *
- * @throws {ConfigurationError} for a target `checkTarget` refuses.
+ * @throws {ConfigurationError} for a target `expectTarget` refuses.
  */
 export function targetBenchmarks(
   path: string,
@@ -114,7 +114,7 @@ export function targetBenchmarks(
     retrieverBenchmark !== undefined && !isEngine(name) ? retrieverBenchmark : benchmark,
   );
   for (const [t, name] of selected.entries()) {
-    checkTarget(path, name, config.targets[name], (benchmarks[t] as Benchmark).metrics);
+    expectTarget(path, name, config.targets[name], (benchmarks[t] as Benchmark).metrics);
   }
   const retrievers =
     retrieverBenchmark === undefined

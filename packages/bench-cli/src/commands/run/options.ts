@@ -89,7 +89,7 @@ export function parseShard(spec: string): ShardSpec {
  *
  * @throws {UsageError} (option `--force`).
  */
-export function checkFlagConflicts(options: RunCommandOptions): void {
+export function expectFlagConflicts(options: RunCommandOptions): void {
   if (options.fresh && options.force) {
     throw new UsageError(
       "--fresh and --force contradict each other: --fresh discards the journal, --force resumes from it; pass one",

@@ -8,8 +8,8 @@ import { Comparison } from "@fastrag/bench-compare";
 import type { BenchmarkResult, DatasetLike, EvalSample } from "@fastrag/bench-core";
 import {
   CONFIG_KEYS,
-  checkRunSettings,
-  checkWarmup,
+  expectRunSettings,
+  expectWarmup,
   unknownConfigKeys,
 } from "../../config/check.js";
 import { findConfig } from "../../config/find.js";
@@ -22,7 +22,7 @@ import { parseMaxErrored } from "../check.js";
 import { createRunBenchmark, type RunSettings, targetBenchmarks } from "./benchmarks.js";
 import { runExitCode } from "./exit-code.js";
 import {
-  checkFlagConflicts,
+  expectFlagConflicts,
   parseSampleLimit,
   parseShard,
   type RunCommandOptions,
@@ -33,8 +33,8 @@ import {
 import { runTargets } from "./run-targets.js";
 import { changedConfigError, changedSince, shortHash } from "./state.js";
 import {
-  checkOutDir,
-  checkTargetFileNames,
+  expectOutDir,
+  expectTargetFileNames,
   type TargetPaths,
   targetPaths,
 } from "./target-files.js";
@@ -70,10 +70,10 @@ export async function runCommand(
   const maxErrored =
     options.maxErrored === undefined ? undefined : parseMaxErrored(options.maxErrored);
   const limit = options.limit === undefined ? undefined : parseSampleLimit(options.limit);
-  checkFlagConflicts(options);
+  expectFlagConflicts(options);
   const config = await loadConfig(path);
   const base = dirname(path);
-  checkWarmup(configPath, config.warmup);
+  expectWarmup(configPath, config.warmup);
   const warmup = options.warmup === true || config.warmup === true;
   // Asked for before anything runs: the names --only picks must be the config's.
   const allNames = Object.keys(config.targets);
@@ -94,7 +94,7 @@ export async function runCommand(
   // journal nor a result of a --limit run can be taken for the whole dataset's.
   const dataset: DatasetLike =
     limit === undefined || !Array.isArray(fullSamples) ? fullDataset : fullSamples.slice(0, limit);
-  checkRunSettings(configPath, config);
+  expectRunSettings(configPath, config);
   const trials = resolveTrials(configPath, config.trials, options.trials);
   const rateLimit = resolveRateLimit(configPath, config.rateLimit, options);
   const warnings = (fullDataset as { warnings?: readonly string[] }).warnings ?? [];
@@ -123,8 +123,8 @@ export async function runCommand(
   // a full run's).
   const outDir = limit === undefined ? baseOutDir : join(baseOutDir, `limit-${limit}`);
   const names = Object.keys(config.targets);
-  checkTargetFileNames(path, names);
-  await checkOutDir(
+  expectTargetFileNames(path, names);
+  await expectOutDir(
     outDir,
     options.outDir !== undefined ? "--out-dir" : `${configPath}: outDir`,
     options.outDir !== undefined ? "--out-dir" : "outDir",

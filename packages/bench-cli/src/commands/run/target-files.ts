@@ -20,7 +20,7 @@ const SHARD_SUFFIX = /\.shard-(\d+)-of-(\d+)$/i;
  * Refuses an output directory that is a file, or lies under one, before any lock or target: the
  * first write into it would fail only then, with the file system's word for it.
  */
-export async function checkOutDir(outDir: string, given: string, option: string): Promise<void> {
+export async function expectOutDir(outDir: string, given: string, option: string): Promise<void> {
   const found = await stat(outDir).then(
     (s) => (s.isDirectory() ? undefined : "is a file"),
     (error: NodeJS.ErrnoException) =>
@@ -64,7 +64,7 @@ export function targetPaths(outDir: string, name: string, suffix: string): Targe
  *
  * @throws {ConfigurationError} naming the config (`path`) and the targets.
  */
-export function checkTargetFileNames(path: string, names: readonly string[]): void {
+export function expectTargetFileNames(path: string, names: readonly string[]): void {
   // Two names that map to one file would silently overwrite each other's result: also two that
   // differ only in case, on a case-insensitive file system (macOS's and Windows' by default).
   const byFile = new Map<string, string>();
