@@ -341,11 +341,17 @@ export class Benchmark<M extends Metadata = Metadata> {
     });
     if (journal?.failure !== undefined) {
       const unstarted = positions.length - samples.length;
+      const summary = `${errorMessage(journal.failure)}; the run stopped at once, with ${unstarted} of ${positions.length} samples not run. Nothing finished is lost: ${journal.journaled} are kept in ${checkpoint}`;
+      const unjournaled = journal.unjournaledNote(slots, trials > 1);
       throw new JournalWriteError(
-        `${errorMessage(journal.failure)}; the run stopped at once, with ${unstarted} of ${positions.length} samples not run. Nothing finished is lost: ${journal.journaled} are kept in ${checkpoint}, and a run with the same checkpoint resumes from them${journal.unjournaledNote(slots, trials > 1)}; or pass continueWithoutJournal: true to go on without a journal`,
+        `${summary}, and a run with the same checkpoint resumes from them${unjournaled}; or pass continueWithoutJournal: true to go on without a journal`,
         checkpoint as string,
         result,
-        { cause: (journal.failure as { cause?: unknown }).cause ?? journal.failure },
+        {
+          cause: (journal.failure as { cause?: unknown }).cause ?? journal.failure,
+          summary,
+          unjournaled,
+        },
       );
     }
     if (signal?.aborted || (stop?.aborted && samples.length < positions.length)) {

@@ -152,8 +152,21 @@ export class JournalWriteError<TPartial = unknown> extends ConfigurationError {
   declare readonly path: string;
   /** The result of every finished sample (unstarted samples are absent). */
   readonly partial: TPartial;
+  /**
+   * What happened and what is kept, without the library's advice (the message's first part), so
+   * a command can give its own advice: the cause, how many samples were not run, and how many
+   * finished ones the journal keeps.
+   */
+  readonly summary: string;
+  /** What the journal could not keep, when something (", except …"); else "". */
+  readonly unjournaled: string;
 
-  constructor(message: string, path: string, partial: TPartial, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    path: string,
+    partial: TPartial,
+    options?: { cause?: unknown; summary?: string; unjournaled?: string },
+  ) {
     super(message, {
       kind: "unwritable-file",
       path,
@@ -161,6 +174,8 @@ export class JournalWriteError<TPartial = unknown> extends ConfigurationError {
     });
     this.name = "JournalWriteError";
     this.partial = partial;
+    this.summary = options?.summary ?? message;
+    this.unjournaled = options?.unjournaled ?? "";
     brand(this, JOURNAL_BRAND);
   }
 

@@ -23,3 +23,4 @@ export { trialStd, trialsDisagree } from "./result/trials.js";
 export { detectTarget, type TargetKind } from "./runner/check-output.js";
 export { seedJournal } from "./runner/checkpoint.js";
 export { describeValue } from "./runner/describe-value.js";
+export { expectRateLimit, type RateLimitNames } from "./runner/rate-limit-options.js";

@@ -16,6 +16,7 @@ beforeAll(async () => {
 }, 120_000);
 
 describe("fastrag-bench compare", () => {
+  // Ten processes of the CLI, one after another: slow on a loaded 2-core host.
   it("compares result files in every format", () => {
     const files = [join(out, "weak.json"), join(out, "strong.json")];
     const md = cli(["compare", ...files]);
@@ -74,7 +75,7 @@ describe("fastrag-bench compare", () => {
         `error: "${out}/" is a directory; give its result files, e.g. '${out}/*.json'\n`,
       );
     });
-  });
+  }, 120_000);
 
   it("takes --baseline as a run name, or as a result file when two runs share a name", async () => {
     const weak = join(out, "weak.json");

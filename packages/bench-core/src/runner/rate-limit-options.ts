@@ -56,14 +56,34 @@ export interface RateLimitStats {
 }
 
 /**
- * Checks `rateLimit` of `new Benchmark(...)`.
- * @throws {ConfigurationError} naming the first field that is not as documented.
+ * How a check of `rateLimit` names what it refuses: `where` the value came from (a message's
+ * prefix) and the name of the value or of one of its fields, for each field (`undefined` for the
+ * whole value). The CLI names a config file, or the flag that set a field.
  */
-export function expectRateLimit(value: unknown): asserts value is RateLimitOptions | undefined {
+export interface RateLimitNames {
+  where(field?: string): string;
+  label(field?: string): string;
+}
+
+const BENCHMARK_NAMES: RateLimitNames = {
+  where: () => "Benchmark",
+  label: (field) => (field === undefined ? "rateLimit" : `rateLimit.${field}`),
+};
+
+/**
+ * Checks `rateLimit` of `new Benchmark(...)` (or of a config, with `names`).
+ * @throws {ConfigurationError} naming the first field that is not as documented; `option` is
+ * always `rateLimit` or `rateLimit.<field>`, whatever `names` says.
+ */
+export function expectRateLimit(
+  value: unknown,
+  names: RateLimitNames = BENCHMARK_NAMES,
+): asserts value is RateLimitOptions | undefined {
+  const at = (field?: string) => `${names.where(field)}: ${names.label(field)}`;
   if (value === undefined) return;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ConfigurationError(
-      `Benchmark: rateLimit must be { requestsPerMinute?, tokensPerMinute?, adaptive?, isRateLimit?, maxWaits? }, found ${describeValue(value)}`,
+      `${at()} must be { requestsPerMinute?, tokensPerMinute?, adaptive?, isRateLimit?, maxWaits? }, found ${describeValue(value)}`,
       { kind: "invalid-option", option: "rateLimit" },
     );
   }
@@ -71,7 +91,7 @@ export function expectRateLimit(value: unknown): asserts value is RateLimitOptio
   for (const key of Object.keys(value)) {
     if (!known.includes(key)) {
       throw new ConfigurationError(
-        `Benchmark: rateLimit has an unknown field "${key}"; the fields are ${known.join(", ")}`,
+        `${at()} has an unknown field "${key}"; the fields are ${known.join(", ")}`,
         { kind: "invalid-option", option: `rateLimit.${key}` },
       );
     }
@@ -81,27 +101,27 @@ export function expectRateLimit(value: unknown): asserts value is RateLimitOptio
     const v = o[key];
     if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v > 0)) {
       throw new ConfigurationError(
-        `Benchmark: rateLimit.${key} must be a positive number, found ${describeValue(v)}`,
+        `${at(key)} must be a positive number, found ${describeValue(v)}`,
         { kind: "invalid-option", option: `rateLimit.${key}` },
       );
     }
   }
   if (o.adaptive !== undefined && typeof o.adaptive !== "boolean") {
     throw new ConfigurationError(
-      `Benchmark: rateLimit.adaptive must be true or false, found ${describeValue(o.adaptive)}`,
+      `${at("adaptive")} must be true or false, found ${describeValue(o.adaptive)}`,
       { kind: "invalid-option", option: "rateLimit.adaptive" },
     );
   }
   if (o.isRateLimit !== undefined && typeof o.isRateLimit !== "function") {
     throw new ConfigurationError(
-      `Benchmark: rateLimit.isRateLimit must be a function (error) => boolean, found ${describeValue(o.isRateLimit)}`,
+      `${at("isRateLimit")} must be a function (error) => boolean, found ${describeValue(o.isRateLimit)}`,
       { kind: "invalid-option", option: "rateLimit.isRateLimit" },
     );
   }
   const w = o.maxWaits;
   if (w !== undefined && !(Number.isSafeInteger(w) && (w as number) >= 0)) {
     throw new ConfigurationError(
-      `Benchmark: rateLimit.maxWaits must be a non-negative integer, found ${describeValue(w)}`,
+      `${at("maxWaits")} must be a non-negative integer, found ${describeValue(w)}`,
       { kind: "invalid-option", option: "rateLimit.maxWaits" },
     );
   }

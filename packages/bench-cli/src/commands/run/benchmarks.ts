@@ -7,6 +7,7 @@ import {
   type Metric,
   type RateLimitOptions,
 } from "@fastrag/bench-core";
+import { expectRateLimit } from "@fastrag/bench-core/internal";
 import { expectTarget, targetKindOf } from "../../config/check.js";
 import type { BenchConfig } from "../../config/define-config.js";
 import { UsageError } from "../../internal/io.js";
@@ -32,34 +33,24 @@ export function createRunBenchmark(
   settings: RunSettings,
   options: RunCommandOptions,
 ): Benchmark {
+  // A field a flag set is the flag's: the error names the flag (in `option` too).
+  const flags: Record<string, string | undefined> = {
+    requestsPerMinute: options.rpm !== undefined ? "--rpm" : undefined,
+    tokensPerMinute: options.tpm !== undefined ? "--tpm" : undefined,
+    adaptive: options.adaptive ? "--adaptive" : undefined,
+  };
+  const flagOf = (field?: string) => (field === undefined ? undefined : flags[field]);
   try {
-    return createBenchmark(metrics, settings);
+    expectRateLimit(settings.rateLimit, {
+      where: (field) => flagOf(field) ?? configPath,
+      label: (field) => flagOf(field) ?? (field === undefined ? "rateLimit" : `rateLimit.${field}`),
+    });
   } catch (error) {
-    if (
-      ConfigurationError.isInstance(error) &&
-      error.kind === "invalid-option" &&
-      (error.option === "rateLimit" || error.option?.startsWith("rateLimit.") === true)
-    ) {
-      // A field a flag set is the flag's: the error names the flag (in `option` too).
-      const flag = (
-        {
-          "rateLimit.requestsPerMinute": options.rpm !== undefined ? "--rpm" : undefined,
-          "rateLimit.tokensPerMinute": options.tpm !== undefined ? "--tpm" : undefined,
-          "rateLimit.adaptive": options.adaptive ? "--adaptive" : undefined,
-        } as Record<string, string | undefined>
-      )[error.option as string];
-      // Core's message, reworded for the command line: core gives its check no `where` yet, so its
-      // "Benchmark: " prefix and the option's name are replaced here (see docs/architecture.md).
-      const said = error.message.replace(/^Benchmark: /, "");
-      if (flag !== undefined) {
-        throw new UsageError(`${flag}: ${said.replace(error.option as string, flag)}`, {
-          option: flag,
-        });
-      }
-      throw new UsageError(`${configPath}: ${said}`, { option: error.option as string });
-    }
-    throw error;
+    if (!ConfigurationError.isInstance(error)) throw error;
+    const field = error.option?.startsWith("rateLimit.") ? error.option.slice(10) : undefined;
+    throw new UsageError(error.message, { option: flagOf(field) ?? (error.option as string) });
   }
+  return createBenchmark(metrics, settings);
 }
 
 function createBenchmark(metrics: BenchConfig["metrics"], settings: RunSettings): Benchmark {

@@ -163,17 +163,9 @@ export async function runTargets(
     } catch (error) {
       progress.stop();
       if (JournalWriteError.isInstance(error)) {
-        // The runner's words are the library's; a user of the command resumes with the command.
+        // The runner's advice is the library's; a user of the command resumes with the command.
         throw new ConfigurationError(
-          error.message
-            .replace(
-              "a run with the same checkpoint resumes from them",
-              "the same command run again resumes from them",
-            )
-            .replace(
-              "pass continueWithoutJournal: true to go on without a journal",
-              "run again with --continue-without-journal to go on without a journal",
-            ),
+          `${error.summary}, and the same command run again resumes from them${error.unjournaled}; or run again with --continue-without-journal to go on without a journal`,
           { cause: error },
         );
       }
