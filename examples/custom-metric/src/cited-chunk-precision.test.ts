@@ -65,10 +65,10 @@ describe("CitedChunkPrecision", () => {
     expect(() => new CitedChunkPrecision({ pattern: /\[(\w+)\]/ })).toThrow(ConfigurationError);
     expect(() => new CitedChunkPrecision({ pattern: /\[\w+\]/g })).toThrow(/capture the cited id/);
     expect(() => new CitedChunkPrecision({ level: "page" as "chunk" })).toThrow(
-      /level must be "chunk" or "document", found "page"/,
+      /level must be "chunk" or "document", found the string "page"/,
     );
     expect(() => new CitedChunkPrecision({ name: "" })).toThrow(
-      'CitedChunkPrecision: option name must be a non-empty string, found ""',
+      'CitedChunkPrecision: option name must be a non-empty string, found the string ""',
     );
     expect(() => new CitedChunkPrecision({ levl: "document" } as never)).toThrow(
       'CitedChunkPrecision: unknown option "levl"; expected pattern, level, name',

@@ -93,7 +93,7 @@ describe(`aiEmbed (AI SDK test models, spec ${SPEC})`, () => {
       ],
       [
         () => aiEmbed(model, { maxRetries: -1 }),
-        /option maxRetries must be an integer from 0 to 100, found -1/,
+        /option maxRetries must be an integer from 0 to 100, found the number -1/,
       ],
     ];
     for (const [make, message] of cases) {

@@ -3,7 +3,7 @@ import { type EmbeddingModel, embedMany } from "ai";
 import { costOf, runModelCall, tokens } from "./internal/call.js";
 import { modelName, settingsKey } from "./internal/model.js";
 import {
-  describe,
+  describeValue,
   numberOption,
   objectOption,
   optionsObject,
@@ -108,7 +108,7 @@ export function aiEmbed(model: EmbeddingModel, options?: AiEmbedOptions): AiEmbe
   ): Promise<number[][]> => {
     if (!Array.isArray(texts) || texts.some((t) => typeof t !== "string")) {
       throw new ConfigurationError(
-        `${where}: expected an array of strings to embed, found ${describe(texts)}`,
+        `${where}: expected an array of strings to embed, found ${describeValue(texts)}`,
       );
     }
     let chars = 0;

@@ -150,7 +150,7 @@ describe(`aiJudge (AI SDK test models, spec ${SPEC})`, () => {
       [() => aiJudge(undefined as never), /found undefined/],
       [
         () => aiJudge(model, { temperature: 3 }),
-        /option temperature must be a number from 0 to 2, found 3/,
+        /option temperature must be a number from 0 to 2, found the number 3/,
       ],
       [() => aiJudge(model, { maxOutputTokens: 1.5 }), /option maxOutputTokens must be an integer/],
       [
@@ -159,7 +159,7 @@ describe(`aiJudge (AI SDK test models, spec ${SPEC})`, () => {
       ],
       [
         () => aiJudge(model, { pricing: { inputPerMillion: -1, outputPerMillion: 1 } }),
-        /pricing.inputPerMillion must be a number ≥ 0, found -1/,
+        /pricing.inputPerMillion must be a number ≥ 0, found the number -1/,
       ],
       [() => aiJudge(model, { temprature: 0 } as never), /unknown option "temprature"/],
       [

@@ -4,7 +4,7 @@ import { generateText, type LanguageModel } from "ai";
 import { costOf, runModelCall, tokens } from "./internal/call.js";
 import { modelName, settingsKey } from "./internal/model.js";
 import {
-  describe,
+  describeValue,
   numberOption,
   objectOption,
   optionsObject,
@@ -105,7 +105,7 @@ export function limiterOption(where: string, value: unknown): CallLimiter | unde
     typeof (value as { run?: unknown }).run !== "function"
   ) {
     throw new ConfigurationError(
-      `${where}: option limiter must be an object with a run(call, options) method, found ${describe(value)}`,
+      `${where}: option limiter must be an object with a run(call, options) method, found ${describeValue(value)}`,
     );
   }
   return value as CallLimiter;
@@ -191,7 +191,7 @@ export function aiJudge(model: LanguageModel, options?: AiJudgeOptions): AiJudge
   const judge = async (prompt: string, callOptions: AiCallOptions = {}): Promise<string> => {
     if (typeof prompt !== "string") {
       throw new ConfigurationError(
-        `${where}: the prompt must be a string, found ${describe(prompt)}`,
+        `${where}: the prompt must be a string, found ${describeValue(prompt)}`,
       );
     }
     const estimated = Math.ceil((prompt.length + (system?.length ?? 0)) / 4);

@@ -68,7 +68,7 @@ describe("comparing on the samples every run scored", () => {
 
   it("refuses an unknown sample basis", () => {
     expect(() => Comparison.of([clean]).table({ samples: "some" as never })).toThrow(
-      /samples: expected "common".*found "some"/,
+      /samples: expected "common".*found the string "some"/,
     );
   });
 

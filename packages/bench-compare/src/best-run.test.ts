@@ -30,7 +30,7 @@ describe("best", () => {
 
   it("refuses an unknown metric or statistic", () => {
     expect(() => c.best("mrr")).toThrow(
-      /best: unknown metric "mrr"; the runs have "recall@5", "latency_ms", "ndcg@5"/,
+      /best: expected a metric of the runs \("recall@5", "latency_ms", "ndcg@5"\), found the string "mrr"/,
     );
     expect(() => c.best("recall@5", "p42" as never)).toThrow(ConfigurationError);
   });

@@ -119,7 +119,7 @@ describe("significance marks over every pair of runs (ranx)", () => {
   it("refuses a bad maxPairwiseRuns", () => {
     const c = Comparison.of(threeRuns());
     expect(() => c.table({ baseline: 0, maxPairwiseRuns: -1 })).toThrow(
-      /table: maxPairwiseRuns: expected an integer ≥ 0, found -1/,
+      /table: maxPairwiseRuns: expected an integer ≥ 0, found the number -1/,
     );
     expect(() => c.table({ baseline: 0, maxPairwiseRuns: 2.5 })).toThrow(ConfigurationError);
   });

@@ -1,11 +1,11 @@
 import { type BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
-import { trialsDisagree } from "@fastrag/bench-core/internal";
+import { describeValue, trialsDisagree } from "@fastrag/bench-core/internal";
 import type { ComparedRuns } from "./compared-runs.js";
 import { commonColumn } from "./internal/common-samples.js";
 import { decimalsFor } from "./internal/format.js";
 import { runLabel } from "./internal/labels.js";
 import { hasOwn, own } from "./internal/own.js";
-import { describeValue, expectInteger, expectStat } from "./internal/validate.js";
+import { expectInteger, expectStat } from "./internal/validate.js";
 import { leftOutSamples } from "./left-out.js";
 import { expectTestOptions, type PairedComparison, type SignificanceTest } from "./significance.js";
 import {

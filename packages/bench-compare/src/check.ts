@@ -1,8 +1,9 @@
 import { type BenchmarkResult, ConfigurationError, type SummaryStat } from "@fastrag/bench-core";
+import { describeValue } from "@fastrag/bench-core/internal";
 import { formatNumber } from "./internal/format.js";
 import { own } from "./internal/own.js";
 import { roundingSlack } from "./internal/rounding.js";
-import { describeValue, expectResult, expectStat } from "./internal/validate.js";
+import { expectResult, expectStat } from "./internal/validate.js";
 
 /** A bound on one statistic of one metric. At least one of `min` and `max`. */
 export interface Threshold {

@@ -1,8 +1,9 @@
 import { BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
+import { describeValue } from "@fastrag/bench-core/internal";
 import { sampleCountOf } from "./internal/columns.js";
 import { type Alignment, alignRuns } from "./internal/common-samples.js";
 import { runLabel } from "./internal/labels.js";
-import { describeValue, isResult } from "./internal/validate.js";
+import { isResult } from "./internal/validate.js";
 import { pairSamples, type SamplePairing } from "./pairing.js";
 import type { RunRef } from "./table.js";
 
@@ -101,9 +102,9 @@ export class ComparedRuns {
     const higher = this.direction.get(metric);
     if (higher !== undefined) return higher;
     throw new ConfigurationError(
-      `${where}: unknown metric ${describeValue(metric)}; the runs have ${this.metrics()
+      `${where}: expected a metric of the runs (${this.metrics()
         .map((m) => `"${m}"`)
-        .join(", ")}`,
+        .join(", ")}), found ${describeValue(metric)}`,
     );
   }
 }

@@ -3,7 +3,7 @@
 // paired), `build-table.ts` (the table and its marks), `test-runs.ts` (which runs are tested),
 // `best-run.ts`, `run-intervals.ts`, `slices.ts`, `diff.ts`, and the `render-*.ts` renderers.
 import { type BenchmarkResult, ConfigurationError, type SummaryStat } from "@fastrag/bench-core";
-import { writeFileAtomic } from "@fastrag/bench-core/internal";
+import { describeValue, writeFileAtomic } from "@fastrag/bench-core/internal";
 import { bestRowOf } from "./best-run.js";
 import { buildTable, expectBasis } from "./build-table.js";
 import { ComparedRuns, renamedResult } from "./compared-runs.js";
@@ -20,7 +20,7 @@ import {
 import { type DiffOptions, diff, type SampleDiff } from "./diff.js";
 import { buildHtmlReport } from "./html/model.js";
 import { runLabel } from "./internal/labels.js";
-import { describeValue, expectNames, expectOptions, expectStat } from "./internal/validate.js";
+import { expectNames, expectOptions, expectStat } from "./internal/validate.js";
 import { loadResultFiles } from "./load-results.js";
 import { renderCsv } from "./render-csv.js";
 import { renderHtml } from "./render-html.js";

@@ -1,9 +1,8 @@
 import { stat as statFile } from "node:fs/promises";
 import { isAbsolute, resolve as resolvePath } from "node:path";
 import { BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
-import { forEachConcurrently } from "@fastrag/bench-core/internal";
+import { describeValue, forEachConcurrently } from "@fastrag/bench-core/internal";
 import { convertPathToPattern, globby } from "globby";
-import { describeValue } from "./internal/validate.js";
 
 /** Results are read this many at a time: parallel I/O, bounded memory. */
 const LOAD_CONCURRENCY = 4;

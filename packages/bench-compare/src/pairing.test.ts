@@ -160,7 +160,7 @@ describe("pairSamples", () => {
       "pairSamples: b: expected a BenchmarkResult, found null",
     );
     expect(() => pairedScores(5 as never, a, "m")).toThrow(
-      "pairedScores: a: expected a BenchmarkResult, found 5",
+      "pairedScores: a: expected a BenchmarkResult, found the number 5",
     );
     expect(() => pairedScores(a, a, null as never)).toThrow(
       "pairedScores: expected a metric name, found null",

@@ -1,7 +1,8 @@
 import { type BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
+import { describeValue } from "@fastrag/bench-core/internal";
 import { questionHashesOf, sampleCountOf, sampleIdsOf, scoreColumnOf } from "./internal/columns.js";
 import { hasOwn } from "./internal/own.js";
-import { describeValue, expectResult } from "./internal/validate.js";
+import { expectResult } from "./internal/validate.js";
 
 /** How the samples of two runs were matched. */
 export type PairingKey = "sample_id" | "question" | "position";

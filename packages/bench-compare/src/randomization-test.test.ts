@@ -236,7 +236,7 @@ describe("randomizationTest", () => {
     expect(() => randomizationTest([1], [2], { permutations: 1.5 })).toThrow(/permutations/);
     // A runaway count (a typo of 1e10 for 1e4) is refused up front instead of running for days.
     expect(() => randomizationTest([1], [2], { permutations: 1e10 })).toThrow(
-      "randomizationTest: permutations: expected an integer in [1, 100000000], found 10000000000",
+      "randomizationTest: permutations: expected an integer in [1, 100000000], found the number 10000000000",
     );
     expect(() => randomizationTest([1], [2], { permutations: 100_000_001 })).toThrow(
       ConfigurationError,

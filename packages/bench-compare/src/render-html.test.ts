@@ -172,11 +172,13 @@ describe("Comparison.toHtml: options", () => {
 
   it("refuses bad options with a ConfigurationError naming them", () => {
     expect(() => c.toHtml({ diffMetric: "nope" })).toThrow(
-      /toHtml: diffMetric: unknown metric "nope"; the runs have "recall@5", "latency_ms"/,
+      /toHtml: diffMetric: expected a metric of the runs \("recall@5", "latency_ms"\), found the string "nope"/,
     );
     expect(() => c.toHtml({ maxDiffRows: -1 })).toThrow(/maxDiffRows: expected an integer ≥ 0/);
     expect(() => c.toHtml({ resamples: 0 })).toThrow(/resamples: expected an integer ≥ 1/);
-    expect(() => c.toHtml({ latencyMetrics: ["nope"] })).toThrow(/latencyMetrics: unknown metric/);
+    expect(() => c.toHtml({ latencyMetrics: ["nope"] })).toThrow(
+      /latencyMetrics: expected metrics of the runs .*, found the string "nope"/,
+    );
     expect(() => c.toHtml({ title: 5 as never })).toThrow(/title: expected a string/);
     expect(() => c.toHtml({ baseline: "nobody" })).toThrow(/no run named "nobody"/);
     expect(() => c.toHtml(null as never)).toThrow(ConfigurationError);

@@ -1,8 +1,8 @@
 import { ConfigurationError } from "@fastrag/bench-core";
+import { describeValue } from "@fastrag/bench-core/internal";
 import { CONTROL_CHARACTERS, unicodeEscape } from "./internal/control-chars.js";
 import { formatNumber, pairCount } from "./internal/format.js";
 import { superscript } from "./internal/labels.js";
-import { describeValue } from "./internal/validate.js";
 import type { LeftOutSamples } from "./left-out.js";
 import type { ComparisonTable, TableCell, TableColumn } from "./table.js";
 

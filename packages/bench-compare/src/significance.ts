@@ -1,8 +1,9 @@
 import { type BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
+import { describeValue } from "@fastrag/bench-core/internal";
 import { runLabel } from "./internal/labels.js";
 import { hasOwn } from "./internal/own.js";
 import { equalUpToRounding } from "./internal/rounding.js";
-import { describeValue, expectInteger, expectOpenUnit, expectSeed } from "./internal/validate.js";
+import { expectInteger, expectOpenUnit, expectSeed } from "./internal/validate.js";
 import { pairedTTest } from "./paired-t-test.js";
 import { type PairingKey, pairedScores, type SamplePairing } from "./pairing.js";
 import { DEFAULT_PERMUTATIONS, MAX_PERMUTATIONS, randomizationTest } from "./randomization-test.js";

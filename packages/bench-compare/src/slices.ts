@@ -1,6 +1,6 @@
 import { BenchmarkResult, ConfigurationError, type SampleResult } from "@fastrag/bench-core";
+import { describeValue } from "@fastrag/bench-core/internal";
 import type { Comparison } from "./comparison.js";
-import { describeValue } from "./internal/validate.js";
 
 // Slicing a comparison by a metadata field: one sub-comparison per value, each over the samples
 // that carry it (SQuAD v2's answerable and unanswerable questions, a dataset's topics or

@@ -36,10 +36,10 @@ describe("significance and pairedTest", () => {
       "bootstrapCi: expected an options object, found null",
     );
     expect(() => c.significance({ metrics: "recall@5" as never })).toThrow(
-      'significance: metrics: expected an array of metric names, found "recall@5"',
+      'significance: metrics: expected an array of metric names, found the string "recall@5"',
     );
     expect(() => c.bootstrapCi({ metrics: 5 as never })).toThrow(
-      "bootstrapCi: metrics: expected an array of metric names, found 5",
+      "bootstrapCi: metrics: expected an array of metric names, found the number 5",
     );
   });
 

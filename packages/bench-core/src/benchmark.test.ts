@@ -85,7 +85,7 @@ describe("new Benchmark", () => {
           metrics: [hit],
           maxConcurrent: "4" as unknown as number,
         }),
-    ).toThrow(/maxConcurrent must be a positive integer, found a string \("4"\)$/);
+    ).toThrow(/maxConcurrent must be a positive integer, found the string "4"$/);
     expect(() => new Benchmark({ dataset: [], metrics: [hit] })).toThrow(/no samples/);
   });
 
@@ -175,11 +175,11 @@ describe("Benchmark.run", () => {
       ],
       [
         { query: "gpt-4o" },
-        `Benchmark.run: the target's query is a string ("gpt-4o"); a QueryEngine's query must be a function, query(question, { signal, sample }) → Promise<{ answer, chunks? }>`,
+        `Benchmark.run: the target's query is the string "gpt-4o"; a QueryEngine's query must be a function, query(question, { signal, sample }) → Promise<{ answer, chunks? }>`,
       ],
       [
         { retrieve: "bm25" },
-        `Benchmark.run: the target's retrieve is a string ("bm25"); a Retriever's retrieve must be a function, retrieve(query, { signal, sample }) → Promise<RetrievedChunk[]>`,
+        `Benchmark.run: the target's retrieve is the string "bm25"; a Retriever's retrieve must be a function, retrieve(query, { signal, sample }) → Promise<RetrievedChunk[]>`,
       ],
     ] as const) {
       const error = await b.run(target as unknown as Retriever, { name: "x" }).catch((e) => e);
@@ -272,7 +272,7 @@ describe("Benchmark.run", () => {
     expect(errors[3]).toMatch(/returned undefined/);
     expect(errors[4]).toMatch(/answer the number 42, expected a string/);
     expect(errors[5]).toMatch(/chunks\[0\]\.id is the number 7/);
-    expect(errors[6]).toMatch(/chunks is a string \(".*"\), expected an array/);
+    expect(errors[6]).toMatch(/chunks is the string ".*", expected an array/);
     for (const s of result.samples.slice(0, 7)) {
       expect(s.status).toBe("errored");
       expect(s.scores).toEqual({ hit: null, exact: null });

@@ -113,7 +113,7 @@ describe("targetCacheKey", () => {
       /run name: expected a non-empty string/,
     );
     expect(() => targetCacheKey({ cacheKey: "", runName: "r", sample })).toThrow(
-      /cacheKey: expected a non-empty string, got a string \(""\)/,
+      /cacheKey: expected a non-empty string, got the string ""/,
     );
     expect(() => targetCacheKey({ runName: "r", sample, trial: -1 })).toThrow(
       /trial: expected a non-negative integer, got the number -1/,

@@ -73,11 +73,12 @@ describe("fault injection", () => {
     expect(r.samples[4]).toMatchObject({
       status: "errored",
       error:
-        'MalformedOutputError: retrieve() result[0].score is a string ("high"), expected a number',
+        'MalformedOutputError: retrieve() result[0].score is the string "high", expected a number',
     });
     expect(r.samples[5]).toMatchObject({
       status: "errored",
-      error: "MalformedOutputError: retrieve() result[0].text is an array, expected a string",
+      error:
+        "MalformedOutputError: retrieve() result[0].text is an array of 1 item, expected a string",
     });
     expect(r.samples[6]).toMatchObject({ status: "successful", retrievedIds: ["a", "b"] });
     expect(r.status).toEqual({ successful: 2, errored: 5, incomplete: 0 });
@@ -131,7 +132,7 @@ describe("fault injection", () => {
     expect(text).not.toMatch(/[:,[]\s*-?(NaN|Infinity)/);
     expect(r.samples.map((s) => s.scores.bad)).toEqual([null, null, null, null, 1]);
     expect(r.samples[3]?.error).toMatch(
-      /bad: returned a string \("0.5"\), expected a finite number or null/,
+      /bad: returned the string "0.5", expected a finite number or null/,
     );
     expect((await BenchmarkResult.load(join(dir, "nan.json"))).status).toEqual({
       successful: 1,

@@ -9,7 +9,6 @@ export { makeDirectory, writeFileAtomic } from "./internal/atomic-write.js";
 export { fingerprintSamples } from "./internal/fingerprint.js";
 export type { JournalHeader } from "./internal/journal.js";
 export {
-  describeOptionValue,
   numberOption,
   objectOption,
   optionsObject,

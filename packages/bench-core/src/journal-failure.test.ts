@@ -221,7 +221,7 @@ describe("a journal write that fails", () => {
     await expect(
       b.run(recording(calls), { name: "x", continueWithoutJournal: "yes" as never }),
     ).rejects.toThrow(
-      'Benchmark.run: continueWithoutJournal must be true or false, found a string ("yes")',
+      'Benchmark.run: continueWithoutJournal must be true or false, found the string "yes"',
     );
     await expect(b.run(recording(calls), { name: "x", onWarning: 1 as never })).rejects.toThrow(
       "Benchmark.run: onWarning must be a function (message) => void, found the number 1",

@@ -302,7 +302,7 @@ describe("rateLimit options", () => {
       /rateLimit\.requestsPerMinute must be a positive number, found the number 0/,
     ],
     [{ tokensPerMinute: Number.NaN }, /rateLimit\.tokensPerMinute must be a positive number/],
-    [{ adaptive: "yes" }, /rateLimit\.adaptive must be true or false, found a string \("yes"\)/],
+    [{ adaptive: "yes" }, /rateLimit\.adaptive must be true or false, found the string "yes"/],
     [{ isRateLimit: 429 }, /rateLimit\.isRateLimit must be a function/],
     [
       { maxWaits: 1.5 },

@@ -197,7 +197,7 @@ describe("run({ cache })", () => {
       bench.run(target, { name: "r", cache: new MemoryCache(), refresh: "yes" as never }),
     ).rejects.toThrow(/Benchmark.run: refresh must be true or false/);
     await expect(bench.run(target, { name: "r", cache: new MemoryCache() })).rejects.toThrow(
-      /the target's cacheKey must be a non-empty string, found a string \(""\)/,
+      /the target's cacheKey must be a non-empty string, found the string ""/,
     );
     expect(calls).toHaveLength(0);
   });

@@ -55,7 +55,7 @@ const DATASETS: Record<string, RegExp> = {
     /invalid UTF-8 at byte 52 \(found 0x80\)/,
   ),
   "beir-queries-unsafe-integer-id":
-    /queries\.jsonl: line 1, column "_id": .*found number 12345678901234567000, an integer beyond 2\^53 .*write it as a string/,
+    /queries\.jsonl: line 1, column "_id": .*found the number 12345678901234567000, an integer beyond 2\^53 .*write it as a string/,
   "beir-query-not-in-queries":
     /qrels\/test\.tsv: line 3: query "q9" is judged but missing from \S+queries\.jsonl/,
   // .csv
@@ -67,7 +67,7 @@ const DATASETS: Record<string, RegExp> = {
     /row 2 \(line 3\), column "question": expected a question \(a non-empty string\), found the string ""/,
   "csv-empty.csv": /line 1: empty CSV: expected a header row/,
   "csv-huge-number-grade.csv":
-    /row 1 \(line 2\), column "relevance": grade of "d1" should be a number, found number Infinity/,
+    /row 1 \(line 2\), column "relevance": grade of "d1" should be a number, found the number Infinity/,
   "csv-invalid-utf8.csv": at("line 3, column 6", /invalid UTF-8 at byte 25 \(found 0xff\)/),
   "csv-metadata-not-object.csv":
     /row 2 \(line 3\), column "metadata": expected an object, found the string "plain text"/,
@@ -85,23 +85,23 @@ const DATASETS: Record<string, RegExp> = {
   "json-answers-object.json":
     /record 1 \(samples\[0\]\), column "expected_answers": expected a string or a list of strings, found an object/,
   "json-bare-array-number.json":
-    /record 2 \(\[1\]\): expected a record \(an object of columns\), found number 7/,
+    /record 2 \(\[1\]\): expected a record \(an object of columns\), found the number 7/,
   "json-bom-crlf-truncated.json": /line 3, column 82: invalid JSON at the end of the input/,
   "json-duplicate-id.json": /record 3 \(samples\[2\]\): duplicate sample id "q1" \(also sample 1\)/,
   "json-empty-question.json":
     /record 3 \(samples\[2\]\), column "question": expected a question \(a non-empty string\), found the string " {3}"/,
   "json-empty.json": /line 1, column 1: invalid JSON at the end of the input/,
   "json-huge-number-grade.json":
-    /record 1 \(samples\[0\]\), column "relevance": grade of "d1" should be a number, found number Infinity/,
+    /record 1 \(samples\[0\]\), column "relevance": grade of "d1" should be a number, found the number Infinity/,
   "json-huge-number-id.json":
-    /record 1 \(samples\[0\]\), column "id": expected an id \(a string or number\), found number Infinity/,
+    /record 1 \(samples\[0\]\), column "id": expected an id \(a string or number\), found the number Infinity/,
   "json-id-object.json":
     /record 2 \(samples\[1\]\), column "id": expected an id \(a string or number\), found an object/,
   "json-invalid-utf8.json": at("line 2, column 20", /invalid UTF-8 at byte 33 \(found 0xe9\)/),
   "json-no-question-column.json":
     /record 1 \(samples\[0\]\): no question column; tried the aliases "question", "query", "user_input", "input"; columns found: "id", "prompt", "answer"/,
   "json-question-boolean.json":
-    /record 2 \(samples\[1\]\), column "question": expected a question \(a non-empty string\), found boolean true/,
+    /record 2 \(samples\[1\]\), column "question": expected a question \(a non-empty string\), found the boolean true/,
   "json-question-object.json":
     /record 1 \(samples\[0\]\), column "question": expected a question \(a non-empty string\), found an object/,
   "json-relevant-id-null.json":
@@ -112,7 +112,7 @@ const DATASETS: Record<string, RegExp> = {
   "json-two-aliases.json":
     /record 1 \(samples\[0\]\): both "question" and "query" could be the question column/,
   "json-unsafe-integer-id.json":
-    /record 1 \(\[0\]\), column "id": .*found number 12345678901234567000, an integer beyond 2\^53/,
+    /record 1 \(\[0\]\), column "id": .*found the number 12345678901234567000, an integer beyond 2\^53/,
   // .jsonl
   "jsonl-alias-switch.jsonl":
     /line 2: column "query" holds the question here, but earlier records used "question"/,
@@ -123,24 +123,24 @@ const DATASETS: Record<string, RegExp> = {
   "jsonl-empty-question.jsonl":
     /line 2, column "question": expected a question \(a non-empty string\), found the string ""/,
   "jsonl-huge-number-answer.jsonl":
-    /line 1, column "answer": item 1 should be a string answer, found number -Infinity/,
+    /line 1, column "answer": item 1 should be a string answer, found the number -Infinity/,
   "jsonl-huge-number-grade.jsonl":
-    /line 2, column "relevance": grade of "d1" should be a number, found number Infinity/,
+    /line 2, column "relevance": grade of "d1" should be a number, found the number Infinity/,
   "jsonl-id-object.jsonl":
     /line 3, column "id": expected an id \(a string or number\), found an object/,
   "jsonl-invalid-utf8.jsonl": at("line 3, column 29", /invalid UTF-8 at byte 128 \(found 0xc3\)/),
   "jsonl-no-question-column.jsonl":
     /line 1: no question column; tried the aliases "question", "query", "user_input", "input"; columns found: "id", "prompt", "answer"/,
   "jsonl-question-array.jsonl":
-    /line 2, column "question": expected a question \(a non-empty string\), found an array of 2/,
+    /line 2, column "question": expected a question \(a non-empty string\), found an array of 2 items/,
   "jsonl-record-array.jsonl":
-    /line 2: expected a record \(an object of columns\), found an array of 2/,
+    /line 2: expected a record \(an object of columns\), found an array of 2 items/,
   "jsonl-relevance-string-grade.jsonl":
     /line 1, column "relevance": grade of "d1" should be a number, found the string "high"/,
   "jsonl-truncated.jsonl": /line 3, column 31: invalid JSON at the end of the input/,
   "jsonl-two-aliases.jsonl": /line 2: both "question" and "query" could be the question column/,
   "jsonl-unsafe-integer-relevant-id.jsonl":
-    /line 1, column "relevant_ids": item 1 should be a string id, found number 9007199254740992, an integer beyond 2\^53/,
+    /line 1, column "relevant_ids": item 1 should be a string id, found the number 9007199254740992, an integer beyond 2\^53/,
   // .parquet
   "parquet-corrupt-data.parquet": /column "question": not readable Parquet data: /,
   "parquet-corrupt-footer.parquet":
@@ -150,9 +150,9 @@ const DATASETS: Record<string, RegExp> = {
     /row 3, column "question": expected a question \(a non-empty string\), found the string ""/,
   "parquet-empty.parquet": /byte 0: unexpected end of file: a Parquet file holds at least 12 bytes/,
   "parquet-huge-number-id.parquet":
-    /row 2, column "id": expected an id \(a string or number\), found number Infinity/,
+    /row 2, column "id": expected an id \(a string or number\), found the number Infinity/,
   "parquet-ids-not-list.parquet":
-    /row 1, column "relevant_ids": expected a string or a list of strings, found boolean true/,
+    /row 1, column "relevant_ids": expected a string or a list of strings, found the boolean true/,
   "parquet-invalid-utf8.parquet":
     /row 2, column "question": invalid UTF-8 at byte 3 of a string value \(found 0xff\)/,
   "parquet-no-question-column.parquet":
@@ -160,13 +160,13 @@ const DATASETS: Record<string, RegExp> = {
   "parquet-not-parquet.parquet":
     /byte 0: expected the Parquet magic "PAR1" that starts the file, found "id,q": not a Parquet file/,
   "parquet-question-boolean.parquet":
-    /row 1, column "question": expected a question \(a non-empty string\), found boolean true/,
+    /row 1, column "question": expected a question \(a non-empty string\), found the boolean true/,
   "parquet-truncated.parquet":
     /byte \d+: expected the Parquet magic "PAR1" that ends the file, found .*: the file is truncated or not Parquet/,
   "parquet-two-aliases.parquet": /header: both "question" and "query" could be the question column/,
   // .json: SQuAD
   "squad-answer-text-number.json":
-    /data\[0\]\.paragraphs\[0\]\.qas\[0\]\.answers\[0\]\.text: expected a string, found number 5/,
+    /data\[0\]\.paragraphs\[0\]\.qas\[0\]\.answers\[0\]\.text: expected a string, found the number 5/,
   "squad-answers-string.json":
     /data\[0\]\.paragraphs\[0\]\.qas\[0\]\.answers: expected an array, found the string "x"/,
   "squad-duplicate-id.json":
@@ -174,7 +174,7 @@ const DATASETS: Record<string, RegExp> = {
   "squad-paragraphs-object.json":
     /data\[1\]\.paragraphs: expected an array of paragraphs, found an object/,
   "squad-question-missing.json":
-    /data\[0\]\.paragraphs\[0\]\.qas\[1\], column "question": expected a question \(a non-empty string\), found nothing/,
+    /data\[0\]\.paragraphs\[0\]\.qas\[1\], column "question": expected a question \(a non-empty string\), found undefined/,
   // .tsv
   "tsv-bom-crlf-empty-question.tsv":
     /row 2 \(line 3\), column "question": expected a question \(a non-empty string\), found the string ""/,
@@ -197,7 +197,7 @@ const DATASETS: Record<string, RegExp> = {
   "yaml-empty-question.yaml":
     /record 2 \(\[1\]\), column "question": expected a question \(a non-empty string\), found the string ""/,
   "yaml-huge-number-id.yaml":
-    /record 1 \(\[0\]\), column "id": expected an id \(a string or number\), found number Infinity/,
+    /record 1 \(\[0\]\), column "id": expected an id \(a string or number\), found the number Infinity/,
   "yaml-id-object.yaml":
     /record 1 \(\[0\]\), column "id": expected an id \(a string or number\), found an object/,
   "yaml-invalid-utf8.yaml": at(
@@ -207,7 +207,7 @@ const DATASETS: Record<string, RegExp> = {
   "yaml-no-question-column.yaml":
     /record 1 \(\[0\]\): no question column; tried the aliases "question", "query", "user_input", "input"; columns found: "prompt", "answer"/,
   "yaml-question-list.yml":
-    /record 2 \(\[1\]\), column "question": expected a question \(a non-empty string\), found an array of 2/,
+    /record 2 \(\[1\]\), column "question": expected a question \(a non-empty string\), found an array of 2 items/,
   "yaml-scalar.yaml":
     /the top level: expected the native format \{"samples": \[\.\.\.\]\}.*found the string "just a string"/,
   "yaml-syntax-error.yaml": /line 3, column 1: invalid YAML: Flow sequence in block collection/,
@@ -265,13 +265,13 @@ const RUNS: Record<string, RegExp> = {
 /** Predictions.load(path). */
 const PREDICTIONS: Record<string, RegExp> = {
   "answer-missing.jsonl":
-    /line 2, column "answer": expected the predicted answer \(a string\), found nothing/,
+    /line 2, column "answer": expected the predicted answer \(a string\), found undefined/,
   "answer-null-record.json":
     /record 2, column "answer": expected the predicted answer \(a string\), found null/,
-  "answer-number.json": /key "q2": expected the predicted answer \(a string\), found number 42/,
+  "answer-number.json": /key "q2": expected the predicted answer \(a string\), found the number 42/,
   "bad-json-line-7.jsonl": /line 7, column 28: invalid JSON at "}"/,
   "bom-crlf-bad.jsonl":
-    /line 2, column "answer": expected the predicted answer \(a string\), found an array of 1/,
+    /line 2, column "answer": expected the predicted answer \(a string\), found an array of 1 item/,
   "bom-crlf-truncated.json": /line 3, column 13: invalid JSON at the end of the input/,
   "duplicate-id.json": /record 2: a prediction for id "q1" is given twice/,
   "duplicate-id.jsonl": /line 3: a prediction for id "q1" is given twice/,
@@ -279,14 +279,14 @@ const PREDICTIONS: Record<string, RegExp> = {
     /line 2, column "question": expected a non-empty string, found the string ""/,
   "empty.json": /line 1, column 1: invalid JSON at the end of the input/,
   "huge-number-id.jsonl":
-    /line 2, column "id": expected an id \(a string or number\), found number Infinity/,
+    /line 2, column "id": expected an id \(a string or number\), found the number Infinity/,
   "id-object.jsonl": /line 2, column "id": expected an id \(a string or number\), found an object/,
   "invalid-utf8.json": at("line 3, column 13", /invalid UTF-8 at byte 37 \(found 0xe9\)/),
   "invalid-utf8.jsonl": at("line 2, column 25", /invalid UTF-8 at byte 49 \(found 0xc3\)/),
   "no-id-or-question.jsonl":
     /line 2: expected an "id" or a "question" to match samples by; found columns prediction/,
   "record-array.jsonl":
-    /line 2: expected a record \{id \| question, answer, retrieved_ids\?\}, found an array of 2/,
+    /line 2: expected a record \{id \| question, answer, retrieved_ids\?\}, found an array of 2 items/,
   "retrieved-item-object.jsonl":
     /line 1, column "retrieved_ids": item 2 should be a string id, found an object/,
   "retrieved-not-list.jsonl":
@@ -295,7 +295,7 @@ const PREDICTIONS: Record<string, RegExp> = {
     /the top level: expected an object of \{question_id: answer\} or an array of \{id, answer\} records, found the string "Shakespeare"/,
   "truncated.json": /line 3, column 13: invalid JSON at the end of the input/,
   "unsafe-integer-id.json":
-    /record 1, column "id": .*found number 9007199254740992, an integer beyond 2\^53/,
+    /record 1, column "id": .*found the number 9007199254740992, an integer beyond 2\^53/,
 };
 
 /** loadCorpus(path). */
@@ -309,9 +309,9 @@ const CORPUS: Record<string, RegExp> = {
   "invalid-utf8.tsv": at("line 2, column 8", /invalid UTF-8 at byte 16 \(found 0xf5\)/),
   "ragged.csv": /row 2 \(line 3\): expected 3 cells \(one per header column\), found 2/,
   "text-number.jsonl":
-    /line 2, column "text": expected the passage text \(a string\), found number 7/,
+    /line 2, column "text": expected the passage text \(a string\), found the number 7/,
   "unsafe-integer-id.jsonl":
-    /line 2, column "_id": .*found number 12345678901234567000, an integer beyond 2\^53/,
+    /line 2, column "_id": .*found the number 12345678901234567000, an integer beyond 2\^53/,
 };
 
 let judged301And302: Promise<string> | undefined;

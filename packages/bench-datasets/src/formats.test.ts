@@ -82,7 +82,7 @@ describe(".jsonl", () => {
     );
     const ids = await tempFile("eval.jsonl", lines('{"question": "q", "relevant_ids": [true]}'));
     expect((await rejection(QADataset.load(ids))).message).toMatch(
-      /line 1, column "relevant_ids": item 1 should be a string id, found boolean true/,
+      /line 1, column "relevant_ids": item 1 should be a string id, found the boolean true/,
     );
   });
 

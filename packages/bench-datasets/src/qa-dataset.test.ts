@@ -125,20 +125,20 @@ describe("QADataset.fromRecords", () => {
     expect(() =>
       QADataset.fromRecords([{ question: "q", relevance: new Map([["doc-1", 2]]) }]),
     ).toThrow(
-      'records: record 1, column "relevance": expected an object of id → grade, found a Map of 1',
+      'records: record 1, column "relevance": expected an object of id → grade, found a Map of 1 entry',
     );
     expect(() => QADataset.fromRecords([new Map([["question", "q"]])])).toThrow(
-      "records: record 1: expected a record (an object of columns), found a Map of 1",
+      "records: record 1: expected a record (an object of columns), found a Map of 1 entry",
     );
     expect(() => QADataset.fromRecords([{ question: "q", metadata: new Date(0) }])).toThrow(
-      'records: record 1, column "metadata": expected an object, found a Date',
+      'records: record 1, column "metadata": expected an object, found a Date (1970-01-01T00:00:00.000Z)',
     );
     // An empty object has no keys to list (was "found an object with keys ; a mapping names…").
     expect(() => QADataset.fromRecords([{ question: "q", answer: {} }])).toThrow(
       /^records: record 1, column "answer": expected a string or a list of strings, found an object$/,
     );
     expect(() => QADataset.fromRecords([{ question: "q", answer: new Set(["a"]) }])).toThrow(
-      /^records: record 1, column "answer": expected a string or a list of strings, found a Set of 1$/,
+      /^records: record 1, column "answer": expected a string or a list of strings, found a Set of 1 item$/,
     );
   });
 

@@ -1,5 +1,10 @@
 import { ConfigurationError, type EvalSample, type Metadata } from "@fastrag/bench-core";
-import { isTimeoutMs, MAX_TIMER_MS, writeFileAtomic } from "@fastrag/bench-core/internal";
+import {
+  describeValue,
+  isTimeoutMs,
+  MAX_TIMER_MS,
+  writeFileAtomic,
+} from "@fastrag/bench-core/internal";
 import type { HuggingFaceOptions } from "./formats/hugging-face.js";
 import { loadBeirDataset } from "./formats/load-beir.js";
 import { loadJsonDataset } from "./formats/load-json.js";
@@ -14,7 +19,6 @@ import {
   withDownload,
 } from "./io/url-source.js";
 import type { ColumnMapping } from "./records/column-mapping.js";
-import { describeValue } from "./records/problems.js";
 import { type LoadedSamples, SampleBuilder } from "./records/sample-builder.js";
 import { isQrelsName, looksLikeQrels } from "./trec/qrels-file.js";
 import { trecSamples } from "./trec/trec-samples.js";

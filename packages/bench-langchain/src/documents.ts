@@ -1,6 +1,6 @@
 import { ConfigurationError, type RetrievedChunk } from "@fastrag/bench-core";
 import type { DocumentInterface } from "@langchain/core/documents";
-import { describe, optionsObject, stringOption } from "./internal/options.js";
+import { describeValue, optionsObject, stringOption } from "./internal/options.js";
 
 /** How LangChain documents map onto retrieved chunks (options of `fromRetriever` and `fromRunnable`). */
 export interface DocumentMapping {
@@ -67,7 +67,7 @@ function preview(text: unknown): string {
 export function toChunks(documents: unknown, m: Mapping, what: string): RetrievedChunk[] {
   if (!Array.isArray(documents)) {
     throw new ConfigurationError(
-      `${m.where}: expected ${what} to be an array of LangChain documents, found ${describe(documents)}`,
+      `${m.where}: expected ${what} to be an array of LangChain documents, found ${describeValue(documents)}`,
     );
   }
   const chunks: RetrievedChunk[] = [];
@@ -79,7 +79,7 @@ export function toChunks(documents: unknown, m: Mapping, what: string): Retrieve
       typeof (doc as DocumentInterface).pageContent !== "string"
     ) {
       throw new ConfigurationError(
-        `${m.where}: expected ${what}[${i}] to be a LangChain Document { pageContent, metadata }, found ${describe(doc)}`,
+        `${m.where}: expected ${what}[${i}] to be a LangChain Document { pageContent, metadata }, found ${describeValue(doc)}`,
       );
     }
     const d = doc as DocumentInterface;
@@ -104,7 +104,7 @@ export function toChunks(documents: unknown, m: Mapping, what: string): Retrieve
       const documentId = idText(metadata[m.documentIdKey]);
       if (documentId === undefined) {
         throw new ConfigurationError(
-          `${m.where}: ${what}[${i}] (id ${JSON.stringify(id)}) has no metadata.${m.documentIdKey} (the documentIdKey option), found ${describe(metadata[m.documentIdKey])}`,
+          `${m.where}: ${what}[${i}] (id ${JSON.stringify(id)}) has no metadata.${m.documentIdKey} (the documentIdKey option), found ${describeValue(metadata[m.documentIdKey])}`,
         );
       }
       chunk = { ...chunk, documentId };

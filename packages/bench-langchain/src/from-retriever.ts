@@ -8,7 +8,7 @@ import {
   toChunks,
 } from "./documents.js";
 import { abortable } from "./internal/abortable.js";
-import { describe } from "./internal/options.js";
+import { describeValue } from "./internal/options.js";
 
 /** Options of {@link fromRetriever}. */
 export interface FromRetrieverOptions extends DocumentMapping {}
@@ -46,7 +46,7 @@ export function fromRetriever(
     typeof (retriever as { invoke?: unknown }).invoke !== "function"
   ) {
     throw new ConfigurationError(
-      `${where}: expected a LangChain retriever (an object with invoke(query, config), e.g. vectorStore.asRetriever()), found ${describe(retriever)}`,
+      `${where}: expected a LangChain retriever (an object with invoke(query, config), e.g. vectorStore.asRetriever()), found ${describeValue(retriever)}`,
     );
   }
   const mapping = readMapping(where, optionsObject(where, options, MAPPING_OPTIONS));

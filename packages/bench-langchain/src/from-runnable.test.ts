@@ -166,7 +166,7 @@ describe("fromRunnable (an LCEL chain, @langchain/core)", () => {
     const chain = RunnableLambda.from((q: string) => q);
     expect(() => fromRunnable(chain, { anwser: "a" } as never)).toThrow(/unknown option "anwser"/);
     expect(() => fromRunnable(chain, { input: "q" } as never)).toThrow(
-      'fromRunnable: option input must be a function, found "q"',
+      'fromRunnable: option input must be a function, found the string "q"',
     );
   });
 });

@@ -16,7 +16,7 @@ import {
   toChunks,
 } from "./documents.js";
 import { abortable } from "./internal/abortable.js";
-import { describe, stringOption } from "./internal/options.js";
+import { describeValue, stringOption } from "./internal/options.js";
 
 /** Options of {@link fromRunnable}. */
 export interface FromRunnableOptions<RunInput = string> extends DocumentMapping {
@@ -138,7 +138,8 @@ function messageText(value: unknown): string | undefined {
 }
 
 function keysOf(value: unknown): string {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return describe(value);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return describeValue(value);
   const keys = Object.keys(value).sort(); // a RunnableMap sets keys in the order its branches finish
   return keys.length === 0 ? "an object with no keys" : `an object with keys ${keys.join(", ")}`;
 }
@@ -196,7 +197,7 @@ export function fromRunnable<RunInput>(
     typeof (runnable as { invoke?: unknown }).invoke !== "function"
   ) {
     throw new ConfigurationError(
-      `${where}: expected a LangChain Runnable (an object with invoke(input, config), e.g. a chain built with LCEL), found ${describe(runnable)}`,
+      `${where}: expected a LangChain Runnable (an object with invoke(input, config), e.g. a chain built with LCEL), found ${describeValue(runnable)}`,
     );
   }
   const o = optionsObject(where, options, OPTIONS);
@@ -205,7 +206,7 @@ export function fromRunnable<RunInput>(
   const contextKey = stringOption(where, "context", o.context);
   if (o.input !== undefined && typeof o.input !== "function") {
     throw new ConfigurationError(
-      `${where}: option input must be a function, found ${describe(o.input)}`,
+      `${where}: option input must be a function, found ${describeValue(o.input)}`,
     );
   }
   const makeInput = o.input as FromRunnableOptions<RunInput>["input"];

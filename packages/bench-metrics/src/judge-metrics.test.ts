@@ -68,12 +68,12 @@ describe("AnswerCorrectness", () => {
 
   it("rejects unparsable replies with a reason, never 0", async () => {
     const cases: [string, RegExp][] = [
-      ["Score: 0.8", /expected a single JSON object, found "Score: 0.8"/],
+      ["Score: 0.8", /expected a single JSON object, found the string "Score: 0.8"/],
       ['Sure! {"score": 0.8}', /expected a single JSON object/],
       ['{"score": 0.8} {"score": 0.1}', /expected a single JSON object/],
       ['[{"score": 0.8}]', /expected a JSON object/],
-      ['{"score": "0.8"}', /"score" to be a number from 0 to 1, found "0.8"/],
-      ['{"score": 1.5}', /found 1.5/],
+      ['{"score": "0.8"}', /"score" to be a number from 0 to 1, found the string "0.8"/],
+      ['{"score": 1.5}', /found the number 1.5/],
       ['{"reason": "ok"}', /found undefined/],
     ];
     for (const [reply, reason] of cases) {
@@ -97,7 +97,7 @@ describe("AnswerCorrectness", () => {
     expect(judge.prompts[0]).toBe("Q=Where is the Eiffel Tower? A=x");
     expect(() => new AnswerCorrectness({} as never)).toThrow(ConfigurationError);
     expect(() => new AnswerCorrectness({ judge: "gpt" } as never)).toThrow(
-      /option judge must be a function, found "gpt"/,
+      /option judge must be a function, found the string "gpt"/,
     );
   });
 
@@ -162,7 +162,7 @@ describe("Faithfulness", () => {
     );
     const bad = fakeJudge('{"claims": [{"claim": "x", "supported": "yes"}]}');
     await expect(new Faithfulness({ judge: bad }).score(input("x", ["t"]))).rejects.toThrow(
-      /claims\[0\]\.supported to be true or false, found "yes"/,
+      /claims\[0\]\.supported to be true or false, found the string "yes"/,
     );
     const notArray = fakeJudge('{"claims": "none"}');
     await expect(new Faithfulness({ judge: notArray }).score(input("x", ["t"]))).rejects.toThrow(
@@ -215,7 +215,7 @@ describe("SemanticSimilarity", () => {
         ],
         /zero vector for text 0/,
       ],
-      [async () => "nope" as never, /returned "nope" for 2 texts/],
+      [async () => "nope" as never, /returned the string "nope" for 2 texts/],
     ];
     for (const [bad, reason] of cases) {
       await expect(new SemanticSimilarity({ embed: bad }).score(input("Paris"))).rejects.toThrow(
@@ -277,7 +277,7 @@ describe("judge metrics in the runner", () => {
     expect(result.samples[1]?.scores.answer_correctness).toBeNull();
     expect(result.samples[1]?.status).toBe("incomplete");
     expect(result.samples[1]?.error).toMatch(
-      /^answer_correctness: (MetricUnavailableError: )?unparsable judge reply: expected a single JSON object, found "I think it is about 0.5"/,
+      /^answer_correctness: (MetricUnavailableError: )?unparsable judge reply: expected a single JSON object, found the string "I think it is about 0.5"/,
     );
     // Each sample's judge call gets that sample's signal (the one its target call got), which
     // follows the run's: one signal per sample, not the run's shared by all.

@@ -68,9 +68,11 @@ describe("rankMetric", () => {
   });
 
   it("refuses a bad cutoff, level or kernel when built", () => {
-    expect(() => success(0)).toThrow("SuccessAt: option k must be a positive integer, found 0");
+    expect(() => success(0)).toThrow(
+      "SuccessAt: option k must be a positive integer, found the number 0",
+    );
     expect(() => rankMetric({ metric: "M", name: "m", kernel: 3 as never })).toThrow(
-      "M: option kernel must be a function, found 3",
+      "M: option kernel must be a function, found the number 3",
     );
     expect(() => success(1, "page" as never)).toThrow(ConfigurationError);
   });
@@ -91,13 +93,13 @@ describe("option checks", () => {
       'M: unknown option "levl"; expected k, level',
     );
     expect(() => expectCutoff("M", 1.5)).toThrow(
-      "M: option k must be a positive integer, found 1.5",
+      "M: option k must be a positive integer, found the number 1.5",
     );
     expect(() => expectMatchLevel("M", "page")).toThrow(
-      'M: option level must be "chunk" or "document", found "page"',
+      'M: option level must be "chunk" or "document", found the string "page"',
     );
     expect(() => expectMetricName("M", "", "m")).toThrow(
-      'M: option name must be a non-empty string, found ""',
+      'M: option name must be a non-empty string, found the string ""',
     );
     expect(() => expectTimeoutMs("M", 2_147_483_648)).toThrow(ConfigurationError);
   });

@@ -127,7 +127,7 @@ describe("a malformed input called directly is a ConfigurationError naming metri
       await expectConfigurationError(
         m,
         malformed({ retrieved: "a b" }),
-        new RegExp(`${at}retrieved must be an array .*, found "a b"$`),
+        new RegExp(`${at}retrieved must be an array .*, found the string "a b"$`),
       );
       await expectConfigurationError(
         m,
@@ -143,7 +143,7 @@ describe("a malformed input called directly is a ConfigurationError naming metri
       await expectConfigurationError(
         m,
         malformed({ retrieved: [{ id: 7 }] }),
-        new RegExp(`${at}retrieved\\[0\\]\\.id must be a string, found 7$`),
+        new RegExp(`${at}retrieved\\[0\\]\\.id must be a string, found the number 7$`),
       );
       await expectConfigurationError(
         m,
@@ -153,7 +153,7 @@ describe("a malformed input called directly is a ConfigurationError naming metri
       await expectConfigurationError(
         m,
         malformed({}, { relevantIds: ["a", 2] }),
-        new RegExp(`${at}sample\\.relevantIds\\[1\\] must be a string, found 2$`),
+        new RegExp(`${at}sample\\.relevantIds\\[1\\] must be a string, found the number 2$`),
       );
     }
   });
@@ -167,7 +167,7 @@ describe("a malformed input called directly is a ConfigurationError naming metri
       await expectConfigurationError(
         new Recall({ k: 5 }),
         malformed({ retrieved: bad }),
-        /^Recall\.score: input\.retrieved\[30\]\.id must be a string, found 30$/,
+        /^Recall\.score: input\.retrieved\[30\]\.id must be a string, found the number 30$/,
       );
     }
     await expectConfigurationError(
@@ -191,7 +191,7 @@ describe("a malformed input called directly is a ConfigurationError naming metri
           ],
         }),
         new RegExp(
-          `^${name}\\.score: input\\.retrieved\\[1\\]\\.documentId must be a string, or absent, found 7$`,
+          `^${name}\\.score: input\\.retrieved\\[1\\]\\.documentId must be a string, or absent, found the number 7$`,
         ),
       );
       // Absent or null is the engine not saying: a reason for this sample, naming the chunk in
@@ -208,7 +208,7 @@ describe("a malformed input called directly is a ConfigurationError naming metri
         );
         expect(MetricUnavailableError.isInstance(error), String(error)).toBe(true);
         expect((error as Error).message).toBe(
-          `level "document" matches by documentId, but the chunk at rank 2 (id "${"y".repeat(77)}...") has none`,
+          `level "document" matches by documentId, but the chunk at rank 2 (id the string "${"y".repeat(60)}…") has none`,
         );
       }
     }
@@ -224,18 +224,18 @@ describe("a malformed input called directly is a ConfigurationError naming metri
     await expectConfigurationError(
       ndcg,
       malformed({}, { relevance: [2, 1] }),
-      /^NDCG\.score: input\.sample\.relevance must be an object .*, found an array$/,
+      /^NDCG\.score: input\.sample\.relevance must be an object .*, found an array of 2 items$/,
     );
     // "2" > 0 is true in JavaScript: it used to gain 2; Infinity made the score NaN.
     await expectConfigurationError(
       ndcg,
       malformed({}, { relevance: { a: "2" } }),
-      /^NDCG\.score: input\.sample\.relevance\["a"\] must be a finite number, found "2"$/,
+      /^NDCG\.score: input\.sample\.relevance\["a"\] must be a finite number, found the string "2"$/,
     );
     await expectConfigurationError(
       ndcg,
       malformed({}, { relevantIds: [], relevance: { b: Number.POSITIVE_INFINITY } }),
-      /^NDCG\.score: input\.sample\.relevance\["b"\] must be a finite number, found Infinity$/,
+      /^NDCG\.score: input\.sample\.relevance\["b"\] must be a finite number, found the number Infinity$/,
     );
   });
 
@@ -250,12 +250,14 @@ describe("a malformed input called directly is a ConfigurationError naming metri
       await expectConfigurationError(
         m,
         malformed({}, { expectedAnswers: ["Paris", 42] }),
-        new RegExp(`${at}sample\\.expectedAnswers\\[1\\] must be a string, found 42$`),
+        new RegExp(`${at}sample\\.expectedAnswers\\[1\\] must be a string, found the number 42$`),
       );
       await expectConfigurationError(
         m,
         malformed({ answer: 42 }),
-        new RegExp(`${at}answer must be a string, or null when there is no answer, found 42$`),
+        new RegExp(
+          `${at}answer must be a string, or null when there is no answer, found the number 42$`,
+        ),
       );
       // `null` is how an input says "no answer"; a missing answer is a mistake, not a null score.
       await expectConfigurationError(
@@ -282,7 +284,9 @@ describe("a malformed input called directly is a ConfigurationError naming metri
       await expectConfigurationError(
         m,
         malformed({ answer: ["Paris"] }),
-        new RegExp(`^${name}\\.score: input\\.answer must be a string, .*, found an array$`),
+        new RegExp(
+          `^${name}\\.score: input\\.answer must be a string, .*, found an array of 1 item$`,
+        ),
       );
     }
     const faithfulness = new Faithfulness({ judge: claimsJudge });
@@ -294,7 +298,7 @@ describe("a malformed input called directly is a ConfigurationError naming metri
     await expectConfigurationError(
       faithfulness,
       malformed({ retrieved: [{ id: "a", text: "t" }, 5] }),
-      /^Faithfulness\.score: input\.retrieved\[1\] must be a chunk \{ id: string, … \}, found 5$/,
+      /^Faithfulness\.score: input\.retrieved\[1\] must be a chunk \{ id: string, … \}, found the number 5$/,
     );
   });
 

@@ -69,13 +69,13 @@ afterEach(() => {
 describe("timeoutMs: validation", () => {
   it("refuses anything but a positive number of milliseconds, naming metric, option and value", () => {
     const bad: [unknown, string][] = [
-      [0, "0"],
-      [-1, "-1"],
-      [Number.NaN, "NaN"],
-      [Number.POSITIVE_INFINITY, "Infinity"],
-      ["30s", '"30s"'],
+      [0, "the number 0"],
+      [-1, "the number -1"],
+      [Number.NaN, "the number NaN"],
+      [Number.POSITIVE_INFINITY, "the number Infinity"],
+      ["30s", 'the string "30s"'],
       [null, "null"],
-      [2 ** 31, "2147483648"], // past the longest setTimeout delay, which would fire at once
+      [2 ** 31, "the number 2147483648"], // past the longest setTimeout delay, which would fire at once
     ];
     for (const [metric, make] of makers) {
       for (const [value, shown] of bad) {

@@ -41,9 +41,11 @@ describe("operational metrics", () => {
     expect(t.score(input())).toBeNull();
     expect(t.score(input({ totalTokens: 0 }))).toBe(0);
     expect(() => t.score(input({ totalTokens: -1 }))).toThrow(
-      /usage.totalTokens must be a non-negative number, found -1/,
+      /usage.totalTokens must be a non-negative number, found the number -1/,
     );
-    expect(() => t.score(input({ inputTokens: "7" as unknown as number }))).toThrow(/found "7"/);
+    expect(() => t.score(input({ inputTokens: "7" as unknown as number }))).toThrow(
+      /found the string "7"/,
+    );
   });
 
   it("Cost reads usage.cost, else null", () => {
@@ -67,10 +69,10 @@ describe("operational metrics", () => {
 
   it("Latency refuses a latency that is not a non-negative number", () => {
     for (const [bad, found] of [
-      ["12", '"12"'],
-      [Number.NaN, "NaN"],
-      [-1, "-1"],
-      [Number.POSITIVE_INFINITY, "Infinity"],
+      ["12", 'the string "12"'],
+      [Number.NaN, "the number NaN"],
+      [-1, "the number -1"],
+      [Number.POSITIVE_INFINITY, "the number Infinity"],
     ] as const) {
       const i = { ...input(), latencyMs: bad } as unknown as MetricInput;
       let error: unknown;
@@ -92,9 +94,9 @@ describe("operational metrics", () => {
       [new Cost(), "Cost"],
     ] as const) {
       for (const [usage, found] of [
-        ["12", '"12"'],
-        [12, "12"],
-        [[1, 2], "an array"],
+        ["12", 'the string "12"'],
+        [12, "the number 12"],
+        [[1, 2], "an array of 2 items"],
       ] as const) {
         const i = { ...input(), usage } as unknown as MetricInput;
         expect(() => metric.score(i)).toThrow(ConfigurationError);
@@ -108,7 +110,7 @@ describe("operational metrics", () => {
     const text = { ...input(), usage: { totalTokens: "12" } } as unknown as MetricInput;
     expect(() => new Tokens().score(text)).toThrow(MetricUnavailableError);
     expect(() => new Tokens().score(text)).toThrow(
-      'usage.totalTokens must be a non-negative number, found "12"',
+      'usage.totalTokens must be a non-negative number, found the string "12"',
     );
     const cost = { ...input(), usage: { cost: "0.1" } } as unknown as MetricInput;
     expect(() => new Cost().score(cost)).toThrow(MetricUnavailableError);

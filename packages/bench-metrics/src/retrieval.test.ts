@@ -200,7 +200,7 @@ describe("edge cases", () => {
       latencyMs: 0,
     };
     expect(() => new MRR({ level: "document" }).score(doc)).toThrow(
-      /chunk at rank 2 \(id "c2"\) has none/,
+      /chunk at rank 2 \(id the string "c2"\) has none/,
     );
   });
 });
@@ -236,13 +236,13 @@ describe("names and options", () => {
       "Precision: expected options, e.g. new Precision({ k: … }); it takes k, level, name",
     );
     expect(() => new Precision(5 as unknown as { k: number })).toThrow(
-      /expected an options object, found 5/,
+      /expected an options object, found the number 5/,
     );
   });
 
   it("rejects an unknown level and an empty name", () => {
     expect(() => new MAP({ level: "passage" as "chunk" })).toThrow(
-      /level must be "chunk" or "document", found "passage"/,
+      /level must be "chunk" or "document", found the string "passage"/,
     );
     expect(() => new RPrecision({ name: "" })).toThrow(ConfigurationError);
   });

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { ConfigurationError } from "@fastrag/bench-core";
-import { describe } from "./options.js";
+import { describeValue } from "./options.js";
 
 /** `"<provider>:<modelId>"` for a model object, the id itself for a model id string. */
 export function modelName(
@@ -21,7 +21,7 @@ export function modelName(
     }
   }
   throw new ConfigurationError(
-    `${where}: expected an AI SDK ${method === "doGenerate" ? "language" : "embedding"} model (e.g. ${example}) or a model id string, found ${describe(model)}`,
+    `${where}: expected an AI SDK ${method === "doGenerate" ? "language" : "embedding"} model (e.g. ${example}) or a model id string, found ${describeValue(model)}`,
   );
 }
 

@@ -1,7 +1,7 @@
 // The option checks every integration shares live in core (one wording, one refusal of unknown
-// options); the local name `describe` stays so the call sites read as before.
+// options, one description of a found value).
 export {
-  describeOptionValue as describe,
+  describeValue,
   numberOption,
   objectOption,
   optionsObject,

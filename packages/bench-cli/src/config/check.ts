@@ -4,6 +4,7 @@
 // a target is), it is core's that decides; only the words are the config's.
 import { ConfigurationError, type Metric } from "@fastrag/bench-core";
 import {
+  describeValue,
   detectTarget,
   isTimeoutMs,
   MAX_TIMER_MS,
@@ -37,14 +38,6 @@ export function unknownConfigKeys(config: object): string[] {
   return Object.keys(config).filter((key) => !CONFIG_KEYS.includes(key));
 }
 
-/** A config value in a message: a number or string as written, anything else by its type. */
-export function describeConfigValue(value: unknown): string {
-  if (typeof value === "number") return String(value);
-  if (typeof value === "string")
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  return value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
-}
-
 /**
  * Checks the config's `warmup`: true, false or absent.
  *
@@ -53,7 +46,7 @@ export function describeConfigValue(value: unknown): string {
 export function expectWarmup(configPath: string, warmup: unknown): void {
   if (warmup !== undefined && typeof warmup !== "boolean") {
     throw new UsageError(
-      `${configPath}: warmup must be true or false, found ${describeConfigValue(warmup)}`,
+      `${configPath}: warmup must be true or false, found ${describeValue(warmup)}`,
       { option: "warmup" },
     );
   }
@@ -68,7 +61,7 @@ export function expectWarmup(configPath: string, warmup: unknown): void {
 export function expectRunSettings(configPath: string, config: BenchConfig): void {
   if (config.keepChunkText !== undefined && typeof config.keepChunkText !== "boolean") {
     throw new UsageError(
-      `${configPath}: keepChunkText must be true or false, found ${describeConfigValue(config.keepChunkText)}`,
+      `${configPath}: keepChunkText must be true or false, found ${describeValue(config.keepChunkText)}`,
       { option: "keepChunkText" },
     );
   }
@@ -81,7 +74,7 @@ export function expectRunSettings(configPath: string, config: BenchConfig): void
   const timeout: unknown = config.timeoutMs;
   if (timeout !== undefined && !isTimeoutMs(timeout)) {
     throw new UsageError(
-      `${configPath}: timeoutMs must be a positive number of milliseconds (at most ${MAX_TIMER_MS}), found ${describeConfigValue(timeout)}`,
+      `${configPath}: timeoutMs must be a positive number of milliseconds (at most ${MAX_TIMER_MS}), found ${describeValue(timeout)}`,
       { option: "timeoutMs" },
     );
   }
@@ -91,14 +84,14 @@ export function expectRunSettings(configPath: string, config: BenchConfig): void
     !(Number.isSafeInteger(concurrent) && (concurrent as number) >= 1)
   ) {
     throw new UsageError(
-      `${configPath}: maxConcurrent must be a positive integer, found ${describeConfigValue(concurrent)}`,
+      `${configPath}: maxConcurrent must be a positive integer, found ${describeValue(concurrent)}`,
       { option: "maxConcurrent" },
     );
   }
   const useCache: unknown = config.cache;
   if (useCache !== undefined && typeof useCache !== "boolean") {
     throw new UsageError(
-      `${configPath}: cache must be true or false, found ${describeConfigValue(useCache)}`,
+      `${configPath}: cache must be true or false, found ${describeValue(useCache)}`,
       { option: "cache" },
     );
   }
@@ -116,7 +109,7 @@ export function expectRetries(configPath: string, retries: unknown): void {
   const expected = "{ attempts, backoffMs?, maxBackoffMs?, retryOn }";
   if (typeof retries !== "object" || retries === null || Array.isArray(retries)) {
     throw new UsageError(
-      `${configPath}: retries must be ${expected}, found ${describeConfigValue(retries)}`,
+      `${configPath}: retries must be ${expected}, found ${describeValue(retries)}`,
       { option: "retries" },
     );
   }
@@ -131,13 +124,13 @@ export function expectRetries(configPath: string, retries: unknown): void {
   }
   if (!(Number.isSafeInteger(r.attempts) && (r.attempts as number) >= 1)) {
     throw new UsageError(
-      `${configPath}: retries.attempts must be a positive integer (attempts per sample, the first included), found ${r.attempts === undefined ? "none" : describeConfigValue(r.attempts)}`,
+      `${configPath}: retries.attempts must be a positive integer (attempts per sample, the first included), found ${r.attempts === undefined ? "none" : describeValue(r.attempts)}`,
       { option: "retries.attempts" },
     );
   }
   if (typeof r.retryOn !== "function") {
     throw new UsageError(
-      `${configPath}: retries.retryOn must be a function (error) => boolean that marks transient errors, found ${r.retryOn === undefined ? "none" : describeConfigValue(r.retryOn)}`,
+      `${configPath}: retries.retryOn must be a function (error) => boolean that marks transient errors, found ${r.retryOn === undefined ? "none" : describeValue(r.retryOn)}`,
       { option: "retries.retryOn" },
     );
   }
@@ -145,7 +138,7 @@ export function expectRetries(configPath: string, retries: unknown): void {
     const v = r[key];
     if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v >= 0)) {
       throw new UsageError(
-        `${configPath}: retries.${key} must be a non-negative number of milliseconds, found ${describeConfigValue(v)}`,
+        `${configPath}: retries.${key} must be a non-negative number of milliseconds, found ${describeValue(v)}`,
         { option: `retries.${key}` },
       );
     }
@@ -188,7 +181,7 @@ export function expectTarget(
     typeof target === "object" && target !== null ? (target as Record<string, unknown>) : {};
   if (t.cacheKey !== undefined && (typeof t.cacheKey !== "string" || t.cacheKey === "")) {
     throw new ConfigurationError(
-      `${path}: target "${name}" has a cacheKey of ${describeConfigValue(t.cacheKey)}; expected a non-empty string that names the pipeline's version in the response cache`,
+      `${path}: target "${name}": cacheKey must be a non-empty string that names the pipeline's version in the response cache, found ${describeValue(t.cacheKey)}`,
       { kind: "invalid-option", option: `targets.${name}.cacheKey` },
     );
   }

@@ -195,11 +195,11 @@ describe("a config loaded and checked by run", () => {
       ["outdir-number.config.mjs", /outDir must be a path \(a string\), found number/],
       [
         "bad-timeoutms.config.mjs",
-        /^error: \S+bad-timeoutms\.config\.mjs: timeoutMs must be a positive number of milliseconds \(at most 2147483647\), found -5$/m,
+        /^error: \S+bad-timeoutms\.config\.mjs: timeoutMs must be a positive number of milliseconds \(at most 2147483647\), found the number -5$/m,
       ],
       [
         "bad-maxconcurrent.config.mjs",
-        /^error: \S+bad-maxconcurrent\.config\.mjs: maxConcurrent must be a positive integer, found 2\.5$/m,
+        /^error: \S+bad-maxconcurrent\.config\.mjs: maxConcurrent must be a positive integer, found the number 2\.5$/m,
       ],
     ] as const) {
       const r = cli(["run", join(fixtures, name), "--out-dir", join(dir, "never")]);

@@ -4,10 +4,10 @@ import { existsSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ConfigurationError, type DatasetLike, errorMessage } from "@fastrag/bench-core";
+import { describeValue } from "@fastrag/bench-core/internal";
 import { QADataset } from "@fastrag/bench-datasets";
 import { awaiting, doneAwaiting } from "../internal/activity.js";
 import { UsageError } from "../internal/io.js";
-import { describeConfigValue } from "./check.js";
 import type { BenchConfig } from "./define-config.js";
 import { syntaxErrorLocation, thrownAt } from "./syntax-error-location.js";
 
@@ -88,7 +88,7 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
   }
   if (typeof config !== "object" || config === null) {
     throw new ConfigurationError(
-      `${path}: expected a default export made with defineConfig({ dataset, metrics, targets }), found ${describeConfigValue(config)}`,
+      `${path}: expected a default export made with defineConfig({ dataset, metrics, targets }), found ${describeValue(config)}`,
       { path },
     );
   }

@@ -3,12 +3,13 @@ import {
   ConfigurationError,
   type DistributionSummary,
 } from "@fastrag/bench-core";
+import { describeValue } from "@fastrag/bench-core/internal";
 import { bootstrapCi, type ConfidenceInterval } from "../bootstrap-ci.js";
 import type { Comparison } from "../comparison.js";
 import type { HtmlReportOptions } from "../comparison-options.js";
 import { decimalsFor } from "../internal/format.js";
 import { own } from "../internal/own.js";
-import { describeValue, expectInteger } from "../internal/validate.js";
+import { expectInteger } from "../internal/validate.js";
 import type { ComparisonTable } from "../table.js";
 import { type RunDiff, runDiff } from "./diff-rows.js";
 import { type RunTrials, runTrials } from "./trials.js";
@@ -95,7 +96,7 @@ export function buildHtmlReport(
   }
   if (typeof diffMetric !== "string" || !names.includes(diffMetric)) {
     throw new ConfigurationError(
-      `toHtml: diffMetric: unknown metric ${describeValue(diffMetric)}; the runs have ${names.map((m) => `"${m}"`).join(", ")}`,
+      `toHtml: diffMetric: expected a metric of the runs (${names.map((m) => `"${m}"`).join(", ")}), found ${describeValue(diffMetric)}`,
     );
   }
   if (options.title !== undefined && typeof options.title !== "string") {
@@ -120,7 +121,7 @@ export function buildHtmlReport(
     for (const m of options.latencyMetrics) {
       if (!names.includes(m)) {
         throw new ConfigurationError(
-          `toHtml: latencyMetrics: unknown metric ${describeValue(m)}; the runs have ${names.map((n) => `"${n}"`).join(", ")}`,
+          `toHtml: latencyMetrics: expected metrics of the runs (${names.map((n) => `"${n}"`).join(", ")}), found ${describeValue(m)}`,
         );
       }
     }

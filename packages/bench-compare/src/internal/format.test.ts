@@ -32,7 +32,7 @@ describe("formatNumber", () => {
     );
     expect(() => formatNumber(0.5, 101)).toThrow(ConfigurationError);
     expect(() => formatNumber(0.5, -1)).toThrow(
-      "formatNumber: decimals: expected an integer in [0, 20], found -1",
+      "formatNumber: decimals: expected an integer in [0, 20], found the number -1",
     );
   });
 });

@@ -1,5 +1,5 @@
 import { ConfigurationError, type SummaryStat } from "@fastrag/bench-core";
-import { describeValue } from "./validate.js";
+import { describeValue } from "@fastrag/bench-core/internal";
 
 /**
  * Decimals for one table column: 4 for scores in [0, 1] (the resolution at which retrieval

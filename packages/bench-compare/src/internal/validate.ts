@@ -4,6 +4,7 @@ import {
   SUMMARY_STATS,
   type SummaryStat,
 } from "@fastrag/bench-core";
+import { describeValue } from "@fastrag/bench-core/internal";
 
 const STATS: ReadonlySet<string> = new Set(SUMMARY_STATS);
 
@@ -11,7 +12,7 @@ const STATS: ReadonlySet<string> = new Set(SUMMARY_STATS);
 export function expectStat(stat: unknown, where: string): SummaryStat {
   if (typeof stat !== "string" || !STATS.has(stat)) {
     throw new ConfigurationError(
-      `${where}: unknown statistic ${describeValue(stat)}; expected one of ${SUMMARY_STATS.join(", ")}`,
+      `${where}: expected a statistic (one of ${SUMMARY_STATS.join(", ")}), found ${describeValue(stat)}`,
     );
   }
   return stat as SummaryStat;
@@ -122,14 +123,4 @@ export function expectResult(value: unknown, where: string): BenchmarkResult {
     );
   }
   return value;
-}
-
-/** A short description of a value for error messages. */
-export function describeValue(value: unknown): string {
-  if (value === undefined) return "undefined";
-  if (typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "number" || typeof value === "boolean" || value === null)
-    return String(value);
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  return typeof value;
 }

@@ -1,28 +1,7 @@
 // Option checks the integrations share (bench-ai, bench-langchain, bench-metrics): one wording for
 // "found …" and one refusal of unknown options.
 import { ConfigurationError } from "../errors.js";
-
-/** A short description of a value for an error message. */
-export function describeOptionValue(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  switch (typeof value) {
-    case "string":
-      return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
-    case "number":
-    case "boolean":
-    case "bigint":
-      return String(value);
-    case "undefined":
-      return "undefined";
-    case "function":
-      return "a function";
-    case "object":
-      return "an object";
-    default:
-      return `a ${typeof value}`;
-  }
-}
+import { describeValue } from "../runner/describe-value.js";
 
 /** Reads an options object that may be omitted; an unknown key is refused, not ignored. */
 export function optionsObject(
@@ -33,7 +12,7 @@ export function optionsObject(
   if (options === undefined) return {};
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw new ConfigurationError(
-      `${where}: expected an options object, found ${describeOptionValue(options)}`,
+      `${where}: expected an options object, found ${describeValue(options)}`,
       { kind: "invalid-option" },
     );
   }
@@ -68,7 +47,7 @@ export function numberOption(
     const kind = integer ? "an integer" : "a number";
     const range = max === Number.POSITIVE_INFINITY ? `≥ ${min}` : `from ${min} to ${max}`;
     throw new ConfigurationError(
-      `${where}: option ${name} must be ${kind} ${range}, found ${describeOptionValue(value)}`,
+      `${where}: option ${name} must be ${kind} ${range}, found ${describeValue(value)}`,
       { kind: "invalid-option", option: name },
     );
   }
@@ -80,7 +59,7 @@ export function stringOption(where: string, name: string, value: unknown): strin
   if (value === undefined) return undefined;
   if (typeof value !== "string" || value.trim() === "") {
     throw new ConfigurationError(
-      `${where}: option ${name} must be a non-empty string, found ${describeOptionValue(value)}`,
+      `${where}: option ${name} must be a non-empty string, found ${describeValue(value)}`,
       { kind: "invalid-option", option: name },
     );
   }
@@ -96,7 +75,7 @@ export function objectOption(
   if (value === undefined) return undefined;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ConfigurationError(
-      `${where}: option ${name} must be an object, found ${describeOptionValue(value)}`,
+      `${where}: option ${name} must be an object, found ${describeValue(value)}`,
       { kind: "invalid-option", option: name },
     );
   }

@@ -1,21 +1,9 @@
 import { ConfigurationError } from "../errors.js";
-
-/** A short, safe description of a JSON value for error messages. */
-export function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") {
-    const s = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-    return `the string ${JSON.stringify(s)}`;
-  }
-  if (typeof value === "object") return "an object";
-  if (typeof value === "number") return `the number ${value}`;
-  return typeof value;
-}
+import { describeValue } from "../runner/describe-value.js";
 
 function fail(source: string, where: string, expected: string, value: unknown): never {
   throw new ConfigurationError(
-    `${source}: ${where}: expected ${expected}, found ${describe(value)}`,
+    `${source}: ${where}: expected ${expected}, found ${describeValue(value)}`,
   );
 }
 

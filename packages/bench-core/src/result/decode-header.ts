@@ -2,7 +2,6 @@
 // messages naming the file and the field.
 import { ConfigurationError } from "../errors.js";
 import {
-  describe,
   expectBoolean,
   expectFiniteOrNull,
   expectNonNegativeInt,
@@ -10,6 +9,7 @@ import {
   expectString,
   setOwn,
 } from "../internal/validate.js";
+import { describeValue } from "../runner/describe-value.js";
 import type { DistributionSummary, StatusCounts } from "../types.js";
 import { SUMMARY_STATS } from "../types.js";
 import { RESULT_FORMAT } from "./codec.js";
@@ -49,7 +49,7 @@ export function parseHeader(data: unknown, source: string): Omit<BenchmarkResult
   const durationS = expectFiniteOrNull(obj.duration_s, source, "duration_s");
   if (durationS === null || durationS < 0) {
     throw new ConfigurationError(
-      `${source}: duration_s: expected a non-negative number, found ${describe(obj.duration_s)}`,
+      `${source}: duration_s: expected a non-negative number, found ${describeValue(obj.duration_s)}`,
     );
   }
   const statusObj = expectObject(obj.status, source, "status");

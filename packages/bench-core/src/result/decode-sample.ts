@@ -3,7 +3,6 @@
 // format 2's chunks both read.
 import { ConfigurationError } from "../errors.js";
 import {
-  describe,
   expectArray,
   expectBoolean,
   expectFiniteOrNull,
@@ -13,6 +12,7 @@ import {
   expectStringOrNull,
   setOwn,
 } from "../internal/validate.js";
+import { describeValue } from "../runner/describe-value.js";
 import type {
   JudgeUsage,
   RetrievedChunk,
@@ -126,7 +126,7 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
     const v = scoresObj[key];
     if (status === "errored" && v !== null) {
       throw new ConfigurationError(
-        `${source}: ${where}.scores["${key}"]: an errored sample has no scores (every one is null: a failure is never scored), found ${describe(v)}`,
+        `${source}: ${where}.scores["${key}"]: an errored sample has no scores (every one is null: a failure is never scored), found ${describeValue(v)}`,
       );
     }
     setOwn(

@@ -1,14 +1,16 @@
 // Merging the results of a sharded run into the result of the whole dataset.
 import { ConfigurationError } from "../errors.js";
 import { fingerprintShard } from "../internal/fingerprint.js";
-import { describe } from "../internal/validate.js";
+import { describeValue } from "../runner/describe-value.js";
 import type { SampleResult } from "../types.js";
 import { BenchmarkResult, type DatasetInfo, type ResultShard, type ShardSpec } from "./model.js";
 
 /** See {@link BenchmarkResult.merge}. */
 export function mergeResults(shards: readonly BenchmarkResult[]): BenchmarkResult {
   if (!Array.isArray(shards)) {
-    throw new ConfigurationError(`merge: expected an array of results, found ${describe(shards)}`);
+    throw new ConfigurationError(
+      `merge: expected an array of results, found ${describeValue(shards)}`,
+    );
   }
   for (const [i, s] of shards.entries()) {
     // Duck-typed, not instanceof: a result from another copy of this package merges too.
@@ -20,7 +22,7 @@ export function mergeResults(shards: readonly BenchmarkResult[]): BenchmarkResul
       !Array.isArray(r.metrics)
     ) {
       throw new ConfigurationError(
-        `merge: shards[${i}] is ${describe(s)}, expected a BenchmarkResult (from run() or load())`,
+        `merge: shards[${i}] is ${describeValue(s)}, expected a BenchmarkResult (from run() or load())`,
       );
     }
   }

@@ -1,6 +1,6 @@
 // Provenance: where a run came from (config hash, git commit, the target's params).
 import { ConfigurationError } from "../errors.js";
-import { describe } from "../internal/validate.js";
+import { describeValue } from "../runner/describe-value.js";
 import type { Provenance } from "./model.js";
 
 /**
@@ -12,13 +12,15 @@ import type { Provenance } from "./model.js";
 export function expectProvenance(p: unknown, where: string): asserts p is Provenance {
   if (typeof p !== "object" || p === null || Array.isArray(p)) {
     throw new ConfigurationError(
-      `${where} must be { configHash?, gitCommit?, params? }, found ${describe(p)}`,
+      `${where} must be { configHash?, gitCommit?, params? }, found ${describeValue(p)}`,
     );
   }
   const o = p as Record<string, unknown>;
   for (const key of ["configHash", "gitCommit"] as const) {
     if (o[key] !== undefined && typeof o[key] !== "string") {
-      throw new ConfigurationError(`${where}.${key} must be a string, found ${describe(o[key])}`);
+      throw new ConfigurationError(
+        `${where}.${key} must be a string, found ${describeValue(o[key])}`,
+      );
     }
   }
   if (
@@ -26,7 +28,7 @@ export function expectProvenance(p: unknown, where: string): asserts p is Proven
     (typeof o.params !== "object" || o.params === null || Array.isArray(o.params))
   ) {
     throw new ConfigurationError(
-      `${where}.params must be an object of the target's parameters, found ${describe(o.params)}`,
+      `${where}.params must be an object of the target's parameters, found ${describeValue(o.params)}`,
     );
   }
 }

@@ -1,7 +1,7 @@
 // What a BenchmarkResult is made of (`BenchmarkResultInit` and the records it points to: shard,
 // dataset, provenance, rate limit) and the check of an init a caller builds by hand.
 import { ConfigurationError } from "../errors.js";
-import { describe } from "../internal/validate.js";
+import { describeValue } from "../runner/describe-value.js";
 import type {
   DistributionSummary,
   JudgeUsage,
@@ -112,7 +112,7 @@ export function expectInit(init: BenchmarkResultInit): void {
   const i = init as Partial<Record<keyof BenchmarkResultInit, unknown>> | null;
   const bad = (field: string, expected: string, found: unknown) =>
     new ConfigurationError(
-      `BenchmarkResult: ${field} must be ${expected}, found ${describe(found)}`,
+      `BenchmarkResult: ${field} must be ${expected}, found ${describeValue(found)}`,
     );
   if (typeof i !== "object" || i === null) throw bad("the init", "an object", i);
   if (typeof i.name !== "string") throw bad("name", "a string", i.name);

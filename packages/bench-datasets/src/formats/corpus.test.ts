@@ -49,7 +49,7 @@ describe("loadCorpus", () => {
       '{"_id": "a", "text": "x"}\n{"_id": "b", "text": 3}\n',
     );
     expect((await rejection(loadCorpus(noText))).message).toBe(
-      `${noText}: line 2, column "text": expected the passage text (a string), found number 3`,
+      `${noText}: line 2, column "text": expected the passage text (a string), found the number 3`,
     );
     const dup = await tempFile("c.jsonl", '{"_id": "a", "text": "x"}\n{"_id": "a", "text": "y"}\n');
     expect((await rejection(loadCorpus(dup))).message).toMatch(/line 2: duplicate passage id "a"/);

@@ -1,16 +1,11 @@
 import { join } from "node:path";
 import { ConfigurationError } from "@fastrag/bench-core";
+import { describeValue } from "@fastrag/bench-core/internal";
 import { isDirectory, readTextFile } from "../io/files.js";
 import { withoutGz } from "../io/gzip.js";
 import { forEachLine, isBlank } from "../io/lines.js";
 import { WRITE_AS_JSONL } from "../io/text-limit.js";
-import {
-  describeInexact,
-  describeValue,
-  inputError,
-  isExactNumber,
-  isPlainRecord,
-} from "../records/problems.js";
+import { describeInexact, inputError, isExactNumber, isPlainRecord } from "../records/problems.js";
 import { parseJson } from "./json-text.js";
 import { plainOrGz } from "./load-beir.js";
 import { isSquad, squadParagraphs } from "./squad.js";

@@ -1,6 +1,7 @@
 import { ConfigurationError } from "@fastrag/bench-core";
+import { describeValue } from "@fastrag/bench-core/internal";
 import type { ColumnMapping } from "../records/column-mapping.js";
-import { describeValue, isPlainRecord, messageOf } from "../records/problems.js";
+import { isPlainRecord, messageOf } from "../records/problems.js";
 import type { LoadedSamples } from "../records/sample-builder.js";
 
 /** The Hub's dataset-viewer API, which lists the Parquet export of every public dataset. */

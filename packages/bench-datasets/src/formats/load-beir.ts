@@ -1,11 +1,11 @@
 import { access, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { EvalSample, Metadata } from "@fastrag/bench-core";
+import { describeValue } from "@fastrag/bench-core/internal";
 import { fileError, readTextFile } from "../io/files.js";
 import { forEachLine, isBlank } from "../io/lines.js";
 import {
   describeInexact,
-  describeValue,
   inputError,
   isExactNumber,
   isPlainRecord,

@@ -1,7 +1,8 @@
+import { describeValue } from "@fastrag/bench-core/internal";
 import { readTextFile } from "../io/files.js";
 import { WRITE_AS_JSONL } from "../io/text-limit.js";
 import type { ColumnMapping } from "../records/column-mapping.js";
-import { describeValue, inputError, isPlainRecord } from "../records/problems.js";
+import { inputError, isPlainRecord } from "../records/problems.js";
 import { type LoadedSamples, SampleBuilder } from "../records/sample-builder.js";
 import { parseJson } from "./json-text.js";
 import { isSquad, samplesFromSquad } from "./squad.js";

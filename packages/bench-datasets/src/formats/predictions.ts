@@ -4,16 +4,11 @@ import type {
   RetrievedChunk,
   TargetCallOptions,
 } from "@fastrag/bench-core";
+import { describeValue } from "@fastrag/bench-core/internal";
 import { readTextFile } from "../io/files.js";
 import { forEachLine, isBlank } from "../io/lines.js";
 import { WRITE_AS_JSONL } from "../io/text-limit.js";
-import {
-  describeInexact,
-  describeValue,
-  inputError,
-  isExactNumber,
-  isPlainRecord,
-} from "../records/problems.js";
+import { describeInexact, inputError, isExactNumber, isPlainRecord } from "../records/problems.js";
 import { parseJson } from "./json-text.js";
 
 interface Prediction {

@@ -51,7 +51,7 @@ describe("SQuAD nested JSON through QADataset.load", () => {
       doc({ id: "x", question: "q", answers: [{ answer_start: 1 }] }),
     );
     expect((await rejection(QADataset.load(badAnswer))).message).toBe(
-      `${badAnswer}: data[0].paragraphs[0].qas[0].answers[0].text: expected a string, found nothing`,
+      `${badAnswer}: data[0].paragraphs[0].qas[0].answers[0].text: expected a string, found undefined`,
     );
   });
 

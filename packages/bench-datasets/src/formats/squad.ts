@@ -1,5 +1,6 @@
+import { describeValue } from "@fastrag/bench-core/internal";
 import type { ColumnMapping } from "../records/column-mapping.js";
-import { describeValue, inputError, isPlainRecord } from "../records/problems.js";
+import { inputError, isPlainRecord } from "../records/problems.js";
 import { type LoadedSamples, SampleBuilder } from "../records/sample-builder.js";
 import { impossibleWithAnswers } from "../records/squad-v2.js";
 

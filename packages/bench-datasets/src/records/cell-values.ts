@@ -1,8 +1,8 @@
+import { describeValue } from "@fastrag/bench-core/internal";
 import type { SampleField } from "./column-mapping.js";
 import { MAX_NESTING, plainValue, TooDeep } from "./plain-value.js";
 import {
   describeInexact,
-  describeValue,
   inputError,
   isExactNumber,
   isPlainRecord,

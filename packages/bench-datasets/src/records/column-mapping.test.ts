@@ -163,9 +163,9 @@ describe("detectColumns", () => {
     const cases: [unknown, string][] = [
       ["x", 'found the string "x"'],
       [null, "found null"],
-      [undefined, "found nothing"],
-      [new Set(["question"]), "found a Set of 1"],
-      [["question", 3], "found number 3 at index 1"],
+      [undefined, "found undefined"],
+      [new Set(["question"]), "found a Set of 1 item"],
+      [["question", 3], "found the number 3 at index 1"],
     ];
     for (const [columns, found] of cases) {
       let error: unknown;

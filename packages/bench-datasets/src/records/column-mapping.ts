@@ -1,5 +1,5 @@
 import { ConfigurationError } from "@fastrag/bench-core";
-import { describeValue } from "./problems.js";
+import { describeValue } from "@fastrag/bench-core/internal";
 
 /** A field of `EvalSample` (from `@fastrag/bench-core`) that can be read from a column. */
 export type SampleField =

@@ -1,23 +1,5 @@
 import { ConfigurationError } from "@fastrag/bench-core";
-
-/** A short, bounded rendering of a found value for error messages. */
-export function describeValue(value: unknown): string {
-  if (value === undefined) return "nothing";
-  if (value === null) return "null";
-  if (typeof value === "string") {
-    const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
-    return `the string ${JSON.stringify(shown)}`;
-  }
-  if (typeof value === "number" || typeof value === "boolean") return `${typeof value} ${value}`;
-  if (typeof value === "bigint") return `integer ${value}`;
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (value instanceof Uint8Array) return `${value.length} bytes of binary data`;
-  if (value instanceof Map) return `a Map of ${value.size}`;
-  if (value instanceof Set) return `a Set of ${value.size}`;
-  if (value instanceof Date) return "a Date";
-  if (typeof value === "object") return "an object";
-  return typeof value;
-}
+import { describeValue } from "@fastrag/bench-core/internal";
 
 /**
  * True for a number whose decimal form is the one in the file: finite, and not an integer beyond
@@ -31,7 +13,7 @@ export function isExactNumber(value: number): boolean {
 /** What a message says after "found …" for a number that is not {@link isExactNumber}. */
 export function describeInexact(value: number): string {
   return Number.isFinite(value)
-    ? `number ${value}, an integer beyond 2^53 that cannot be read exactly (it was rounded); write it as a string`
+    ? `the number ${value}, an integer beyond 2^53 that cannot be read exactly (it was rounded); write it as a string`
     : describeValue(value);
 }
 

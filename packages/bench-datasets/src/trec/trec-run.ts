@@ -7,8 +7,8 @@ import {
   type Retriever,
   type TargetCallOptions,
 } from "@fastrag/bench-core";
+import { describeValue } from "@fastrag/bench-core/internal";
 import { feedFile, feedText } from "../io/byte-lines.js";
-import { describeValue } from "../records/problems.js";
 import { type RunColumns, RunParser } from "./run-parser.js";
 import type { RunWorkerMessage } from "./run-worker.js";
 

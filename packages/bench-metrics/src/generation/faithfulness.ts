@@ -1,7 +1,7 @@
 import { type Metric, type MetricInput, MetricUnavailableError } from "@fastrag/bench-core";
 import { answerOf, chunkAt, expectRetrieved, questionOf, sampleOf } from "../internal/input.js";
 import {
-  describe,
+  describeValue,
   functionOption,
   metricName,
   optionsObject,
@@ -125,7 +125,7 @@ export class Faithfulness implements Metric {
     const claims = reply.claims;
     if (!Array.isArray(claims)) {
       throw new MetricUnavailableError(
-        `unparsable judge reply: expected "claims" to be an array, found ${describe(claims)}`,
+        `unparsable judge reply: expected "claims" to be an array, found ${describeValue(claims)}`,
       );
     }
     if (claims.length === 0) {
@@ -138,7 +138,7 @@ export class Faithfulness implements Metric {
         typeof c === "object" && c !== null ? (c as Record<string, unknown>).supported : undefined;
       if (typeof verdict !== "boolean") {
         throw new MetricUnavailableError(
-          `unparsable judge reply: expected claims[${i}].supported to be true or false, found ${describe(verdict)}`,
+          `unparsable judge reply: expected claims[${i}].supported to be true or false, found ${describeValue(verdict)}`,
         );
       }
       if (verdict) supported++;

@@ -4,7 +4,7 @@ import {
   MetricUnavailableError,
   type Usage,
 } from "@fastrag/bench-core";
-import { describe } from "../internal/options.js";
+import { describeValue } from "../internal/options.js";
 
 /** The second argument of a {@link JudgeFunction} and an {@link EmbedFunction}. */
 export interface ModelCallOptions {
@@ -172,7 +172,9 @@ const FENCED = /^```(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n?```$/;
  */
 export function parseJudgeObject(reply: unknown): Record<string, unknown> {
   if (typeof reply !== "string") {
-    throw new MetricUnavailableError(`the judge returned ${describe(reply)}, expected a string`);
+    throw new MetricUnavailableError(
+      `the judge returned ${describeValue(reply)}, expected a string`,
+    );
   }
   let text = reply.trim();
   const fenced = FENCED.exec(text);
@@ -182,12 +184,12 @@ export function parseJudgeObject(reply: unknown): Record<string, unknown> {
     value = JSON.parse(text);
   } catch {
     throw new MetricUnavailableError(
-      `unparsable judge reply: expected a single JSON object, found ${describe(reply)}`,
+      `unparsable judge reply: expected a single JSON object, found ${describeValue(reply)}`,
     );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new MetricUnavailableError(
-      `unparsable judge reply: expected a JSON object, found ${describe(reply)}`,
+      `unparsable judge reply: expected a JSON object, found ${describeValue(reply)}`,
     );
   }
   return value as Record<string, unknown>;
@@ -203,7 +205,7 @@ export function parseJudgeScore(reply: unknown): number {
   const score = object.score;
   if (typeof score !== "number" || !Number.isFinite(score) || score < 0 || score > 1) {
     throw new MetricUnavailableError(
-      `unparsable judge reply: expected "score" to be a number from 0 to 1, found ${describe(score)}`,
+      `unparsable judge reply: expected "score" to be a number from 0 to 1, found ${describeValue(score)}`,
     );
   }
   return score;

@@ -1,7 +1,7 @@
 import { ConfigurationError, type Metric, type MetricInput } from "@fastrag/bench-core";
 import { expectedAnswerAt, expectGenerationInput } from "../internal/input.js";
 import { rougeLF, rougeTokens } from "../internal/lcs.js";
-import { describe, metricName, optionsObject } from "../internal/options.js";
+import { describeValue, metricName, optionsObject } from "../internal/options.js";
 import type { GenerationMetricOptions } from "./options.js";
 
 /** Options of {@link RougeL}. */
@@ -39,7 +39,7 @@ export class RougeL implements Metric {
     const beta: unknown = o.beta ?? 1;
     if (typeof beta !== "number" || !Number.isFinite(beta) || beta <= 0) {
       throw new ConfigurationError(
-        `RougeL: option beta must be a positive number, found ${describe(beta)}`,
+        `RougeL: option beta must be a positive number, found ${describeValue(beta)}`,
       );
     }
     this.beta = beta;

@@ -1,7 +1,7 @@
 import { type Metric, type MetricInput, MetricUnavailableError } from "@fastrag/bench-core";
 import { expectedAnswerAt, expectGenerationInput } from "../internal/input.js";
 import {
-  describe,
+  describeValue,
   functionOption,
   metricName,
   optionsObject,
@@ -107,7 +107,7 @@ export class SemanticSimilarity implements Metric {
     );
     if (!Array.isArray(vectors) || vectors.length !== texts.length) {
       throw new MetricUnavailableError(
-        `embed returned ${Array.isArray(vectors) ? `${vectors.length} vectors` : describe(vectors)} for ${texts.length} texts, expected one vector per text`,
+        `embed returned ${Array.isArray(vectors) ? `${vectors.length} vectors` : describeValue(vectors)} for ${texts.length} texts, expected one vector per text`,
       );
     }
     const answer = expectVector(vectors[0], 0, undefined);
@@ -151,7 +151,7 @@ function expectVector(v: unknown, index: number, dims: number | undefined): Arra
   const length = (v as ArrayLike<number> | null)?.length;
   if (typeof v !== "object" || v === null || typeof length !== "number" || length === 0) {
     throw new MetricUnavailableError(
-      `embed returned ${describe(v)} for text ${index}, expected a non-empty vector of numbers`,
+      `embed returned ${describeValue(v)} for text ${index}, expected a non-empty vector of numbers`,
     );
   }
   const vector = v as ArrayLike<number>;
@@ -165,7 +165,7 @@ function expectVector(v: unknown, index: number, dims: number | undefined): Arra
     const x = vector[d];
     if (typeof x !== "number" || !Number.isFinite(x)) {
       throw new MetricUnavailableError(
-        `embed returned ${describe(x)} at position ${d} of vector ${index}, expected a finite number`,
+        `embed returned ${describeValue(x)} at position ${d} of vector ${index}, expected a finite number`,
       );
     }
     if (x !== 0) nonZero = true;

@@ -3,7 +3,7 @@
 // open-addressing table up to HASH_LIMIT, else a Set.
 import { MetricUnavailableError, type RetrievedChunk } from "@fastrag/bench-core";
 import { chunkAt, malformed } from "./input.js";
-import { describe } from "./options.js";
+import { describeValue } from "./options.js";
 
 // Up to this many ids, duplicates and matches are found by comparing ids with each other: first
 // a bit per id in a 32-bit mask, then a hash, and only then the strings, so two different ids are
@@ -125,7 +125,7 @@ function idAt(
       throw malformed(metric, `retrieved[${i}].documentId`, "a string, or absent", id);
     }
     throw new MetricUnavailableError(
-      `level "document" matches by documentId, but the chunk at rank ${i + 1} (id ${describe(chunk.id)}) has none`,
+      `level "document" matches by documentId, but the chunk at rank ${i + 1} (id ${describeValue(chunk.id)}) has none`,
     );
   }
   return id;

@@ -5,7 +5,7 @@ import {
   type RetrievedChunk,
   type Usage,
 } from "@fastrag/bench-core";
-import { describe } from "./options.js";
+import { describeValue } from "./options.js";
 
 // A metric called directly (`metric.score(input)` in a caller's own harness) gets whatever the
 // caller built. These checks turn a malformed input into a ConfigurationError that names the
@@ -26,7 +26,7 @@ export function malformed(
   found: unknown,
 ): ConfigurationError {
   return new ConfigurationError(
-    `${metric}.score: input.${field} must be ${expected}, found ${describe(found)}`,
+    `${metric}.score: input.${field} must be ${expected}, found ${describeValue(found)}`,
   );
 }
 
@@ -34,7 +34,7 @@ export function malformed(
 export function inputOf(metric: string, input: MetricInput): MetricInput {
   if (typeof input !== "object" || input === null) {
     throw new ConfigurationError(
-      `${metric}.score: expected a MetricInput object { sample, answer, retrieved, latencyMs }, found ${describe(input)}`,
+      `${metric}.score: expected a MetricInput object { sample, answer, retrieved, latencyMs }, found ${describeValue(input)}`,
     );
   }
   return input;

@@ -1,9 +1,5 @@
 import { ConfigurationError } from "@fastrag/bench-core";
-import {
-  describeOptionValue as describe,
-  isTimeoutMs,
-  MAX_TIMER_MS,
-} from "@fastrag/bench-core/internal";
+import { describeValue, isTimeoutMs, MAX_TIMER_MS } from "@fastrag/bench-core/internal";
 import type { MatchLevel } from "./judgments.js";
 
 /**
@@ -26,7 +22,7 @@ export function optionsObject(
   }
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw new ConfigurationError(
-      `${metric}: expected an options object, found ${describe(options)}`,
+      `${metric}: expected an options object, found ${describeValue(options)}`,
     );
   }
   if (known !== undefined) {
@@ -48,7 +44,7 @@ export const CUTOFF_OPTIONS: readonly string[] = ["k", "level", "name"];
 export function cutoff(metric: string, k: unknown): number {
   if (typeof k !== "number" || !Number.isSafeInteger(k) || k < 1) {
     throw new ConfigurationError(
-      `${metric}: option k must be a positive integer, found ${describe(k)}`,
+      `${metric}: option k must be a positive integer, found ${describeValue(k)}`,
     );
   }
   return k;
@@ -59,7 +55,7 @@ export function matchLevel(metric: string, level: unknown): MatchLevel {
   if (level === undefined || level === "chunk") return "chunk";
   if (level === "document") return "document";
   throw new ConfigurationError(
-    `${metric}: option level must be "chunk" or "document", found ${describe(level)}`,
+    `${metric}: option level must be "chunk" or "document", found ${describeValue(level)}`,
   );
 }
 
@@ -68,7 +64,7 @@ export function metricName(metric: string, name: unknown, fallback: string): str
   if (name === undefined) return fallback;
   if (typeof name !== "string" || name.trim() === "") {
     throw new ConfigurationError(
-      `${metric}: option name must be a non-empty string, found ${describe(name)}`,
+      `${metric}: option name must be a non-empty string, found ${describeValue(name)}`,
     );
   }
   return name;
@@ -78,7 +74,7 @@ export function metricName(metric: string, name: unknown, fallback: string): str
 export function functionOption<F>(metric: string, option: string, value: unknown): F {
   if (typeof value !== "function") {
     throw new ConfigurationError(
-      `${metric}: option ${option} must be a function, found ${describe(value)}`,
+      `${metric}: option ${option} must be a function, found ${describeValue(value)}`,
     );
   }
   return value as F;
@@ -93,11 +89,11 @@ export function timeoutOption(metric: string, value: unknown): number | undefine
   // `!(value > 0)` also refuses NaN; the upper bound refuses Infinity.
   if (!isTimeoutMs(value)) {
     throw new ConfigurationError(
-      `${metric}: option timeoutMs must be a positive number of milliseconds (at most ${MAX_TIMER_MS}), found ${describe(value)}`,
+      `${metric}: option timeoutMs must be a positive number of milliseconds (at most ${MAX_TIMER_MS}), found ${describeValue(value)}`,
     );
   }
   return value;
 }
 
-/** A short, safe description of a value for error messages (the integrations' wording). */
-export { describeOptionValue as describe } from "@fastrag/bench-core/internal";
+/** A found value in a message: core's one wording, the same in every package. */
+export { describeValue } from "@fastrag/bench-core/internal";

@@ -238,7 +238,9 @@ describe("per-sample preparation (rankedOf, rankedGainsOf, idealGainsOf)", () =>
       retrieved: [{ id: "z", documentId: "doc:z" }, { id: "b1" }],
     };
     expect(rankedOf(good, "document", "test").length).toBe(1);
-    expect(() => rankedOf(bad, "document", "test")).toThrow(/chunk at rank 2 \(id "b1"\) has none/);
+    expect(() => rankedOf(bad, "document", "test")).toThrow(
+      /chunk at rank 2 \(id the string "b1"\) has none/,
+    );
     expect(() => rankedOf(bad, "document", "test")).toThrow(/has none/);
     const again = rankedOf(good, "document", "test");
     expect(again.ids.slice(0, again.length)).toEqual(["doc:a1"]);

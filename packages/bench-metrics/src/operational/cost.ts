@@ -1,6 +1,6 @@
 import { type Metric, type MetricInput, MetricUnavailableError } from "@fastrag/bench-core";
 import { usageOf } from "../internal/input.js";
-import { describe, metricName, optionsObject } from "../internal/options.js";
+import { describeValue, metricName, optionsObject } from "../internal/options.js";
 import type { OperationalMetricOptions } from "./latency.js";
 
 /**
@@ -29,7 +29,7 @@ export class Cost implements Metric {
     if (cost === undefined || cost === null) return null;
     if (typeof cost !== "number" || !Number.isFinite(cost) || cost < 0) {
       throw new MetricUnavailableError(
-        `usage.cost must be a non-negative number, found ${describe(cost)}`,
+        `usage.cost must be a non-negative number, found ${describeValue(cost)}`,
       );
     }
     return cost;

@@ -1,6 +1,6 @@
 import { type Metric, type MetricInput, MetricUnavailableError } from "@fastrag/bench-core";
 import { usageOf } from "../internal/input.js";
-import { describe, metricName, optionsObject } from "../internal/options.js";
+import { describeValue, metricName, optionsObject } from "../internal/options.js";
 import type { OperationalMetricOptions } from "./latency.js";
 
 /**
@@ -42,7 +42,7 @@ function count(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
     throw new MetricUnavailableError(
-      `usage.${field} must be a non-negative number, found ${describe(value)}`,
+      `usage.${field} must be a non-negative number, found ${describeValue(value)}`,
     );
   }
   return value;

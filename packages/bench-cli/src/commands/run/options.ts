@@ -1,6 +1,6 @@
 // `run`'s flags: their types, parsed and checked, and where they override the config's settings.
 import type { RateLimitOptions, ShardSpec } from "@fastrag/bench-core";
-import { describeConfigValue } from "../../config/check.js";
+import { describeValue } from "@fastrag/bench-core/internal";
 import { UsageError } from "../../internal/io.js";
 import { printable } from "../../internal/printable.js";
 
@@ -108,7 +108,7 @@ export function resolveRateLimit(
   const tpm = options.tpm === undefined ? undefined : parsePerMinute("--tpm", options.tpm);
   if (configured !== undefined && (typeof configured !== "object" || configured === null)) {
     throw new UsageError(
-      `${configPath}: rateLimit must be { requestsPerMinute?, tokensPerMinute?, adaptive?, isRateLimit?, maxWaits? }, found ${describeConfigValue(configured)}`,
+      `${configPath}: rateLimit must be { requestsPerMinute?, tokensPerMinute?, adaptive?, isRateLimit?, maxWaits? }, found ${describeValue(configured)}`,
       { option: "rateLimit" },
     );
   }
@@ -145,7 +145,7 @@ export function resolveTrials(
   if (configured === undefined) return 1;
   if (!(Number.isSafeInteger(configured) && (configured as number) >= 1)) {
     throw new UsageError(
-      `${configPath}: trials must be a positive integer (runs of every sample), found ${describeConfigValue(configured)}`,
+      `${configPath}: trials must be a positive integer (runs of every sample), found ${describeValue(configured)}`,
       { option: "trials" },
     );
   }

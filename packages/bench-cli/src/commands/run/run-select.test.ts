@@ -310,7 +310,7 @@ describe("--warmup", () => {
     expect(t.err()).toContain("a: no warm-up call (the cache answers)");
     const bad = await setup({ "bench.config.mjs": body('warmup: "yes",') });
     expect(await main(["run", "bench.config.mjs"], bad.io)).toBe(2);
-    expect(bad.err()).toContain('warmup must be true or false, found "yes"');
+    expect(bad.err()).toContain('warmup must be true or false, found the string "yes"');
   });
 });
 
@@ -333,7 +333,9 @@ describe("errors about flags name the flag", () => {
     });
     const error = await thrown(t, "bench.config.mjs", { cache: true });
     expect(error.option).toBe("targets.a.cacheKey");
-    expect(error.message).toContain('target "a" has a cacheKey of 5');
+    expect(error.message).toContain(
+      'target "a": cacheKey must be a non-empty string that names the pipeline\'s version in the response cache, found the number 5',
+    );
     expect(error.message).not.toContain("Benchmark.run");
     expect(g.__r9Calls).toEqual([]);
   });

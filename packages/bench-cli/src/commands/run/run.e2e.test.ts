@@ -182,7 +182,7 @@ describe("fastrag-bench run", () => {
     // strings returned ids, not chunks: every sample errored, and the reason is printed.
     expect(r.stderr).toMatch(/! strings: 3 samples .*errored 3/);
     expect(r.stderr).toMatch(
-      / {2}every sample errored, e\.g\. MalformedOutputError: query\(\) chunks\[0\] is a string \("d0"\), expected a chunk .*; or .*\("d1"\)/,
+      / {2}every sample errored, e\.g\. MalformedOutputError: query\(\) chunks\[0\] is the string "d0", expected a chunk .*; or .*"d1"/,
     );
     expect(r.stderr).toMatch(/ {2}every error is in .*strings\.json/);
     // booming ran, but the boom metric threw on every sample: a metric failure, not an errored
