@@ -62,10 +62,15 @@ describe("new Benchmark", () => {
   });
 
   it("rejects a metric without a boolean direction, which its saved result would need", () => {
-    for (const bad of [undefined, "false", 0, null]) {
+    for (const [bad, found] of [
+      [undefined, "undefined"],
+      ["false", 'the string "false"'],
+      [0, "the number 0"],
+      [null, "null"],
+    ]) {
       const metric = { ...hit, higherIsBetter: bad } as unknown as Metric;
       expect(() => new Benchmark({ dataset: dataset(2), metrics: [metric] }), String(bad)).toThrow(
-        /metric "hit" has higherIsBetter .*; expected true or false/,
+        `metric "hit": higherIsBetter must be true or false (the direction is saved with every result), found ${found}`,
       );
     }
   });

@@ -118,7 +118,7 @@ describe("Metric.specificationVersion", () => {
     const later = { ...constant, name: "later", specificationVersion: "v2" } as unknown as Metric;
     const error = await thrown(() => new Benchmark({ dataset: fakeDataset(1), metrics: [later] }));
     expect(error.message).toBe(
-      'Benchmark: metric "later" implements specificationVersion the string "v2"; this version of @fastrag/bench-core runs "v1" metrics (or unversioned ones): upgrade @fastrag/bench-core',
+      'Benchmark: metric "later": specificationVersion is the string "v2"; this version of @fastrag/bench-core runs "v1" metrics (or unversioned ones): upgrade @fastrag/bench-core',
     );
     expect(error.field).toBe("specificationVersion");
   });

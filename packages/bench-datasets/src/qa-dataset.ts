@@ -368,7 +368,7 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
     // load() reads by suffix: a native file of another name would not load back.
     if (typeof path !== "string" || !path.toLowerCase().endsWith(".json")) {
       throw new ConfigurationError(
-        `QADataset.save: ${describeValue(path)}: the native format is JSON, and QADataset.load reads it by its suffix; name the file *.json`,
+        `QADataset.save: expected a path that ends in .json (the native format is JSON, and QADataset.load reads it by its suffix), found ${describeValue(path)}; name the file *.json`,
       );
     }
     const samples = this.samples;

@@ -31,14 +31,14 @@ export function expectMetrics<M extends Metadata>(metrics: readonly Metric<M>[])
     if (typeof m.higherIsBetter !== "boolean") {
       // Saved with the result as its direction: a file without one would not load back.
       throw new ConfigurationError(
-        `Benchmark: metric "${m.name}" has higherIsBetter ${describeValue(m.higherIsBetter)}; expected true or false (the direction is saved with every result)`,
+        `Benchmark: metric "${m.name}": higherIsBetter must be true or false (the direction is saved with every result), found ${describeValue(m.higherIsBetter)}`,
       );
     }
     const version: unknown = m.specificationVersion;
     if (version !== undefined && version !== "v1") {
       // A metric written for a later contract would be called the wrong way: refuse it here.
       throw new ConfigurationError(
-        `Benchmark: metric "${m.name}" implements specificationVersion ${describeValue(version)}; this version of @fastrag/bench-core runs "v1" metrics (or unversioned ones): upgrade @fastrag/bench-core`,
+        `Benchmark: metric "${m.name}": specificationVersion is ${describeValue(version)}; this version of @fastrag/bench-core runs "v1" metrics (or unversioned ones): upgrade @fastrag/bench-core`,
         { field: "specificationVersion" },
       );
     }
