@@ -53,9 +53,15 @@ export function bootstrapCi(
   options: BootstrapOptions = {},
 ): ConfidenceInterval {
   const opts = expectOptions(options, "bootstrapCi");
-  const resamples = expectInteger(opts.resamples ?? 10_000, "bootstrapCi: resamples", 1);
-  const seed = expectSeed(opts.seed ?? 0, "bootstrapCi: seed");
-  const level = expectOpenUnit(opts.level ?? 0.95, "bootstrapCi: level");
+  const resamples = expectInteger(
+    opts.resamples ?? 10_000,
+    "bootstrapCi: resamples",
+    1,
+    undefined,
+    "resamples",
+  );
+  const seed = expectSeed(opts.seed ?? 0, "bootstrapCi: seed", "seed");
+  const level = expectOpenUnit(opts.level ?? 0.95, "bootstrapCi: level", "level");
   const x = finiteArray(values, "bootstrapCi: values");
   const n = x.length;
   if (n === 0) throw new ConfigurationError("bootstrapCi: expected at least 1 value, found 0");

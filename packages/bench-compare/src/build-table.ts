@@ -5,7 +5,7 @@ import { commonColumn } from "./internal/common-samples.js";
 import { decimalsFor } from "./internal/format.js";
 import { runLabel } from "./internal/labels.js";
 import { hasOwn, own } from "./internal/own.js";
-import { expectInteger, expectStat } from "./internal/validate.js";
+import { expectInteger, expectStat, optionFields } from "./internal/validate.js";
 import { leftOutSamples } from "./left-out.js";
 import { expectTestOptions, type PairedComparison, type SignificanceTest } from "./significance.js";
 import {
@@ -42,7 +42,10 @@ type Values = (number | null | undefined)[][];
  */
 export function buildTable(runs: ComparedRuns, options: TableOptions): ComparisonTable {
   if (options === null || typeof options !== "object") {
-    throw new ConfigurationError(`table: expected options, found ${describeValue(options)}`);
+    throw new ConfigurationError(
+      `table: expected options, found ${describeValue(options)}`,
+      optionFields(),
+    );
   }
   if ((options as { by?: unknown }).by !== undefined) {
     throw new ConfigurationError(
@@ -50,11 +53,13 @@ export function buildTable(runs: ComparedRuns, options: TableOptions): Compariso
       { kind: "invalid-option", option: "by" },
     );
   }
-  const stat = expectStat(options.stat ?? "mean", "table");
+  const stat = expectStat(options.stat ?? "mean", "table", "stat");
   const maxPairwiseRuns = expectInteger(
     options.maxPairwiseRuns ?? DEFAULT_MAX_PAIRWISE_RUNS,
     "table: maxPairwiseRuns",
     0,
+    undefined,
+    "maxPairwiseRuns",
   );
   const testName = options.test ?? (options.baseline !== undefined ? "randomization" : "none");
   // Checked even when no test runs: a mistyped baseline in a CI gate must not pass unnoticed.
@@ -108,6 +113,7 @@ export function buildTable(runs: ComparedRuns, options: TableOptions): Compariso
     if (stat !== "mean") {
       throw new ConfigurationError(
         `table: significance marks need stat "mean" (the tests compare per-sample scores), found stat "${stat}"; use test: "none"`,
+        optionFields("stat"),
       );
     }
     significance = markSignificance(runs, options, testName, maxPairwiseRuns, wins, tests);
@@ -200,6 +206,7 @@ export function expectBasis(samples: unknown): SampleBasis {
   if (samples === "common" || samples === "all") return samples;
   throw new ConfigurationError(
     `samples: expected "common" (the samples every run scored) or "all" (each run's own scores), found ${describeValue(samples)}`,
+    optionFields("samples"),
   );
 }
 

@@ -162,7 +162,7 @@ export class Comparison {
     stat: SummaryStat = "mean",
     options: { readonly samples?: SampleBasis } = {},
   ): BenchmarkResult {
-    const s = expectStat(stat, "best");
+    const s = expectStat(stat, "best", "stat");
     const higher = this.#runs.expectDirection(metric, "best");
     const basis = expectBasis(options?.samples ?? "common");
     const j = this.metrics().indexOf(metric);
@@ -344,7 +344,7 @@ export class Comparison {
     const metrics =
       opts.metrics === undefined
         ? this.metrics()
-        : expectNames(opts.metrics, "significance: metrics");
+        : expectNames(opts.metrics, "significance: metrics", "metrics");
     for (const m of metrics) this.#runs.expectDirection(m, "significance");
     return testAgainstBaseline(this.#runs, baselineIndex, metrics, resolved);
   }
@@ -382,7 +382,7 @@ export class Comparison {
     const metrics =
       opts.metrics === undefined
         ? this.metrics()
-        : expectNames(opts.metrics, "bootstrapCi: metrics");
+        : expectNames(opts.metrics, "bootstrapCi: metrics", "metrics");
     return runIntervals(this.#runs, metrics, opts);
   }
 

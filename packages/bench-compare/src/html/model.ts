@@ -9,7 +9,7 @@ import type { Comparison } from "../comparison.js";
 import type { HtmlReportOptions } from "../comparison-options.js";
 import { decimalsFor } from "../internal/format.js";
 import { own } from "../internal/own.js";
-import { expectInteger } from "../internal/validate.js";
+import { expectInteger, optionFields } from "../internal/validate.js";
 import type { ComparisonTable } from "../table.js";
 import { type RunDiff, runDiff } from "./diff-rows.js";
 import { type RunTrials, runTrials } from "./trials.js";
@@ -80,7 +80,10 @@ export function buildHtmlReport(
   options: HtmlReportOptions = {},
 ): HtmlReport {
   if (options === null || typeof options !== "object") {
-    throw new ConfigurationError(`toHtml: expected options, found ${describeValue(options)}`);
+    throw new ConfigurationError(
+      `toHtml: expected options, found ${describeValue(options)}`,
+      optionFields(),
+    );
   }
   const results = comparison.results;
   const names = comparison.metrics();
@@ -97,18 +100,26 @@ export function buildHtmlReport(
   if (typeof diffMetric !== "string" || !names.includes(diffMetric)) {
     throw new ConfigurationError(
       `toHtml: diffMetric: expected a metric of the runs (${names.map((m) => `"${m}"`).join(", ")}), found ${describeValue(diffMetric)}`,
+      optionFields("diffMetric"),
     );
   }
   if (options.title !== undefined && typeof options.title !== "string") {
     throw new ConfigurationError(
       `toHtml: title: expected a string, found ${describeValue(options.title)}`,
+      optionFields("title"),
     );
   }
-  const diffCap = expectInteger(options.maxDiffRows ?? DEFAULT_DIFF_ROWS, "toHtml: maxDiffRows", 0);
+  const diffCap = expectInteger(
+    options.maxDiffRows ?? DEFAULT_DIFF_ROWS,
+    "toHtml: maxDiffRows",
+    0,
+    undefined,
+    "maxDiffRows",
+  );
   const fixedResamples =
     options.resamples === undefined
       ? undefined
-      : expectInteger(options.resamples, "toHtml: resamples", 1);
+      : expectInteger(options.resamples, "toHtml: resamples", 1, undefined, "resamples");
   let latencySet: ReadonlySet<string>;
   if (options.latencyMetrics === undefined) {
     latencySet = new Set(names.filter(isLatencyMetric));
@@ -116,12 +127,14 @@ export function buildHtmlReport(
     if (!Array.isArray(options.latencyMetrics)) {
       throw new ConfigurationError(
         `toHtml: latencyMetrics: expected an array of metric names, found ${describeValue(options.latencyMetrics)}`,
+        optionFields("latencyMetrics"),
       );
     }
     for (const m of options.latencyMetrics) {
       if (!names.includes(m)) {
         throw new ConfigurationError(
           `toHtml: latencyMetrics: expected metrics of the runs (${names.map((n) => `"${n}"`).join(", ")}), found ${describeValue(m)}`,
+          optionFields("latencyMetrics"),
         );
       }
     }

@@ -8,11 +8,20 @@ import { describeValue } from "@fastrag/bench-core/internal";
 
 const STATS: ReadonlySet<string> = new Set(SUMMARY_STATS);
 
+/**
+ * The fields of a refused option: kind `invalid-option`, and the option's name when the value
+ * checked is one (code reacts to these; the message is for people).
+ */
+export function optionFields(option?: string): { kind: "invalid-option"; option?: string } {
+  return option === undefined ? { kind: "invalid-option" } : { kind: "invalid-option", option };
+}
+
 /** Validates a DistributionSummary field name. */
-export function expectStat(stat: unknown, where: string): SummaryStat {
+export function expectStat(stat: unknown, where: string, option?: string): SummaryStat {
   if (typeof stat !== "string" || !STATS.has(stat)) {
     throw new ConfigurationError(
       `${where}: expected a statistic (one of ${SUMMARY_STATS.join(", ")}), found ${describeValue(stat)}`,
+      option === undefined ? undefined : optionFields(option),
     );
   }
   return stat as SummaryStat;
@@ -24,30 +33,34 @@ export function expectInteger(
   where: string,
   min: number,
   max: number = Number.MAX_SAFE_INTEGER,
+  option?: string,
 ): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
     throw new ConfigurationError(
       `${where}: expected an integer${max === Number.MAX_SAFE_INTEGER ? ` ≥ ${min}` : ` in [${min}, ${max}]`}, found ${describeValue(value)}`,
+      option === undefined ? undefined : optionFields(option),
     );
   }
   return value;
 }
 
 /** Validates a seed: any safe integer; only its low 32 bits are used. */
-export function expectSeed(value: unknown, where: string): number {
+export function expectSeed(value: unknown, where: string, option?: string): number {
   if (typeof value !== "number" || !Number.isSafeInteger(value)) {
     throw new ConfigurationError(
       `${where}: expected an integer seed, found ${describeValue(value)}`,
+      option === undefined ? undefined : optionFields(option),
     );
   }
   return value >>> 0;
 }
 
 /** Validates a probability strictly between 0 and 1 (alpha, confidence level). */
-export function expectOpenUnit(value: unknown, where: string): number {
+export function expectOpenUnit(value: unknown, where: string, option?: string): number {
   if (typeof value !== "number" || !(value > 0 && value < 1)) {
     throw new ConfigurationError(
       `${where}: expected a number strictly between 0 and 1, found ${describeValue(value)}`,
+      option === undefined ? undefined : optionFields(option),
     );
   }
   return value;
@@ -86,16 +99,18 @@ export function expectOptions<T extends object>(value: T | undefined, where: str
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new ConfigurationError(
       `${where}: expected an options object, found ${describeValue(value)}`,
+      optionFields(),
     );
   }
   return value;
 }
 
 /** Validates a list of metric names given as an option. */
-export function expectNames(value: unknown, where: string): readonly string[] {
+export function expectNames(value: unknown, where: string, option?: string): readonly string[] {
   if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
     throw new ConfigurationError(
       `${where}: expected an array of metric names, found ${describeValue(value)}`,
+      option === undefined ? undefined : optionFields(option),
     );
   }
   return value;
