@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 const here = fileURLToPath(new URL(".", import.meta.url));
 const wanted = process.argv.slice(2);
 const all = readdirSync(here)
-  .filter((f) => f.endsWith(".mjs") && f !== "run.mjs")
+  .filter((f) => f.endsWith(".mjs") && f !== "run.mjs" && !f.endsWith("-fixture.mjs"))
   .map((f) => f.replace(/\.mjs$/, ""))
   .sort();
 let failed = 0;

@@ -8,38 +8,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Benchmark, BenchmarkResult } from "../packages/bench-core/dist/index.js";
+import { engine, exact, hit, N, samples, TRIALS } from "./trials-fixture.mjs";
 
-const N = 10_000;
-const TRIALS = 5;
 const ROUNDS = 5;
-const samples = Array.from({ length: N }, (_, i) => ({
-  id: `q${i}`,
-  question: `question ${i}`,
-  expectedAnswers: [`answer ${i}`],
-  relevantIds: [`d${i % 10}`],
-}));
-const chunks = Array.from({ length: 5 }, (_, j) => ({ id: `d${j}`, uri: `doc://${j}` }));
-let calls = 0;
-const engine = {
-  query: async (question) => {
-    calls++;
-    return { answer: calls % 3 === 0 ? "wrong" : `answer ${question.slice(9)}`, chunks };
-  },
-};
-const exact = {
-  name: "exact",
-  higherIsBetter: true,
-  needsRelevantIds: false,
-  needsAnswer: true,
-  score: ({ sample, answer }) => (answer === sample.expectedAnswers[0] ? 1 : 0),
-};
-const hit = {
-  name: "hit@5",
-  higherIsBetter: true,
-  needsRelevantIds: true,
-  needsAnswer: false,
-  score: ({ sample, retrieved }) => (retrieved.some((c) => c.id === sample.relevantIds[0]) ? 1 : 0),
-};
 const bench = new Benchmark({ dataset: samples, metrics: [exact, hit], maxConcurrent: 16 });
 const result = await bench.run(engine, { name: "five", trials: TRIALS });
 

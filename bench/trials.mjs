@@ -8,50 +8,17 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Benchmark } from "../packages/bench-core/dist/index.js";
+import { counter, engine, exact, hit, N, samples, TRIALS } from "./trials-fixture.mjs";
 
-const N = 10_000;
-const TRIALS = 5;
-const samples = Array.from({ length: N }, (_, i) => ({
-  id: `q${i}`,
-  question: `question ${i}`,
-  expectedAnswers: [`answer ${i}`],
-  relevantIds: [`d${i % 10}`],
-}));
-const chunks = Array.from({ length: 5 }, (_, j) => ({ id: `d${j}`, uri: `doc://${j}` }));
-let calls = 0;
-const engine = {
-  query: async (question) => {
-    calls++;
-    // Right about two times in three, varying from call to call: trials disagree.
-    return { answer: calls % 3 === 0 ? "wrong" : `answer ${question.slice(9)}`, chunks };
-  },
-};
-const exact = {
-  name: "exact",
-  higherIsBetter: true,
-  needsRelevantIds: false,
-  needsAnswer: true,
-  score: ({ sample, answer }) => (answer === sample.expectedAnswers[0] ? 1 : 0),
-};
-const hit = {
-  name: "hit@5",
-  higherIsBetter: true,
-  needsRelevantIds: true,
-  needsAnswer: false,
-  score: ({ sample, retrieved }) => {
-    const want = sample.relevantIds[0];
-    for (let i = 0; i < retrieved.length; i++) if (retrieved[i].id === want) return 1;
-    return 0;
-  },
-};
 const bench = new Benchmark({ dataset: samples, metrics: [exact, hit], maxConcurrent: 16 });
 
 async function time(trials) {
-  calls = 0;
+  counter.calls = 0;
   const t = performance.now();
   const result = await bench.run(engine, { name: `t${trials}`, trials });
   const ms = performance.now() - t;
-  if (calls !== N * trials) throw new Error(`expected ${N * trials} calls, made ${calls}`);
+  if (counter.calls !== N * trials)
+    throw new Error(`expected ${N * trials} calls, made ${counter.calls}`);
   return { ms, result };
 }
 
