@@ -19,6 +19,7 @@ export { isTimeoutMs, MAX_TIMER_MS } from "./internal/timer.js";
 export { setOwn } from "./internal/validate.js";
 export { forEachConcurrently } from "./internal/worker-pool.js";
 export { trialStd, trialsDisagree } from "./result/trials.js";
+export { meanOfValues, summarizeValues } from "./summary.js";
 export { detectTarget, type TargetKind } from "./runner/check-output.js";
 export { seedJournal } from "./runner/checkpoint.js";
 export { describeValue } from "./runner/describe-value.js";

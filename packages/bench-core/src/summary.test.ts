@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { percentile, summarize } from "./summary.js";
+import { meanOfValues, percentile, summarize, summarizeValues } from "./summary.js";
 
 describe("summarize", () => {
   it("matches hand-computed statistics", () => {
@@ -113,5 +113,38 @@ describe("percentile", () => {
     expect(percentile([10, 20, 30, 40], 0)).toBe(10);
     expect(percentile([10, 20, 30, 40], 100)).toBe(40);
     expect(percentile([], 50)).toBeNull();
+  });
+});
+
+describe("meanOfValues", () => {
+  // The table of a comparison recomputes means over common samples with it: it must be the mean
+  // summarizeValues gives, to the bit, whether it counts distinct values or sorts.
+  const same = (values: number[]) => {
+    const expected = summarizeValues(Float64Array.from(values)).mean;
+    expect(Object.is(meanOfValues(Float64Array.from(values)), expected)).toBe(true);
+  };
+
+  it("is summarizeValues' mean, bit for bit, for few distinct values (the counted path)", () => {
+    const few = fc.constantFrom(0, 1, 0.2, 1 / 3, 2 / 3, 0.1, 0.7, 1e-17, 0.30000000000000004, -0.5, 3);
+    fc.assert(fc.property(fc.array(few, { minLength: 1, maxLength: 3000 }), same), {
+      numRuns: 300,
+    });
+  });
+
+  it("is summarizeValues' mean for many distinct values, -0, huge and tiny values (sorted)", () => {
+    const any = fc.double({ noNaN: true, noDefaultInfinity: true });
+    fc.assert(fc.property(fc.array(any, { minLength: 1, maxLength: 400 }), same), { numRuns: 300 });
+    same([-0, -0]);
+    same([-0, -1, -0]);
+    same([0, -0, 1]);
+    same([1e308, 1e308, 1e308]);
+    same([5e-324, 5e-324]);
+    same(Array.from({ length: 1000 }, (_, i) => i / 7));
+    // Around the counted path's limit of distinct values.
+    for (const k of [255, 256, 257]) same(Array.from({ length: 3 * k }, (_, i) => (i % k) / 9));
+  });
+
+  it("gives null for no values", () => {
+    expect(meanOfValues(new Float64Array(0))).toBeNull();
   });
 });

@@ -70,8 +70,7 @@ export function summarizeValues(values: Float64Array): DistributionSummary {
   const max = sorted[n - 1] as number;
   const scale = scaleOf(Math.max(Math.abs(min), Math.abs(max)));
   if (scale !== 1) return unscaled(summarizeValues(sorted.map((v) => v * scale)), scale, min, max);
-  // Rounding can put the mean of identical values one ulp outside [min, max]; clamp it back.
-  const mean = Math.min(max, Math.max(min, kahanSum(sorted) / n));
+  const mean = clampedMean(sorted, min, max);
   let sq = 0;
   for (let i = 0; i < n; i++) {
     const d = (sorted[i] as number) - mean;
@@ -88,6 +87,72 @@ export function summarizeValues(values: Float64Array): DistributionSummary {
     p99: percentile(sorted, 99),
     max,
   };
+}
+
+/**
+ * The mean {@link summarizeValues} gives, bit for bit, without the spread and percentiles (sorting
+ * `values` in place, as it does): a comparison's table recomputes many means over common samples.
+ */
+export function meanOfValues(values: Float64Array): number | null {
+  const n = values.length;
+  if (n === 0) return null;
+  const counted = countedMean(values);
+  if (counted !== undefined) return counted;
+  const sorted = values.sort();
+  const min = sorted[0] as number;
+  const max = sorted[n - 1] as number;
+  const scale = scaleOf(Math.max(Math.abs(min), Math.abs(max)));
+  if (scale === 1) return clampedMean(sorted, min, max);
+  const inner = meanOfValues(sorted.map((v) => v * scale)) as number;
+  return Math.min(max, Math.max(min, inner / scale));
+}
+
+/** Distinct values above which {@link countedMean} gives up (sorting is then cheaper). */
+const MAX_COUNTED = 256;
+
+/**
+ * {@link meanOfValues} of scores that take few distinct values (most metrics' in [0, 1]) without
+ * sorting them: the distinct values are counted, then added in ascending order, each as many
+ * times as it occurs, which is the very sequence of additions over the sorted values. `undefined`
+ * (sort instead) for more than {@link MAX_COUNTED} distinct values, a −0 (a Map does not tell it
+ * from 0, the sort does) or values that need scaling.
+ */
+function countedMean(values: Float64Array): number | undefined {
+  const n = values.length;
+  const counts = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    const v = values[i] as number;
+    if (v === 0 && Object.is(v, -0)) return undefined;
+    const c = counts.get(v);
+    if (c !== undefined) counts.set(v, c + 1);
+    else {
+      if (counts.size === MAX_COUNTED) return undefined;
+      counts.set(v, 1);
+    }
+  }
+  const distinct = Float64Array.from(counts.keys()).sort();
+  const min = distinct[0] as number;
+  const max = distinct[distinct.length - 1] as number;
+  if (scaleOf(Math.max(Math.abs(min), Math.abs(max))) !== 1) return undefined;
+  let sum = 0;
+  let c = 0;
+  for (let j = 0; j < distinct.length; j++) {
+    const v = distinct[j] as number;
+    const abs = Math.abs(v);
+    // kahanSum's step, repeated: the same operations on the same operands, in the same order.
+    for (let k = counts.get(v) as number; k > 0; k--) {
+      const t = sum + v;
+      c += Math.abs(sum) >= abs ? sum - t + v : v - t + sum;
+      sum = t;
+    }
+  }
+  return Math.min(max, Math.max(min, (sum + c) / n));
+}
+
+/** The compensated mean of ascending `sorted`, clamped to [min, max]. */
+function clampedMean(sorted: Float64Array, min: number, max: number): number {
+  // Rounding can put the mean of identical values one ulp outside [min, max]; clamp it back.
+  return Math.min(max, Math.max(min, kahanSum(sorted) / sorted.length));
 }
 
 /**
