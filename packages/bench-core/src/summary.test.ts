@@ -125,7 +125,19 @@ describe("meanOfValues", () => {
   };
 
   it("is summarizeValues' mean, bit for bit, for few distinct values (the counted path)", () => {
-    const few = fc.constantFrom(0, 1, 0.2, 1 / 3, 2 / 3, 0.1, 0.7, 1e-17, 0.30000000000000004, -0.5, 3);
+    const few = fc.constantFrom(
+      0,
+      1,
+      0.2,
+      1 / 3,
+      2 / 3,
+      0.1,
+      0.7,
+      1e-17,
+      0.30000000000000004,
+      -0.5,
+      3,
+    );
     fc.assert(fc.property(fc.array(few, { minLength: 1, maxLength: 3000 }), same), {
       numRuns: 300,
     });
