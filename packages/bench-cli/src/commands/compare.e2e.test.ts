@@ -313,6 +313,36 @@ describe("names from result files on the terminal, and --out's format", () => {
     expect(await readFile(txt, "utf8")).toMatch(/^run,errored,incomplete,recall@5\r\n/);
   });
 
+  it("compare warns about errored samples run by run up to 5 runs, then in one line", async () => {
+    const at = join(dir, "escaping", "many");
+    await mkdir(at, { recursive: true });
+    const paths: string[] = [];
+    // Seven runs: the first without errors, the others with 1, 1, 2, 1, 3 and 1 errored samples.
+    const errors = [0, 1, 1, 2, 1, 3, 1];
+    for (let r = 0; r < errors.length; r++) {
+      const scores: (number | "error")[] = [1, 1, 1, 1];
+      for (let k = 0; k < (errors[r] as number); k++) scores[k] = "error";
+      paths.push(await saveRun(join(at, `run-${r}.json`), `run-${r}`, "recall@5", scores));
+    }
+    const many = cli(["compare", ...paths, "--test", "none"]);
+    expect(many.code, many.stderr).toBe(0);
+    expect(many.stderr).toBe(
+      'warning: 6 of 7 runs have errored samples (1–3 each; the most: "run-5" 3 of 4, "run-3" 2 of 4, "run-1" 1 of 4); every run is compared on the samples all runs scored (a failure is never scored as 0)\n',
+    );
+    const all = cli(["compare", ...paths, "--test", "none", "--samples", "all"]);
+    expect(all.stderr).toMatch(
+      /^warning: 6 of 7 runs have errored samples .*; their means leave them out/,
+    );
+    // Five runs with errors (and the clean one): a line each, as before.
+    const few = cli(["compare", ...paths.slice(0, 6), "--test", "none"]);
+    expect(few.stderr.trim().split("\n")).toEqual(
+      [1, 2, 3, 4, 5].map(
+        (r) =>
+          `warning: ${errors[r]} of 4 samples of "run-${r}" errored; every run is compared on the samples all runs scored (a failure is never scored as 0)`,
+      ),
+    );
+  });
+
   it("compare refuses a --format that contradicts --out's extension, writing nothing", () => {
     const path = join(dir, "escaping", "contradiction.html");
     const r = cli(["compare", files.base, files.evil, "--format", "md", "--out", path]);

@@ -212,21 +212,55 @@ function baselineIndex(comparison: Comparison, baseline: string, io: Io): number
 
 /**
  * A run's means leave its errored samples out (a failure is never a zero), so a run that mostly
- * failed can top the table: say so beside it.
+ * failed can top the table: say so beside it. A line per run up to {@link MAX_RUN_WARNINGS} runs;
+ * beyond, one line that counts them (a comparison of 100 runs must not bury its table under 100
+ * warnings), naming the runs with the most errored samples.
  */
 function warnIfErrored(comparison: Comparison, io: Io, samples: "common" | "all"): void {
-  for (const r of comparison.results) {
-    const { errored } = r.status;
-    if (errored === 0) continue;
-    const total = r.status.successful + r.status.incomplete + errored;
-    writeLine(
-      io.stderr,
-      samples === "common" && comparison.results.length > 1
-        ? `warning: ${errored} of ${total} samples of "${printable(r.name)}" errored; every run is compared on the samples all runs scored (a failure is never scored as 0)`
-        : `warning: ${errored} of ${total} samples of "${printable(r.name)}" errored; its means leave them out (a failure is never scored as 0)`,
-    );
+  const runs = comparison.results
+    .map((r) => ({
+      name: r.name,
+      errored: r.status.errored,
+      total: r.status.successful + r.status.incomplete + r.status.errored,
+    }))
+    .filter((r) => r.errored > 0);
+  const common = samples === "common" && comparison.results.length > 1;
+  const compared =
+    "every run is compared on the samples all runs scored (a failure is never scored as 0)";
+  if (runs.length <= MAX_RUN_WARNINGS) {
+    for (const r of runs) {
+      writeLine(
+        io.stderr,
+        `warning: ${r.errored} of ${r.total} samples of "${printable(r.name)}" errored; ${
+          common ? compared : "its means leave them out (a failure is never scored as 0)"
+        }`,
+      );
+    }
+    return;
   }
+  const worst = [...runs].sort((a, b) => b.errored / b.total - a.errored / a.total);
+  const shown = worst
+    .slice(0, 3)
+    .map((r) => `"${printable(r.name)}" ${r.errored} of ${r.total}`)
+    .join(", ");
+  let least = Number.POSITIVE_INFINITY;
+  let most = 0;
+  for (const r of runs) {
+    least = Math.min(least, r.errored);
+    most = Math.max(most, r.errored);
+  }
+  writeLine(
+    io.stderr,
+    `warning: ${runs.length} of ${comparison.results.length} runs have errored samples (${
+      least === most ? least : `${least}–${most}`
+    } each; the most: ${shown}); ${
+      common ? compared : "their means leave them out (a failure is never scored as 0)"
+    }`,
+  );
 }
+
+/** Runs warned about one by one; more are counted in one line. */
+const MAX_RUN_WARNINGS = 5;
 
 /**
  * Without a test nothing pairs the runs, so runs over different datasets would sit in one table
