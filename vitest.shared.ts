@@ -10,6 +10,10 @@ export default defineConfig({
       { find: /^@fastrag\/bench-cache$/, replacement: pkg("bench-cache/src/index.ts") },
       { find: /^@fastrag\/bench-core$/, replacement: pkg("bench-core/src/index.ts") },
       {
+        find: /^@fastrag\/bench-core\/internal\/base$/,
+        replacement: pkg("bench-core/src/internal/base.ts"),
+      },
+      {
         find: /^@fastrag\/bench-core\/(internal|testing)$/,
         replacement: pkg("bench-core/src/$1.ts"),
       },

@@ -1,4 +1,5 @@
-import { ConfigurationError } from "@fastrag/bench-core";
+// The light entry: a command loads the runner only when it needs it (`eval` never does).
+import { ConfigurationError } from "@fastrag/bench-core/internal/base";
 import { Command, CommanderError } from "commander";
 import { checkCommandSpec } from "./commands/check-command.js";
 import type { CommandContext, CommandSpec } from "./commands/command-spec.js";

@@ -147,6 +147,10 @@ describe("meanOfValues", () => {
     const any = fc.double({ noNaN: true, noDefaultInfinity: true });
     fc.assert(fc.property(fc.array(any, { minLength: 1, maxLength: 400 }), same), { numRuns: 300 });
     same([-0, -0]);
+    same([0, 1, Number.NaN, 1]);
+    same([1, Number.POSITIVE_INFINITY, 1]);
+    same([Number.NEGATIVE_INFINITY, 2]);
+    same([1, 1, 0, -0, 0]);
     same([-0, -1, -0]);
     same([0, -0, 1]);
     same([1e308, 1e308, 1e308]);
@@ -158,5 +162,12 @@ describe("meanOfValues", () => {
 
   it("gives null for no values", () => {
     expect(meanOfValues(new Float64Array(0))).toBeNull();
+  });
+
+  it("gives NaN or ±∞ for scores holding them, as numpy does (it recursed without end)", () => {
+    expect(summarize([0, Number.NaN, 1]).mean).toBeNaN();
+    expect(summarize([1, Number.POSITIVE_INFINITY]).mean).toBe(Number.POSITIVE_INFINITY);
+    expect(summarize([Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY]).mean).toBeNaN();
+    expect(meanOfValues(Float64Array.from([2, Number.NaN]))).toBeNaN();
   });
 });

@@ -109,44 +109,94 @@ export function meanOfValues(values: Float64Array): number | null {
 
 /** Distinct values above which {@link countedMean} gives up (sorting is then cheaper). */
 const MAX_COUNTED = 256;
+/** Slots of the counting table: a power of two, at most half full. */
+const SLOTS = 4 * MAX_COUNTED;
+// The counting table, reused by every call (nothing in a call can re-enter it): each slot's value
+// and count, and the slots in use, to clear them afterwards. A double's bits hash it.
+const slotValue = new Float64Array(SLOTS);
+const slotCount = new Int32Array(SLOTS);
+const usedSlots = new Int32Array(MAX_COUNTED);
+const bits = new Float64Array(1);
+const bitWords = new Int32Array(bits.buffer);
 
 /**
  * {@link meanOfValues} of scores that take few distinct values (most metrics' in [0, 1]) without
  * sorting them: the distinct values are counted, then added in ascending order, each as many
  * times as it occurs, which is the very sequence of additions over the sorted values. `undefined`
- * (sort instead) for more than {@link MAX_COUNTED} distinct values, a −0 (a Map does not tell it
- * from 0, the sort does) or values that need scaling.
+ * (sort instead) for more than {@link MAX_COUNTED} distinct values, a NaN or a −0 (the table
+ * compares with `===`, which does not tell −0 from 0; the sort does), or values that need scaling.
  */
 function countedMean(values: Float64Array): number | undefined {
   const n = values.length;
-  const counts = new Map<number, number>();
+  let used = 0;
+  let ok = true;
   for (let i = 0; i < n; i++) {
     const v = values[i] as number;
-    if (v === 0 && Object.is(v, -0)) return undefined;
-    const c = counts.get(v);
-    if (c !== undefined) counts.set(v, c + 1);
-    else {
-      if (counts.size === MAX_COUNTED) return undefined;
-      counts.set(v, 1);
+    if (v === 0 ? Object.is(v, -0) : Number.isNaN(v)) {
+      ok = false;
+      break;
+    }
+    bits[0] = v;
+    let slot =
+      (Math.imul((bitWords[0] as number) ^ (bitWords[1] as number), 0x9e3779b1) >>> 22) &
+      (SLOTS - 1);
+    for (;;) {
+      const c = slotCount[slot] as number;
+      if (c === 0) {
+        if (used === MAX_COUNTED) {
+          ok = false;
+          break;
+        }
+        slotValue[slot] = v;
+        slotCount[slot] = 1;
+        usedSlots[used++] = slot;
+        break;
+      }
+      if (slotValue[slot] === v) {
+        slotCount[slot] = c + 1;
+        break;
+      }
+      slot = (slot + 1) & (SLOTS - 1);
     }
   }
-  const distinct = Float64Array.from(counts.keys()).sort();
+  const distinct = new Float64Array(used);
+  const counts = new Int32Array(used);
+  for (let j = 0; j < used; j++) {
+    const slot = usedSlots[j] as number;
+    distinct[j] = slotValue[slot] as number;
+    counts[j] = slotCount[slot] as number;
+    slotCount[slot] = 0;
+  }
+  if (!ok) return undefined;
+  // Ascending, each value with its count (an insertion sort: at most 256 values).
+  for (let j = 1; j < used; j++) {
+    const v = distinct[j] as number;
+    const c = counts[j] as number;
+    let k = j - 1;
+    while (k >= 0 && (distinct[k] as number) > v) {
+      distinct[k + 1] = distinct[k] as number;
+      counts[k + 1] = counts[k] as number;
+      k--;
+    }
+    distinct[k + 1] = v;
+    counts[k + 1] = c;
+  }
   const min = distinct[0] as number;
-  const max = distinct[distinct.length - 1] as number;
+  const max = distinct[used - 1] as number;
   if (scaleOf(Math.max(Math.abs(min), Math.abs(max))) !== 1) return undefined;
   let sum = 0;
   let c = 0;
-  for (let j = 0; j < distinct.length; j++) {
+  for (let j = 0; j < used; j++) {
     const v = distinct[j] as number;
     const abs = Math.abs(v);
     // kahanSum's step, repeated: the same operations on the same operands, in the same order.
-    for (let k = counts.get(v) as number; k > 0; k--) {
+    for (let k = counts[j] as number; k > 0; k--) {
       const t = sum + v;
       c += Math.abs(sum) >= abs ? sum - t + v : v - t + sum;
       sum = t;
     }
   }
-  return Math.min(max, Math.max(min, (sum + c) / n));
+  return Math.min(max, Math.max(min, (Number.isFinite(sum) ? sum + c : sum) / n));
 }
 
 /** The compensated mean of ascending `sorted`, clamped to [min, max]. */
@@ -162,7 +212,9 @@ function clampedMean(sorted: Float64Array, min: number, max: number): number {
  * standard deviation or percentile), nor squares of tiny ones underflow.
  */
 function scaleOf(max: number): number {
-  if (max === 0 || (max <= 2 ** 500 && max >= 2 ** -500)) return 1;
+  // NaN and ±∞ are not scaled (no factor brings them near 1): they make the mean NaN or ±∞, as
+  // numpy's does, rather than recursing without end.
+  if (max === 0 || !Number.isFinite(max) || (max <= 2 ** 500 && max >= 2 ** -500)) return 1;
   const e = Math.floor(Math.log2(max));
   return 2 ** Math.min(1000, Math.max(-1000, -e));
 }
@@ -196,5 +248,6 @@ function kahanSum(values: ArrayLike<number>): number {
     c += Math.abs(sum) >= Math.abs(v) ? sum - t + v : v - t + sum;
     sum = t;
   }
-  return sum + c;
+  // Past ±∞ the compensation is NaN: the sum itself is the answer (NaN stays NaN).
+  return Number.isFinite(sum) ? sum + c : sum;
 }

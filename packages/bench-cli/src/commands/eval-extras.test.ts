@@ -171,3 +171,34 @@ describe("eval's refusals", () => {
     expect(one.stderr).toMatch(/--run .*looks like qrels.*--qrels and --run swapped/);
   });
 });
+
+describe("the built eval", () => {
+  const bundle = fileURLToPath(new URL("../../dist/commands/eval-bundle.js", import.meta.url));
+
+  it("is one file that shares with the CLI only io, the command's spec and the record path", async () => {
+    expect(existsSync(bundle)).toBe(true);
+    const text = await readFile(bundle, "utf8");
+    const imported = new Set(
+      [...text.matchAll(/^import [^;]*? from "([^"]+)";$/gm)].map((m) => m[1] as string),
+    );
+    const dynamic = new Set([...text.matchAll(/import\("([^"]+)"\)/g)].map((m) => m[1] as string));
+    // The packages' entries (core's runner, the metrics' judges, datasets' loaders) are not
+    // loaded: eval's readers, metrics and core's errors and summaries are in the file.
+    expect([...imported].filter((s) => !s.startsWith("node:")).sort()).toEqual([
+      "../internal/io.js",
+      "../internal/printable.js",
+      "./eval-command.js",
+    ]);
+    expect([...dynamic]).toEqual(["../internal/eval-records.js"]);
+    const loaded = spawnSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const m = await import(${JSON.stringify(bundle)}); console.log(typeof m.evalCommand);`,
+      ],
+      { encoding: "utf8" },
+    );
+    expect(loaded.stdout.trim(), loaded.stderr).toBe("function");
+  });
+});

@@ -1,5 +1,6 @@
 import { open } from "node:fs/promises";
-import { ConfigurationError, type Metric } from "@fastrag/bench-core";
+import type { Metric } from "@fastrag/bench-core";
+import { ConfigurationError } from "@fastrag/bench-core/internal/base";
 import type { EvalInput, EvalScores } from "../internal/eval-records.js";
 import { cliPath, type Io, UsageError, writeLine } from "../internal/io.js";
 import { printable } from "../internal/printable.js";

@@ -29,8 +29,8 @@ export interface EvalScores {
   readonly errored: Uint8Array;
   /** Per metric (in the order given), per query: the score, NaN for `null` (never a score). */
   readonly scores: readonly Float64Array[];
-  /** Per metric: the summary of its scores. */
-  readonly summaries: readonly (DistributionSummary | undefined)[];
+  /** Per metric: how many queries it scored, and the mean of their scores (`null` for none). */
+  readonly summaries: readonly (Pick<DistributionSummary, "count" | "mean"> | undefined)[];
   /**
    * How many of the queries with a relevant document the run has no ranking for: they score 0,
    * as with trec_eval -c. (Queries with none are left out whether the run has them or not.)

@@ -1,4 +1,5 @@
-import { type Metric, summarize } from "@fastrag/bench-core";
+import type { Metric } from "@fastrag/bench-core";
+import { meanOfValues } from "@fastrag/bench-core/internal/base";
 import {
   averagePrecisionOfFlags,
   hitRateOfFlags,
@@ -87,8 +88,11 @@ function scoreQuery(
       }
       if (idealGains === undefined) {
         if (ideal.gains.length < m) ideal.gains = new Float64Array(m * 2);
-        ideal.gains.set(judgments.idealGains.subarray(from, from + m));
-        idealGains = ideal.gains;
+        // Copied value by value: a subarray per query is an object per query to collect.
+        const all = judgments.idealGains;
+        const gains = ideal.gains;
+        for (let i = 0; i < m; i++) gains[i] = all[from + i] as number;
+        idealGains = gains;
       }
       column[q] = ndcgOfGains(ranking.gains, n, idealGains, m, plan.k);
       continue;
@@ -170,20 +174,23 @@ export async function evalColumnar(
     if ((judgments.relevantCount[q] as number) > 0) missing++;
   }
   const ids = qrels.queries;
+  // One buffer for every metric's scores (meanOfValues may sort it in place).
+  const values = new Float64Array(queries);
   return {
     queries,
     id: (i) => ids.text(i),
     errored: new Uint8Array(queries),
     scores: out,
-    // The runner's summaries: of each metric's non-null scores (summarize sorts them, so the
-    // mean's rounding does not depend on the queries' order).
+    // The runner's means, bit for bit: of each metric's non-null scores, added in ascending
+    // order (meanOfValues counts few distinct values, or sorts), so the mean's rounding does not
+    // depend on the queries' order. Only the mean and the count are printed.
     summaries: out.map((column) => {
-      const values: number[] = [];
+      let count = 0;
       for (let q = 0; q < queries; q++) {
         const v = column[q] as number;
-        if (!Number.isNaN(v)) values.push(v);
+        if (!Number.isNaN(v)) values[count++] = v;
       }
-      return summarize(values);
+      return { count, mean: meanOfValues(values.subarray(0, count)) };
     }),
     missing,
     counts: { retrieved, relevant: judgments.relevantCount, relevantRetrieved },

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
-import { ConfigurationError } from "@fastrag/bench-core";
+import { ConfigurationError } from "@fastrag/bench-core/internal/base";
 
 /**
  * A stream a command writes text to: `process.stdout` and `process.stderr` are ones. Declared

@@ -1,4 +1,5 @@
-import { ConfigurationError, type Metric } from "@fastrag/bench-core";
+import type { Metric } from "@fastrag/bench-core";
+import { ConfigurationError } from "@fastrag/bench-core/internal/base";
 import {
   HitRate,
   MAP,

@@ -1,7 +1,8 @@
 // A ranking's ids de-duplicated (each id at its first rank), with the look-up structures the
 // relevant ids are then matched through: hashes and a mask up to SCAN_LIMIT ids, a reused
 // open-addressing table up to HASH_LIMIT, else a Set.
-import { MetricUnavailableError, type RetrievedChunk } from "@fastrag/bench-core";
+import type { RetrievedChunk } from "@fastrag/bench-core";
+import { MetricUnavailableError } from "@fastrag/bench-core/internal/base";
 import { chunkAt, malformed } from "./input.js";
 import { describeValue } from "./options.js";
 

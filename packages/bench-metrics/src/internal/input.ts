@@ -1,10 +1,6 @@
-import {
-  ConfigurationError,
-  type EvalSample,
-  type MetricInput,
-  type RetrievedChunk,
-  type Usage,
-} from "@fastrag/bench-core";
+import type { EvalSample, MetricInput, RetrievedChunk, Usage } from "@fastrag/bench-core";
+// The light entry: `fastrag-bench eval` loads the retrieval metrics without the runner.
+import { ConfigurationError } from "@fastrag/bench-core/internal/base";
 import { describeValue } from "./options.js";
 
 // A metric called directly (`metric.score(input)` in a caller's own harness) gets whatever the

@@ -1,5 +1,10 @@
-import { ConfigurationError } from "@fastrag/bench-core";
-import { describeValue, isTimeoutMs, MAX_TIMER_MS } from "@fastrag/bench-core/internal";
+// The light entry: `fastrag-bench eval` loads the retrieval metrics without the runner.
+import {
+  ConfigurationError,
+  describeValue,
+  isTimeoutMs,
+  MAX_TIMER_MS,
+} from "@fastrag/bench-core/internal/base";
 import type { MatchLevel } from "./judgments.js";
 
 /**
@@ -96,4 +101,4 @@ export function timeoutOption(metric: string, value: unknown): number | undefine
 }
 
 /** A found value in a message: core's one wording, the same in every package. */
-export { describeValue } from "@fastrag/bench-core/internal";
+export { describeValue } from "@fastrag/bench-core/internal/base";

@@ -1,0 +1,13 @@
+/**
+ * `@fastrag/bench-core/internal/base`: the few modules of core that a sibling package's light
+ * paths need (the error classes, the summaries, `describeValue`, the timer bounds), without the
+ * runner, results, cache and journal that the root and `/internal` entries load: `fastrag-bench
+ * eval` reached its first line of work after 65 of core's modules, now after 6
+ * (docs/decisions/eval-reading.md). Semver does not cover it, as `/internal`.
+ *
+ * @packageDocumentation
+ */
+export * from "../errors.js";
+export { describeValue } from "../runner/describe-value.js";
+export { meanOfValues, percentile, summarize, summarizeValues } from "../summary.js";
+export { isTimeoutMs, MAX_TIMER_MS } from "./timer.js";
