@@ -130,7 +130,7 @@ function countedMean(values: Float64Array): number | undefined {
   const n = values.length;
   let used = 0;
   let ok = true;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < n && ok; i++) {
     const v = values[i] as number;
     if (v === 0 ? Object.is(v, -0) : Number.isNaN(v)) {
       ok = false;
