@@ -82,18 +82,16 @@ export async function streamCsv(
   let partial = "";
   let fresh: string[] = [];
   let freshLength = 0;
-  // Newlines before `partial`; rows handed over; where the current row starts in the aggregate.
+  // Newlines before `partial`; rows handed over; the text being parsed (or reported on).
   let linesBefore = 0;
   let row = 0;
   let aggregate = "";
-  let rowStart = 0;
   // Newlines counted in the aggregate up to `counted`: asking for the line of each row of a chunk
   // costs one scan of the chunk, not one per row.
   let counted = 0;
   let countedLines = 0;
   const setAggregate = (text: string) => {
     aggregate = text;
-    rowStart = 0;
     counted = 0;
     countedLines = 0;
     batchRow = -1;
@@ -101,11 +99,12 @@ export async function streamCsv(
   };
   // Rows are parsed a batch (one aggregate) at a time, without a callback per row; where the
   // current row starts is asked for by messages only, and worked out then, for the whole batch,
-  // by parsing it again with papaparse's step (what it reports as each row's cursor).
+  // by parsing it again with papaparse's step (what it reports as each row's cursor). Outside a
+  // batch's rows (-1: a row that never ends), the row starts where the aggregate does.
   let batchRow = -1;
   let batchStarts: Int32Array | undefined;
   const rowStartOf = (): number => {
-    if (batchRow < 0) return rowStart;
+    if (batchRow < 0) return 0;
     if (batchStarts === undefined) batchStarts = rowStarts(aggregate, delimiter, newline);
     return batchStarts[batchRow] ?? aggregate.length;
   };
