@@ -306,6 +306,22 @@ describe("TargetLocks", () => {
     }
   });
 
+  it("refuses a lock held by another run in this same process, and takes it once released", async () => {
+    // Two runs in one process (two main() calls) share its pid: the pid alone cannot tell the
+    // live one from a restarted container's dead run.
+    const lock = join(dir, "same-process", "t.lock");
+    const first = await TargetLocks.acquire([{ name: "t", lock }], () => {}, quick);
+    const second = await TargetLocks.acquire([{ name: "t", lock }], () => {}, quick).catch(
+      (e: unknown) => e,
+    );
+    expect((second as Error).name).toBe("TargetLockedError");
+    expect((second as Error).message).toContain(`(pid ${process.pid} on`);
+    await first.release();
+    const third = await TargetLocks.acquire([{ name: "t", lock }], () => {}, quick);
+    await third.release();
+    expect(existsSync(lock)).toBe(false);
+  });
+
   it("never removes a lock that changed hands after it was judged stale", async () => {
     // Run B judged the lock of an ended process stale; meanwhile run A took it over. B's takeover
     // must then leave A's lock alone (removing it would let both run).

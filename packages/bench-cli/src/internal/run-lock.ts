@@ -55,6 +55,13 @@ export interface LockTimings {
 
 const TIMINGS: LockTimings = { refreshMs: REFRESH_MS, staleMs: STALE_MS };
 
+/**
+ * The tokens of the runs in this process that are taking or holding locks: a lock naming this
+ * process's pid is another live run's when its token is here (two `main()` calls in one process),
+ * and a dead run's otherwise (a restarted container given the same pid).
+ */
+const liveHere = new Set<string>();
+
 /** The locks of the targets one `run` command runs, held until `release`. */
 export class TargetLocks {
   private readonly paths: string[] = [];
@@ -102,6 +109,8 @@ export class TargetLocks {
       ...(start === undefined ? {} : { processStart: start }),
     };
     const locks = new TargetLocks(token, timings);
+    // Before the first lock exists, so that no run in this process ever sees it as a dead run's.
+    liveHere.add(token);
     try {
       for (const { name, lock } of targets) {
         await take(lock, name, holder, onNote, timings, signal);
@@ -119,8 +128,12 @@ export class TargetLocks {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
     process.off("exit", this.onExit);
-    for (const lock of this.paths) {
-      if ((await readHolder(lock))?.token === this.token) await rm(lock, { force: true });
+    try {
+      for (const lock of this.paths) {
+        if ((await readHolder(lock))?.token === this.token) await rm(lock, { force: true });
+      }
+    } finally {
+      liveHere.delete(this.token);
     }
   }
 
@@ -259,8 +272,13 @@ async function staleness(
   if (before === undefined) return "gone";
   if (other !== undefined && other.machine === machineId()) {
     // This machine's: held exactly while its process lives. A pid that is this process's own
-    // is a restarted container's (pid namespaces and pids are reused): its run has ended.
-    if (other.pid === process.pid) return `whose pid (${other.pid}) is now this run's own`;
+    // is another run's in this process while that run lives; otherwise a restarted container's
+    // (pid namespaces and pids are reused), whose run has ended.
+    if (other.pid === process.pid) {
+      return liveHere.has(other.token)
+        ? undefined
+        : `whose pid (${other.pid}) is now this run's own`;
+    }
     if (!isAlive(other.pid)) return `whose process (pid ${other.pid}) has ended`;
     // Alive, but perhaps another process that was given the ended run's pid.
     const start = other.processStart === undefined ? undefined : processStart(other.pid);
