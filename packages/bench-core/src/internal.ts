@@ -23,4 +23,5 @@ export { detectTarget, type TargetKind } from "./runner/check-output.js";
 export { seedJournal } from "./runner/checkpoint.js";
 export { describeValue } from "./runner/describe-value.js";
 export { expectRateLimit, type RateLimitNames } from "./runner/rate-limit-options.js";
+export { usageTokens } from "./runner/rate-limiter.js";
 export { meanOfValues, summarizeValues } from "./summary.js";

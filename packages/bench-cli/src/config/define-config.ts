@@ -89,8 +89,9 @@ export interface BenchConfig<M extends Metadata = Metadata> {
    * Call each target once before its samples are timed (as `run --warmup`), so that the first
    * target does not pay alone for cold starts (connections, JIT, a model loading) and its latency
    * is not biased against the others. The warm-up call is neither recorded nor counted, and is
-   * skipped when the response cache holds its answer. Default `false`: it is one more model call
-   * per target, paid for, on every run.
+   * skipped when the response cache holds its answer. Under `rateLimit` it counts against the
+   * budget: the samples start as late as they would after one limited call. Default `false`: it
+   * is one more model call per target, paid for, on every run.
    */
   readonly warmup?: boolean;
 }

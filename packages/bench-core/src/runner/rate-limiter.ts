@@ -96,7 +96,6 @@ export class RunLimiter implements CallLimiter {
     this.maxWaits = options.maxWaits ?? DEFAULT_MAX_WAITS;
   }
 
-  /** What the limiter counted so far. */
   /** What the limiter counted, as the run's result records it. */
   record(): RateLimitRecord {
     const s = this.stats();

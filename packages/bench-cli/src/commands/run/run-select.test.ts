@@ -14,6 +14,8 @@ interface Globals {
   __r9Calls?: string[];
   __r9Fail?: Set<string>;
   __r9Cold?: Set<string>;
+  __r9Times?: number[];
+  __r9Usage?: number;
 }
 const g = globalThis as Globals;
 
@@ -32,9 +34,11 @@ const exact = {
 };
 const call = async (who, sample) => {
   globalThis.__r9Calls.push(who + " " + sample.id);
+  globalThis.__r9Times?.push(performance.now());
   if (globalThis.__r9Fail.has(who + " " + sample.id)) throw new Error("upstream 500");
   if (!globalThis.__r9Cold.has(who)) { globalThis.__r9Cold.add(who); return { answer: "cold" }; }
-  return { answer: "a" + sample.id.slice(1) };
+  const usage = globalThis.__r9Usage === undefined ? {} : { usage: { totalTokens: globalThis.__r9Usage } };
+  return { answer: "a" + sample.id.slice(1), ...usage };
 };
 export default {
   dataset, metrics: [exact], maxConcurrent: 1, ${extra}
@@ -60,6 +64,8 @@ async function setup(files: Record<string, string> = { "bench.config.mjs": body(
   g.__r9Fail = new Set();
   // Warm by default: only the warm-up tests start cold.
   g.__r9Cold = new Set(["a", "b"]);
+  g.__r9Times = [];
+  g.__r9Usage = undefined;
   return { dir, io, err: () => stderr, out: () => stdout };
 }
 
@@ -299,6 +305,34 @@ describe("--warmup", () => {
         expect(r.samples.every((s: { answer: string }) => s.answer !== "cold")).toBe(true);
       }
     }
+  });
+
+  it("counts against the rate limit: the samples start as late as after one limited call", async () => {
+    // 240 requests a minute: the limiter starts with 4 to spend at once, so without the wait the
+    // samples would start right after the warm-up: 5 calls in a moment.
+    const t = await setup();
+    g.__r9Cold = new Set();
+    const args = ["run", "bench.config.mjs", "--only", "a", "--warmup", "--rpm", "240"];
+    expect(await main(args, t.io), t.err()).toBe(0);
+    expect(g.__r9Calls?.slice(0, 2)).toEqual(["a q0", "a q0"]);
+    const [warm, first] = g.__r9Times as number[];
+    // A request's share of a minute: 250 ms (less a timer's rounding).
+    expect((first as number) - (warm as number)).toBeGreaterThanOrEqual(245);
+    expect(t.err()).toContain(
+      "a: the warm-up call counts against rateLimit; waiting 0.3 s before the samples",
+    );
+    // Its tokens, when they cost more: 10,000 of 1,200,000 a minute is 500 ms.
+    const tokens = await setup();
+    g.__r9Usage = 10_000;
+    const targs = ["run", "bench.config.mjs", "--only", "a", "--warmup", "--tpm", "1200000"];
+    expect(await main(targs, tokens.io), tokens.err()).toBe(0);
+    const [warm2, first2] = g.__r9Times as number[];
+    expect((first2 as number) - (warm2 as number)).toBeGreaterThanOrEqual(495);
+    expect(tokens.err()).toContain("waiting 0.5 s before the samples");
+    // Without a rate limit, no wait and no note.
+    const free = await setup();
+    expect(await main(["run", "bench.config.mjs", "--only", "a", "--warmup"], free.io)).toBe(0);
+    expect(free.err()).not.toContain("counts against rateLimit");
   });
 
   it("is skipped when the cache answers, and refuses a warmup key that is not a boolean", async () => {

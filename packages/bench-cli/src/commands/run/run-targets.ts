@@ -108,6 +108,14 @@ export async function runTargets(
         timeoutMs: config.timeoutMs,
         cache:
           cache === undefined ? undefined : { store: cache, refresh: options.refresh === true },
+        rateLimit: benchmark.rateLimit,
+        onBudgetWait: (ms) =>
+          writeLine(
+            io.stderr,
+            c.dim(
+              `${printable(name)}: the warm-up call counts against rateLimit; waiting ${(ms / 1000).toFixed(1)} s before the samples`,
+            ),
+          ),
       });
       if (!warm.called) {
         writeLine(

@@ -10,12 +10,47 @@
 // Why it is off by default: that call is one more model call per target, paid for, on every run,
 // and it cannot be recorded (its latency is what is being excluded). Runs that compare quality
 // only, or whose targets are local and warm, gain nothing from it.
-import { type Benchmark, type ResponseCache, targetCacheKey } from "@fastrag/bench-core";
+//
+// Under a `rateLimit`, the warm-up is one more request (and its tokens) against the provider's
+// budget, which the run's limiter, made when the samples start, does not see. So the warm-up
+// waits as long as the limiter would make the next call wait had the warm-up gone through it: a
+// request's share of a minute, or its tokens' share when longer. The samples then start with the
+// budget the limiter assumes, and no window of a minute holds more calls than the limit allows.
+
+import { setTimeout as delay } from "node:timers/promises";
+import {
+  type Benchmark,
+  type RateLimitOptions,
+  type ResponseCache,
+  targetCacheKey,
+  type Usage,
+} from "@fastrag/bench-core";
+import { usageTokens } from "@fastrag/bench-core/internal";
 
 /** What the warm-up did: called (and how it went), or skipped and why. */
 export type WarmupOutcome =
-  | { readonly called: true; readonly error?: unknown }
+  | {
+      readonly called: true;
+      readonly error?: unknown;
+      /** How long the warm-up then waited for the run's rate limit (0 without one). */
+      readonly budgetWaitMs: number;
+    }
   | { readonly called: false; readonly reason: "cached" | "no-sample" };
+
+/**
+ * How long a call of `tokens` (unknown: 0) sets back the budgets of `rateLimit`: the wait the
+ * run's token buckets would impose on the next call after it, starting full. 0 without a limit.
+ */
+export function warmupBudgetWaitMs(
+  rateLimit: Pick<RateLimitOptions, "requestsPerMinute" | "tokensPerMinute"> | undefined,
+  tokens: number | undefined,
+): number {
+  const rpm = rateLimit?.requestsPerMinute;
+  const tpm = rateLimit?.tokensPerMinute;
+  const requestWait = rpm === undefined ? 0 : 60_000 / rpm;
+  const tokenWait = tpm === undefined || tokens === undefined ? 0 : (tokens * 60_000) / tpm;
+  return Math.max(requestWait, tokenWait);
+}
 
 /**
  * Calls `target` once with the first sample the run would run (the shard's first), without
@@ -23,6 +58,8 @@ export type WarmupOutcome =
  * Skipped when the response cache already answers that sample (a cached run makes no call to
  * warm up for) or there is no sample. The call gets the run's `signal` and, with `timeoutMs`, a
  * timeout of its own; an error is returned, not thrown (the run then says per sample what fails).
+ * With `rateLimit`, it then waits what the call cost the budgets ({@link warmupBudgetWaitMs}; a
+ * failed call counts as a request), ending that wait early when `signal` aborts.
  */
 export async function warmUp(
   target: unknown,
@@ -33,6 +70,9 @@ export async function warmUp(
     readonly signal: AbortSignal;
     readonly timeoutMs?: number | undefined;
     readonly cache?: { readonly store: ResponseCache; readonly refresh: boolean } | undefined;
+    readonly rateLimit?: RateLimitOptions | undefined;
+    /** Told how long the warm-up will wait for the rate limit, before it waits. */
+    readonly onBudgetWait?: ((ms: number) => void) | undefined;
   },
 ): Promise<WarmupOutcome> {
   const sample = benchmark.samples[options.first];
@@ -68,6 +108,7 @@ export async function warmUp(
           }, options.timeoutMs);
         });
   timedOut?.catch(() => {});
+  let outcome: { error?: unknown; tokens?: number | undefined };
   try {
     const callOptions = { signal: controller.signal, sample };
     const call = Promise.resolve().then(() =>
@@ -75,12 +116,21 @@ export async function warmUp(
         ? t.query(sample.question, callOptions)
         : t.retrieve?.(sample.question, callOptions),
     );
-    await (timedOut === undefined ? call : Promise.race([call, timedOut]));
-    return { called: true };
+    const output = await (timedOut === undefined ? call : Promise.race([call, timedOut]));
+    outcome = { tokens: usageTokens((output as { usage?: Usage } | null | undefined)?.usage) };
   } catch (error) {
-    return { called: true, error };
+    outcome = { error };
   } finally {
     clearTimeout(timer);
     options.signal.removeEventListener("abort", onAbort);
   }
+  const budgetWaitMs = options.signal.aborted
+    ? 0
+    : warmupBudgetWaitMs(options.rateLimit, outcome.tokens);
+  if (budgetWaitMs > 0) {
+    options.onBudgetWait?.(budgetWaitMs);
+    // Ends early (rejecting, ignored here) when the run is stopped.
+    await delay(budgetWaitMs, undefined, { signal: options.signal }).catch(() => {});
+  }
+  return { called: true, budgetWaitMs, ...("error" in outcome ? { error: outcome.error } : {}) };
 }
