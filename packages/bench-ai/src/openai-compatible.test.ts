@@ -150,7 +150,8 @@ describe("aiJudge over HTTP (@ai-sdk/openai-compatible)", () => {
     const pending = judge("Who wrote Hamlet?", { signal: controller.signal });
     setTimeout(() => controller.abort(), 100);
     await expect(pending).rejects.toMatchObject({ name: "AbortError" });
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // Well under the server's 5 s, with room for a loaded machine.
+    expect(performance.now() - started).toBeLessThan(4_000);
     await new Promise((r) => setTimeout(r, 50));
     expect(server.requests[0]?.aborted).toBe(true);
   });

@@ -99,7 +99,8 @@ describe("fromRetriever (a vector store's retriever, @langchain/core)", () => {
     const pending = fromRetriever(slow).retrieve("q", call(sample, controller.signal));
     setTimeout(() => controller.abort(new Error("run aborted")), 50);
     await expect(pending).rejects.toThrow("run aborted");
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // Well under the retriever's 5 s, with room for a loaded machine.
+    expect(performance.now() - started).toBeLessThan(4_000);
   });
 
   it("refuses what is not a retriever and malformed options", () => {

@@ -156,7 +156,8 @@ describe("fromRunnable (an LCEL chain, @langchain/core)", () => {
     const pending = fromRunnable(chain, { answer: "answer" }).query("q", call(controller.signal));
     setTimeout(() => controller.abort(new Error("run aborted")), 50);
     await expect(pending).rejects.toThrow("run aborted");
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // Well under the chain's 5 s, with room for a loaded machine.
+    expect(performance.now() - started).toBeLessThan(4_000);
   });
 
   it("refuses what is not a runnable and malformed options", () => {

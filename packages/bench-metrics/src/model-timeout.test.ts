@@ -163,7 +163,8 @@ describe("timeoutMs: a model that never settles", () => {
       dataset,
       metrics: hung.map(([, , make]) => make(20)),
     }).run(engine, { name: "hung judge" });
-    expect(Date.now() - started).toBeLessThan(4_000);
+    // Hung calls never settle: without the timeouts the run would not end at all.
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(result.samples).toHaveLength(2);
     for (const s of result.samples) {
       expect(s.status).toBe("incomplete");
@@ -217,7 +218,8 @@ describe("timeoutMs: a call that settles in time", () => {
     }).run({ query: async () => ({ answer: "x" }) }, { name: "fast judge" });
     expect(result.samples[0]?.scores.answer_correctness).toBe(1);
     expect(result.samples[0]?.status).toBe("successful");
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Far from the 10-minute timeout, with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(20_000);
     // No 10-minute timer keeps the process alive once the run is over.
     expect(timers()).toBe(before);
   });
