@@ -15,7 +15,7 @@
 // budget, which the run's limiter, made when the samples start, does not see. So the warm-up
 // waits as long as the limiter would make the next call wait had the warm-up gone through it: a
 // request's share of a minute, or its tokens' share when longer. The samples then start with the
-// budget the limiter assumes, and no window of a minute holds more calls than the limit allows.
+// budget the limiter assumes, and the run, warm-up included, keeps the limiter's pace.
 
 import { setTimeout as delay } from "node:timers/promises";
 import {
