@@ -29,12 +29,7 @@ import { usageTokens } from "@fastrag/bench-core/internal";
 
 /** What the warm-up did: called (and how it went), or skipped and why. */
 export type WarmupOutcome =
-  | {
-      readonly called: true;
-      readonly error?: unknown;
-      /** How long the warm-up then waited for the run's rate limit (0 without one). */
-      readonly budgetWaitMs: number;
-    }
+  | { readonly called: true; readonly error?: unknown }
   | { readonly called: false; readonly reason: "cached" | "no-sample" };
 
 /**
@@ -132,5 +127,5 @@ export async function warmUp(
     // Ends early (rejecting, ignored here) when the run is stopped.
     await delay(budgetWaitMs, undefined, { signal: options.signal }).catch(() => {});
   }
-  return { called: true, budgetWaitMs, ...("error" in outcome ? { error: outcome.error } : {}) };
+  return "error" in outcome ? { called: true, error: outcome.error } : { called: true };
 }
