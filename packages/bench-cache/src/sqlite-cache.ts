@@ -178,7 +178,7 @@ export class SqliteCache implements ResponseCache {
       db = new Driver(this.path, { timeout: busy });
       // Reading the journal mode is the first read of the file: a file that is not SQLite
       // fails here. WAL lets readers of one process go on while another writes.
-      db.pragma("journal_mode = WAL");
+      useWal(db, busy);
       db.pragma("synchronous = NORMAL");
       const ready = db;
       ready.transaction(() => prepareSchema(ready, this.path)).immediate();
@@ -259,6 +259,35 @@ export class SqliteCache implements ResponseCache {
       `cache store ${this.path}: ${doing}the file ${describeSqliteError(error, this.#busyTimeoutMs)}; ${FIX}`,
       { cause: error },
     );
+  }
+}
+
+const nap = new Int32Array(new SharedArrayBuffer(4));
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" && code.startsWith("SQLITE_BUSY");
+}
+
+/**
+ * Switches the file to WAL mode, waiting up to `busyTimeoutMs` for other processes. The switch
+ * rewrites the file's header from inside a read, and SQLite answers SQLITE_BUSY at once, without
+ * waiting as its timeout says, when another connection reads the file meanwhile: two processes
+ * opening a new store together (two shards of a run) met that about once in 500 opens. So the
+ * switch is retried, with pauses of 1 ms doubling to 50 ms, until the timeout. A store already in
+ * WAL mode needs no switch and no write.
+ */
+function useWal(db: Database, busyTimeoutMs: number): void {
+  const deadline = performance.now() + busyTimeoutMs;
+  for (let pause = 1; ; pause = Math.min(2 * pause, 50)) {
+    try {
+      db.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      const left = deadline - performance.now();
+      if (!isBusy(error) || left <= 0) throw error;
+      Atomics.wait(nap, 0, 0, Math.min(pause, left));
+    }
   }
 }
 
