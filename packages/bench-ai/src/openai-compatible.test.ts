@@ -152,7 +152,13 @@ describe("aiJudge over HTTP (@ai-sdk/openai-compatible)", () => {
     await expect(pending).rejects.toMatchObject({ name: "AbortError" });
     // Well under the server's 5 s, with room for a loaded machine.
     expect(performance.now() - started).toBeLessThan(4_000);
-    await new Promise((r) => setTimeout(r, 50));
+    // The server sees the connection close a moment later (longer on a loaded machine); it
+    // would close only after the 5 s answer had the request not been aborted.
+    const seen = performance.now();
+    while (server.requests[0]?.closed !== true && performance.now() - seen < 4_000) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(server.requests[0]?.closed).toBe(true);
     expect(server.requests[0]?.aborted).toBe(true);
   });
 

@@ -11,6 +11,8 @@ export interface RecordedRequest {
   status: number;
   /** True when the client closed the connection before the answer. */
   aborted: boolean;
+  /** True once the exchange ended: answered, or the client went away. */
+  closed: boolean;
 }
 
 /** What the server answers with a 429 for one request. */
@@ -69,20 +71,25 @@ export async function startFixtureServer(options: FixtureServerOptions): Promise
   const requests: RecordedRequest[] = [];
   const server = createServer((req, res) => {
     const at = performance.now();
+    // Listened to before the body is read: a client may go away while it is sent.
+    let ended: { aborted: boolean } | undefined;
+    let record: RecordedRequest | undefined;
+    res.on("close", () => {
+      ended = { aborted: !res.writableFinished };
+      if (record !== undefined) Object.assign(record, { closed: true }, ended);
+    });
     void (async () => {
       const body = await readBody(req);
-      const record: RecordedRequest = {
+      record = {
         path: req.url ?? "",
         body,
         at,
         status: 0,
-        aborted: false,
+        aborted: ended?.aborted ?? false,
+        closed: ended !== undefined,
       };
       requests.push(record);
       const n = requests.length;
-      res.on("close", () => {
-        if (!res.writableFinished) record.aborted = true;
-      });
       const delay = options.delayMs?.(n) ?? 0;
       if (delay > 0) await new Promise((r) => setTimeout(r, delay));
       if (res.destroyed) return;
