@@ -147,8 +147,18 @@ describe("a process killed while writing", () => {
     const n = 1_000_000; // more than it can write before the kill
     const w = runWorker([store, "0", String(n), go, doneDir]);
     await w.ready;
-    // Let it write for a while, then kill it mid-stream.
+    // Let it write for a while (at least 400 ms and 50 entries, however loaded the machine),
+    // then kill it mid-stream.
     await new Promise((resolve) => setTimeout(resolve, 400));
+    const watcher = openCache(store);
+    try {
+      const since = performance.now();
+      while (watcher.size < 50 && performance.now() - since < 20_000) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      watcher.close();
+    }
     w.child.kill("SIGKILL");
     await expect(w.done).rejects.toThrow(/exited with null/);
 
