@@ -30,7 +30,9 @@ export default defineConfig({
   },
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    testTimeout: 30_000,
+    // Tests that spawn the CLI (several processes each) take 10 s on a loaded 2-core machine and
+    // could take 30 s in a spike; a hung test still fails, only later.
+    testTimeout: 120_000,
     // A TMPDIR of the run's own, removed at its end: tests' temporary files never pile up.
     globalSetup: [fileURLToPath(new URL("./vitest.tmpdir.ts", import.meta.url))],
     typecheck: { enabled: true, include: ["src/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },

@@ -395,7 +395,7 @@ describe("checkpoint journal", () => {
           signal: controller.signal,
         })
         .catch((e: unknown) => e),
-      new Promise((r) => setTimeout(() => r("still pending"), 2_000)),
+      new Promise((r) => setTimeout(() => r("still pending"), 20_000)),
     ]);
     expect(RunAbortedError.isInstance(aborted)).toBe(true);
     const partial = (aborted as RunAbortedError<BenchmarkResult>).partial;
@@ -510,16 +510,15 @@ describe.runIf(existsSync(built))("SIGKILL acceptance (needs the built package)"
     const calls = join(dir, "kill-calls.txt");
     const out = join(dir, "kill-result.json");
     await writeFile(calls, "");
+    const callCount = async () => (await readFile(calls, "utf8")).split("\n").length - 1;
     for (let kill = 0; kill < 3; kill++) {
-      const child = startChild([journal, calls, out, String(n)]);
-      const done = exited(child);
-      // Wait until the run has visibly progressed, then kill at a random point.
+      // Kill at a random point once the run has visibly progressed. The child's calls after that
+      // point hang (with up to 8 in flight), so it cannot finish first on a slow machine.
       const target = ((kill + 1) * n) / 5 + Math.floor(Math.random() * (n / 10));
-      for (;;) {
-        const count = (await readFile(calls, "utf8").catch(() => "")).split("\n").length;
-        if (count >= target) break;
-        await new Promise((r) => setTimeout(r, 5));
-      }
+      const hangAfter = target - (await callCount());
+      const child = startChild([journal, calls, out, String(n), String(hangAfter)]);
+      const done = exited(child);
+      while ((await callCount()) < target) await new Promise((r) => setTimeout(r, 5));
       child.kill("SIGKILL");
       expect(await done).toBeNull();
       expect(existsSync(out)).toBe(false);
@@ -554,17 +553,32 @@ describe.runIf(existsSync(built))("SIGKILL acceptance (needs the built package)"
     const journal = join(dir, "shared.jsonl");
     const calls = join(dir, "shared-calls.txt");
     await writeFile(calls, "");
-    const first = startChild([journal, calls, join(dir, "shared-1.json"), String(n)]);
+    const callCount = async () => (await readFile(calls, "utf8")).split("\n").length - 1;
+    const waitForCalls = async (count: number) => {
+      while ((await callCount()) < count) await new Promise((r) => setTimeout(r, 2));
+    };
+    // The first holds its calls after the 50th until the go file exists; the second starts once
+    // the first holds, and the first goes on once the second is calling too, so the two write
+    // the journal at once however the machine schedules them.
+    const go = join(dir, "shared-go");
+    const first = startChild([
+      journal,
+      calls,
+      join(dir, "shared-1.json"),
+      String(n),
+      "0",
+      "50",
+      go,
+    ]);
     const firstDone = exited(first);
-    for (;;) {
-      const lines = (await readFile(journal, "utf8").catch(() => "")).split("\n").length;
-      if (lines > 50) break;
-      await new Promise((r) => setTimeout(r, 2));
-    }
+    await waitForCalls(50);
     const second = startChild([journal, calls, join(dir, "shared-2.json"), String(n)]);
-    expect(await Promise.all([firstDone, exited(second)])).toEqual([0, 0]);
+    const secondDone = exited(second);
+    await waitForCalls(100);
+    await writeFile(go, "");
+    expect(await Promise.all([firstDone, secondDone])).toEqual([0, 0]);
     // The two overlapped: the second ran samples the first was still running.
-    expect((await readFile(calls, "utf8")).split("\n").length - 1).toBeGreaterThan(n);
+    expect(await callCount()).toBeGreaterThan(n);
     const lines = (await readFile(journal, "utf8")).trim().split("\n");
     for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
     // A third run finds every sample finished: it calls the target for none.

@@ -73,9 +73,12 @@ describe("TargetLocks", () => {
     expect(Date.now() - (await stat(a)).mtimeMs).toBeGreaterThan(3_000_000);
     vi.advanceTimersByTime(15_000);
     // The refresh's utimes runs on the real file system: wait for it.
-    await vi.waitFor(async () => {
-      expect(Date.now() - (await stat(a)).mtimeMs).toBeLessThan(60_000);
-    });
+    await vi.waitFor(
+      async () => {
+        expect(Date.now() - (await stat(a)).mtimeMs).toBeLessThan(60_000);
+      },
+      { timeout: 10_000 },
+    );
     // Someone deleted b and another run took it: release (and refresh) leave that lock alone.
     await writeLock(b, { pid: 1, host: "elsewhere" }, 3_600_000);
     const foreign = await readFile(b, "utf8");
@@ -218,19 +221,18 @@ describe("TargetLocks", () => {
       "(pid 42 on ci-runner-2, since 2026-01-01T00:00:00.000Z)",
     );
     // Old by our clock, but its holder (whose clock is behind) still touches it: held.
+    // The holder touches it (to a time still old by our clock) while the watch is on: the note
+    // comes after the watch has read the lock's time.
     await writeLock(lock, { pid: 42, host: "ci-runner-2" }, 60_000);
-    const touching = setInterval(() => {
-      const then = new Date(Date.now() - 60_000 + Math.random() * 1000);
-      void utimes(lock, then, then).catch(() => {});
-    }, 50);
     const notes: string[] = [];
-    try {
-      await expect(
-        TargetLocks.acquire([{ name: "t", lock }], (m) => notes.push(m), quick),
-      ).rejects.toThrow(/pid 42 on ci-runner-2/);
-    } finally {
-      clearInterval(touching);
-    }
+    const touch = (m: string) => {
+      notes.push(m);
+      const then = new Date(Date.now() - 59_000);
+      if (m.includes("watching")) utimesSync(lock, then, then);
+    };
+    await expect(TargetLocks.acquire([{ name: "t", lock }], touch, quick)).rejects.toThrow(
+      /pid 42 on ci-runner-2/,
+    );
     expect(notes).toEqual([expect.stringMatching(/looks abandoned; watching it for 0 s/)]);
     // Old and left alone: taken over after the watch.
     await writeLock(lock, { pid: 42, host: "ci-runner-2" }, 60_000);

@@ -1,9 +1,18 @@
 // Child process for the SIGKILL acceptance test: runs N samples with a checkpoint journal against a
 // target that records every call in a file, then writes the result. Imports the built package.
-import { appendFileSync } from "node:fs";
+// argv: <journal or -> <calls file> <result file> <n> [hangAfter] [gateAfter gateFile]
+// - hangAfter (0 = never): this process's calls after that many record themselves and never
+//   answer, so the run cannot finish before the parent kills it, however slow the machine.
+// - gateAfter, gateFile: calls after that many wait until gateFile exists before they record
+//   themselves and go on (so the parent can start another process while this one is mid-run).
+import { appendFileSync, existsSync } from "node:fs";
 import { Benchmark } from "../../dist/index.js";
 
-const [journal, callsFile, outFile, n] = process.argv.slice(2);
+const [journal, callsFile, outFile, n, hangAfterText, gateAfterText, gateFile] =
+  process.argv.slice(2);
+const hangAfter = Number(hangAfterText ?? 0);
+const gateAfter = Number(gateAfterText ?? 0);
+let calls = 0;
 const samples = Array.from({ length: Number(n) }, (_, i) => ({
   id: `q${i}`,
   question: `question ${i}`,
@@ -27,7 +36,13 @@ const hit = {
 };
 const engine = {
   async query(_question, { sample }) {
+    calls++;
+    if (gateFile !== undefined && calls > gateAfter) {
+      while (!existsSync(gateFile)) await new Promise((r) => setTimeout(r, 5));
+    }
     appendFileSync(callsFile, `${sample.id}\n`);
+    // A timer keeps the process alive while its calls hang, until the kill.
+    if (hangAfter > 0 && calls > hangAfter) await new Promise(() => setInterval(() => {}, 60_000));
     await new Promise((r) => setTimeout(r, Math.random() * 2));
     const i = Number(sample.id.slice(1));
     if (i % 97 === 0) throw new Error(`deterministic failure ${i}`);

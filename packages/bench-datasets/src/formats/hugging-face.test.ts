@@ -237,11 +237,12 @@ describe("QADataset.fromHuggingFace", () => {
       /no progress from .* for 200 ms: no answer, or a stalled download \(no network\?/,
     );
 
+    // Long enough that the listing before the download cannot time out on a loaded machine.
     const stalled = await rejection(
-      QADataset.fromHuggingFace("org/stall", { baseUrl: base, timeoutMs: 300 }),
+      QADataset.fromHuggingFace("org/stall", { baseUrl: base, timeoutMs: 3_000 }),
     );
     expect(ConfigurationError.isInstance(stalled)).toBe(true);
-    expect(stalled.message).toMatch(/no progress from .*\/stall\.parquet for 300 ms/);
+    expect(stalled.message).toMatch(/no progress from .*\/stall\.parquet for 3000 ms/);
 
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
