@@ -499,6 +499,11 @@ function startChild(args: string[]): ChildProcess {
   return spawn(process.execPath, [fixture, ...args], { stdio: ["ignore", "ignore", "pipe"] });
 }
 
+/** The lines of the calls file the children write, one per call. */
+async function countCalls(calls: string): Promise<number> {
+  return (await readFile(calls, "utf8")).split("\n").length - 1;
+}
+
 function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
 }
@@ -510,7 +515,7 @@ describe.runIf(existsSync(built))("SIGKILL acceptance (needs the built package)"
     const calls = join(dir, "kill-calls.txt");
     const out = join(dir, "kill-result.json");
     await writeFile(calls, "");
-    const callCount = async () => (await readFile(calls, "utf8")).split("\n").length - 1;
+    const callCount = () => countCalls(calls);
     for (let kill = 0; kill < 3; kill++) {
       // Kill at a random point once the run has visibly progressed. The child's calls after that
       // point hang (with up to 8 in flight), so it cannot finish first on a slow machine.
@@ -553,7 +558,7 @@ describe.runIf(existsSync(built))("SIGKILL acceptance (needs the built package)"
     const journal = join(dir, "shared.jsonl");
     const calls = join(dir, "shared-calls.txt");
     await writeFile(calls, "");
-    const callCount = async () => (await readFile(calls, "utf8")).split("\n").length - 1;
+    const callCount = () => countCalls(calls);
     const waitForCalls = async (count: number) => {
       while ((await callCount()) < count) await new Promise((r) => setTimeout(r, 2));
     };

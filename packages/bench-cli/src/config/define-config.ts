@@ -90,7 +90,7 @@ export interface BenchConfig<M extends Metadata = Metadata> {
    * target does not pay alone for cold starts (connections, JIT, a model loading) and its latency
    * is not biased against the others. The warm-up call is neither recorded nor counted, and is
    * skipped when the response cache holds its answer. Under `rateLimit` it counts against the
-   * budget: the samples start as late as they would after one limited call. Default `false`: it
+   * budget: the samples start once what it used has come back. Default `false`: it
    * is one more model call per target, paid for, on every run.
    */
   readonly warmup?: boolean;

@@ -141,13 +141,7 @@ export async function streamCsv(
   const handOver = (rows: string[][], errors: readonly Papa.ParseError[]) => {
     // An error of the row left incomplete at the batch's end is not one yet: that row is parsed
     // again, whole, with the next batch (papaparse's step never reported it either).
-    let error: Papa.ParseError | undefined;
-    for (const e of errors) {
-      if ((e.row ?? 0) < rows.length) {
-        error = e;
-        break;
-      }
-    }
+    const error = errors.find((e) => (e.row ?? 0) < rows.length);
     const stop = error === undefined ? rows.length : (error.row ?? 0);
     for (let k = 0; k < stop; k++) {
       const cells = rows[k] as string[];

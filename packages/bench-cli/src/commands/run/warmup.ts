@@ -13,9 +13,9 @@
 //
 // Under a `rateLimit`, the warm-up is one more request (and its tokens) against the provider's
 // budget, which the run's limiter, made when the samples start, does not see. So the warm-up
-// waits as long as the limiter would make the next call wait had the warm-up gone through it: a
-// request's share of a minute, or its tokens' share when longer. The samples then start with the
-// budget the limiter assumes, and the run, warm-up included, keeps the limiter's pace.
+// waits until what it used of the budget has come back: a request's share of a minute, or its
+// tokens' share when longer. The samples then start with the full budget the limiter assumes, and
+// the run, warm-up included, keeps the limiter's pace.
 
 import { setTimeout as delay } from "node:timers/promises";
 import {
@@ -33,8 +33,9 @@ export type WarmupOutcome =
   | { readonly called: false; readonly reason: "cached" | "no-sample" };
 
 /**
- * How long a call of `tokens` (unknown: 0) sets back the budgets of `rateLimit`: the wait the
- * run's token buckets would impose on the next call after it, starting full. 0 without a limit.
+ * How long a call of `tokens` (unknown: 0) sets back the budgets of `rateLimit`: the time the
+ * run's token buckets take to win back what it took (1 request at `requestsPerMinute`, `tokens`
+ * at `tokensPerMinute`), the longer of the two. 0 without a limit.
  */
 export function warmupBudgetWaitMs(
   rateLimit: Pick<RateLimitOptions, "requestsPerMinute" | "tokensPerMinute"> | undefined,
