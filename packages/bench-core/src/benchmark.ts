@@ -276,6 +276,11 @@ export class Benchmark<M extends Metadata = Metadata> {
               cacheKey,
               runName: name,
             },
+      // The judge metrics' steps go through the same store (DESIGN §11): no hand wiring.
+      judge:
+        options.cache === undefined
+          ? undefined
+          : { cache: options.cache, refresh: options.refresh === true },
     };
     const work = { samples: this.samples, questions: this.questions, ids: this.ids, todo };
     try {

@@ -74,6 +74,24 @@ export function modelCacheKey(modelKey: string, input: string | readonly string[
   return `model:${createHash("sha256").update(parts).digest("hex")}`;
 }
 
+/**
+ * The key of one judge step (DESIGN §11): the judge's model key (its `cacheKey`, `null` for a
+ * judge without one), the step's name, its structured input and the attempt, hashed (SHA-256)
+ * over a canonical JSON (object keys sorted), so the same question asked by two metrics, or in
+ * two runs, has one key. It reads `judge:` followed by 64 hex digits.
+ *
+ * @throws {ConfigurationError} when `input` holds what JSON cannot tell apart (a bigint, a Map).
+ */
+export function judgeStepKey(
+  modelKey: string | null,
+  step: string,
+  input: unknown,
+  attempt: number,
+): string {
+  const parts = `[${JSON.stringify(modelKey)},${JSON.stringify(step)},${canonicalJson(input, `step ${step} input`)},${attempt}]`;
+  return `judge:${createHash("sha256").update(parts).digest("hex")}`;
+}
+
 function sampleLabel(sample: Pick<EvalSample, "id" | "question">): string {
   return sample.id !== undefined
     ? `sample ${JSON.stringify(sample.id)}`

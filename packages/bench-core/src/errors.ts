@@ -212,9 +212,13 @@ export class RunAbortedError<TPartial = BenchmarkResult> extends FastragBenchErr
  * message in the sample's `error`, and the sample counts as `incomplete`: never as a zero.
  */
 export class MetricUnavailableError extends FastragBenchError {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** The judge step that failed (`"verdicts"`, …), when a judge step did. */
+  readonly step?: string;
+
+  constructor(message: string, options?: { cause?: unknown; step?: string }) {
     super(message, options);
     this.name = "MetricUnavailableError";
+    if (options?.step !== undefined) this.step = options.step;
     brand(this, UNAVAILABLE_BRAND);
   }
 

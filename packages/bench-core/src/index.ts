@@ -1,6 +1,11 @@
 export { Benchmark, type BenchmarkOptions, type DatasetLike } from "./benchmark.js";
 export { cacheValueText, MemoryCache, type ResponseCache } from "./cache.js";
-export { modelCacheKey, type TargetCacheKeyInput, targetCacheKey } from "./cache-key.js";
+export {
+  judgeStepKey,
+  modelCacheKey,
+  type TargetCacheKeyInput,
+  targetCacheKey,
+} from "./cache-key.js";
 export {
   type CachableEmbed,
   type CachableJudge,
@@ -26,6 +31,8 @@ export {
 export {
   type ChunkFile,
   type JudgeUsageFile,
+  type JudgmentStepFile,
+  type JudgmentsFile,
   type RateLimitFile,
   RESULT_FORMAT,
   type ResultFile,
@@ -57,8 +64,17 @@ export { percentile, summarize } from "./summary.js";
 export {
   type CallLimiter,
   type DistributionSummary,
+  type EmbedCallOptions,
+  type EmbedFunction,
   type EvalSample,
+  type JsonSchema,
+  type JudgeCallOptions,
+  type JudgeFunction,
+  type JudgeReply,
   type JudgeUsage,
+  type JudgingContext,
+  type Judgments,
+  type JudgmentStep,
   type Metadata,
   type Metric,
   type MetricInput,

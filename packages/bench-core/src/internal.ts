@@ -7,6 +7,7 @@
  */
 export { makeDirectory, writeFileAtomic } from "./internal/atomic-write.js";
 export { fingerprintSamples } from "./internal/fingerprint.js";
+export { schemaProblem } from "./internal/json-schema.js";
 export type { JournalHeader } from "./internal/journal.js";
 export {
   numberOption,

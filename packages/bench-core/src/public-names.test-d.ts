@@ -24,6 +24,7 @@ describe("@fastrag/bench-core's exported names", () => {
       | "errorMessage"
       | "fingerprintSamples"
       | "firstInvalidUtf8"
+      | "judgeStepKey"
       | "modelCacheKey"
       | "percentile"
       | "setOwn"
@@ -58,6 +59,17 @@ describe("@fastrag/bench-core's exported names", () => {
     expectTypeOf<Root.ChunkFile>().not.toBeNever();
     expectTypeOf<Root.UsageFile>().not.toBeNever();
     expectTypeOf<Root.JudgeUsageFile>().not.toBeNever();
+    expectTypeOf<Root.JudgmentStepFile>().not.toBeNever();
+    expectTypeOf<Root.JudgmentsFile>().not.toBeNever();
+    expectTypeOf<Root.JudgeFunction>().not.toBeNever();
+    expectTypeOf<Root.JudgeCallOptions>().not.toBeNever();
+    expectTypeOf<Root.JudgeReply>().not.toBeNever();
+    expectTypeOf<Root.EmbedFunction>().not.toBeNever();
+    expectTypeOf<Root.EmbedCallOptions>().not.toBeNever();
+    expectTypeOf<Root.JsonSchema>().not.toBeNever();
+    expectTypeOf<Root.JudgingContext>().not.toBeNever();
+    expectTypeOf<Root.Judgments>().not.toBeNever();
+    expectTypeOf<Root.JudgmentStep>().not.toBeNever();
     expectTypeOf<Root.Provenance>().not.toBeNever();
     expectTypeOf<Root.RateLimitRecord>().not.toBeNever();
     expectTypeOf<Root.ResultShard>().not.toBeNever();
@@ -99,7 +111,7 @@ describe("@fastrag/bench-core's exported names", () => {
 
   it("keeps the testing entry's helpers", () => {
     expectTypeOf<keyof typeof Testing>().toEqualTypeOf<
-      "fakeDataset" | "fakeEngine" | "fakeRetriever" | "metricInput"
+      "fakeDataset" | "fakeEmbed" | "fakeEngine" | "fakeRetriever" | "metricInput" | "scriptedJudge"
     >();
   });
 });

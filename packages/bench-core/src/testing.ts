@@ -17,7 +17,11 @@
  * @packageDocumentation
  */
 import type {
+  EmbedFunction,
   EvalSample,
+  JudgeCallOptions,
+  JudgeFunction,
+  JudgeReply,
   Metadata,
   MetricInput,
   QueryEngine,
@@ -207,4 +211,133 @@ export function metricInput<M extends Metadata = Metadata>(
   if (parts.usage !== undefined) input.usage = parts.usage;
   if (parts.signal !== undefined) input.signal = parts.signal;
   return input;
+}
+
+/** One call a {@link scriptedJudge} received. */
+export interface ScriptedCall {
+  readonly step: string | undefined;
+  readonly metric: string | undefined;
+  readonly input: Readonly<Record<string, unknown>> | undefined;
+  readonly attempt: number | undefined;
+  readonly prompt: string;
+}
+
+/** What a step's function of a {@link scriptedJudge} is handed besides the input. */
+export interface ScriptedCallInfo {
+  readonly attempt: number;
+  readonly metric: string | undefined;
+  readonly prompt: string;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * A step's answer: a reply object (or text, to test how replies are parsed) from the step's input.
+ * The input is typed loosely: each step's input is fixed by DESIGN §11 (`statements` gets
+ * `{question, answer}`, `verdicts` gets `{context, statements}`, …).
+ */
+export type ScriptedStep = (
+  // biome-ignore lint/suspicious/noExplicitAny: a step's input shape is the step's, not one type
+  input: any,
+  info: ScriptedCallInfo,
+) => JudgeReply | Promise<JudgeReply>;
+
+/** A judge made by {@link scriptedJudge}: a `JudgeFunction` that records its calls. */
+export interface ScriptedJudge extends JudgeFunction {
+  /** Every call, in the order they started. */
+  readonly calls: readonly ScriptedCall[];
+  /** The model key the run's cache stores this judge's replies under. */
+  readonly cacheKey: string;
+  /** How many calls asked `step` (every step when omitted). */
+  count(step?: string): number;
+}
+
+/**
+ * A judge for tests that answers from the step's name and structured input (DESIGN §11), never
+ * reading the prompt: one function per step. A step without a function throws an `Error` naming
+ * it, so a test learns at once that a metric asked something unexpected. With `usage`, each
+ * call reports that usage through the metric's `reportUsage`.
+ *
+ * @example
+ * ```ts
+ * const judge = scriptedJudge({
+ *   statements: ({ answer }) => ({ statements: answer.split(". ") }),
+ *   verdicts: ({ context, statements }) => ({
+ *     verdicts: statements.map((s: string) => ({
+ *       statement: s, reason: "", verdict: context.includes(s) ? 1 : 0,
+ *     })),
+ *   }),
+ * });
+ * const score = await new Faithfulness({ judge }).score(input);
+ * expect(judge.count("statements")).toBe(1);
+ * ```
+ */
+export function scriptedJudge(
+  steps: Readonly<Record<string, ScriptedStep>>,
+  options: { readonly cacheKey?: string; readonly usage?: Usage } = {},
+): ScriptedJudge {
+  const calls: ScriptedCall[] = [];
+  const judge = (async (prompt: string, o: JudgeCallOptions): Promise<JudgeReply> => {
+    calls.push({
+      step: o.step,
+      metric: o.metric,
+      input: o.input,
+      attempt: o.attempt,
+      prompt,
+    });
+    const step = o.step === undefined ? undefined : steps[o.step];
+    if (step === undefined || !Object.hasOwn(steps, o.step as string)) {
+      throw new Error(`scriptedJudge: no answer for step ${JSON.stringify(o.step)}`);
+    }
+    if (options.usage !== undefined) o.reportUsage?.(options.usage);
+    return step(o.input ?? {}, {
+      attempt: o.attempt ?? 0,
+      metric: o.metric,
+      prompt,
+      signal: o.signal,
+    });
+  }) as ScriptedJudge;
+  Object.defineProperties(judge, {
+    calls: { value: calls, enumerable: true },
+    cacheKey: { value: options.cacheKey ?? "scripted-judge", enumerable: true },
+    count: {
+      value: (name?: string) =>
+        name === undefined ? calls.length : calls.filter((c) => c.step === name).length,
+    },
+  });
+  return judge;
+}
+
+/** An embedder made by {@link fakeEmbed}, recording the texts of each call. */
+export interface FakeEmbed extends EmbedFunction {
+  readonly calls: readonly (readonly string[])[];
+  readonly cacheKey: string;
+}
+
+/**
+ * An embedding function for tests: the vector of each text from `vectors` (by text, or a function
+ * of the text). A text without a vector throws an `Error` naming it.
+ */
+export function fakeEmbed(
+  vectors: Readonly<Record<string, readonly number[]>> | ((text: string) => readonly number[]),
+  options: { readonly cacheKey?: string } = {},
+): FakeEmbed {
+  const calls: (readonly string[])[] = [];
+  const embed = (async (texts: readonly string[]) => {
+    calls.push([...texts]);
+    return texts.map((t) => {
+      const v =
+        typeof vectors === "function"
+          ? vectors(t)
+          : Object.hasOwn(vectors, t)
+            ? vectors[t]
+            : undefined;
+      if (v === undefined) throw new Error(`fakeEmbed: no vector for ${JSON.stringify(t)}`);
+      return [...v];
+    });
+  }) as unknown as FakeEmbed;
+  Object.defineProperties(embed, {
+    calls: { value: calls, enumerable: true },
+    cacheKey: { value: options.cacheKey ?? "fake-embed", enumerable: true },
+  });
+  return embed;
 }

@@ -1,3 +1,5 @@
+import type { ResponseCache } from "./cache.js";
+
 /** Free-form data attached to a sample (source, category, difficulty…). */
 export type Metadata = Record<string, unknown>;
 
@@ -105,7 +107,136 @@ export interface MetricInput<M extends Metadata = Metadata> {
   readonly reportUsage?: (usage: Usage) => void;
   /** The run's shared rate limiter, for model calls made inside the metric. Absent without one. */
   readonly limiter?: CallLimiter;
+  /**
+   * The sample's judging context: shared steps, the run's cache, kept judgments. Absent outside
+   * a runner (a metric called by hand then asks its judge directly).
+   */
+  readonly judging?: JudgingContext;
 }
+
+/**
+ * A JSON Schema (draft 2020-12 subset: `type`, `properties`, `required`, `items`, `enum`,
+ * `minimum`, `maximum`, `additionalProperties`, `description`) describing a judge step's reply
+ * object. Sent to models that support structured output; every reply is checked against it.
+ */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/**
+ * The second argument of a {@link JudgeFunction}: the run's signal, usage sink and limiter, and
+ * what is being asked. A judge may answer from `step` and `input` alone, without reading the
+ * prompt (a scripted judge in tests does), or send `schema` as a model's structured output.
+ */
+export interface JudgeCallOptions {
+  /**
+   * Abort the model call when it fires: the sample's signal (it aborts with the run), which also
+   * aborts when the metric's `timeoutMs` has passed.
+   */
+  readonly signal: AbortSignal;
+  /**
+   * Call it once per model call with that call's tokens (and cost), so the result's
+   * `judge_usage` counts them. Absent when the runner does not record usage.
+   */
+  readonly reportUsage?: (usage: Usage) => void;
+  /** The run's shared rate limiter: run the model call through it. Absent when the run has none. */
+  readonly limiter?: CallLimiter;
+  /** The step being asked (`"statements"`, `"verdicts"`, …; DESIGN §11). */
+  readonly step?: string;
+  /** The name of the metric asking (the first one, when metrics share the step). */
+  readonly metric?: string;
+  /** The step's structured input: the values the prompt was rendered from. */
+  readonly input?: Readonly<Record<string, unknown>>;
+  /** The JSON Schema the reply object must match. */
+  readonly schema?: JsonSchema;
+  /** 0, 1, … when the step is asked several times on purpose (each attempt is cached apart). */
+  readonly attempt?: number;
+}
+
+/**
+ * A judge reply: a JSON object as text (optionally inside one ```json fence) or an object already
+ * parsed (as a model with structured output gives it).
+ */
+export type JudgeReply = string | Readonly<Record<string, unknown>>;
+
+/**
+ * A caller-supplied language model: a prompt in, a reply out. No client ships with core; wrap
+ * whichever SDK you use (or use `aiJudge` of `@fastrag/bench-ai`), and pass `signal` on to it.
+ * A string `cacheKey` property names the model for the response cache (the run's cache stores a
+ * judge's replies only when it has one).
+ *
+ * @example
+ * ```ts
+ * const judge: JudgeFunction = async (prompt, { signal }) => {
+ *   const r = await openai.chat.completions.create(
+ *     { model: "gpt-4o-mini", temperature: 0, messages: [{ role: "user", content: prompt }],
+ *       response_format: { type: "json_object" } },
+ *     { signal },
+ *   );
+ *   return r.choices[0]?.message.content ?? "";
+ * };
+ * ```
+ */
+export type JudgeFunction = (
+  prompt: string,
+  options: JudgeCallOptions,
+) => Promise<JudgeReply> | JudgeReply;
+
+/** The second argument of an {@link EmbedFunction}. */
+export interface EmbedCallOptions {
+  readonly signal: AbortSignal;
+  readonly reportUsage?: (usage: Usage) => void;
+  readonly limiter?: CallLimiter;
+}
+
+/**
+ * A caller-supplied embedding model: texts in, one vector per text out, in order. A string
+ * `cacheKey` property names the model for the response cache.
+ */
+export type EmbedFunction = (
+  texts: readonly string[],
+  options: EmbedCallOptions,
+) => Promise<readonly ArrayLike<number>[]> | readonly ArrayLike<number>[];
+
+/**
+ * One step a judge metric asked, as the sample's record keeps it (`judgments` in format 2): its
+ * name, its attempt, what it was about (for a person: `"chunk 2"`, `"the reference"`), the key
+ * that identifies the question asked (judge, step, input, attempt), and the reply, parsed and
+ * checked against the step's schema.
+ */
+export interface JudgmentStep {
+  readonly step: string;
+  readonly attempt: number;
+  readonly about?: string;
+  readonly key: string;
+  readonly reply: Readonly<Record<string, unknown>>;
+}
+
+/** metric name → the steps it asked, in the order it used them. */
+export type Judgments = Readonly<Record<string, readonly JudgmentStep[]>>;
+
+/**
+ * What the runner gives metrics that ask models, for one sample (`MetricInput.judging`): one
+ * memo shared by the sample's metrics, the run's response cache, and where a metric keeps its
+ * judgments. Judge metrics of `@fastrag/bench-metrics` use it; a third-party metric may too.
+ */
+export interface JudgingContext {
+  /**
+   * Answers `key` once per sample: the first call runs `ask`, later calls with the same key (from
+   * any metric of the sample, at once or later) share its promise.
+   */
+  share<T>(key: string, ask: () => Promise<T>): Promise<T>;
+  /** The run's response cache, when it has one (`RunOptions.cache`, `--cache`). */
+  readonly cache?: Pick<ResponseCache, "get" | "set">;
+  /** With the cache: ask again and overwrite what is stored (`RunOptions.refresh`). */
+  readonly refresh?: boolean;
+  /** Keeps one step of `metric` in the sample's record (`judgments`). */
+  keep(metric: string, step: JudgmentStep): void;
+  /**
+   * Replies kept by an earlier scoring of this same output (a rescore of a result with
+   * `judgments`), by step key: a step found here is answered with no model call.
+   */
+  readonly kept?: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+}
+
 
 /** A run's shared rate limiter, for model calls made inside metrics (judges, embedders). */
 export interface CallLimiter {
@@ -210,6 +341,8 @@ export interface SampleResult {
   readonly cached?: boolean;
   /** What the sample's metrics reported of their own model calls (absent when none did). */
   readonly judgeUsage?: JudgeUsage;
+  /** What the sample's judge metrics asked and were told, by metric (absent when none kept any). */
+  readonly judgments?: Judgments;
   /** The dataset sample's gold answers, kept so that a result alone shows why a sample failed. */
   readonly expectedAnswers?: readonly string[];
   /** The dataset sample's relevant ids. */
@@ -246,6 +379,7 @@ export type SampleTrial = Pick<
   | "usage"
   | "cached"
   | "judgeUsage"
+  | "judgments"
   | "errorStack"
 >;
 

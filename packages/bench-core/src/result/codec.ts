@@ -82,6 +82,8 @@ export interface SampleFile {
   usage?: UsageFile;
   cached?: true;
   judge_usage?: JudgeUsageFile;
+  /** Format 2: what the judge metrics asked and were told, by metric (DESIGN §11). */
+  judgments?: JudgmentsFile;
   error: string | null;
   error_stack?: string;
   attempts?: number;
@@ -103,7 +105,20 @@ export interface TrialFile {
   usage?: UsageFile;
   cached?: true;
   judge_usage?: JudgeUsageFile;
+  judgments?: JudgmentsFile;
   error: string | null;
   error_stack?: string;
   attempts?: number;
 }
+
+/** One judge step on disk: the same fields as {@link JudgmentStep}. */
+export interface JudgmentStepFile {
+  step: string;
+  attempt: number;
+  about?: string;
+  key: string;
+  reply: Record<string, unknown>;
+}
+
+/** A sample's judgments on disk: metric name → its steps. */
+export type JudgmentsFile = Record<string, JudgmentStepFile[]>;

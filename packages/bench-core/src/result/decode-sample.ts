@@ -14,6 +14,8 @@ import {
 } from "../internal/validate.js";
 import { describeValue } from "../runner/describe-value.js";
 import type {
+  Judgments,
+  JudgmentStep,
   JudgeUsage,
   RetrievedChunk,
   SampleResult,
@@ -222,6 +224,8 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
   }
   if (o.judge_usage !== undefined && o.judge_usage !== null)
     sample.judgeUsage = parseJudgeUsage(o.judge_usage, source, `${where}.judge_usage`);
+  if (o.judgments !== undefined && o.judgments !== null)
+    sample.judgments = parseJudgments(o.judgments, source, `${where}.judgments`);
   if (o.error_stack !== undefined && o.error_stack !== null)
     sample.errorStack = expectString(o.error_stack, source, `${where}.error_stack`);
   if (o.expected_answers !== undefined && o.expected_answers !== null)
@@ -260,4 +264,35 @@ function requiredField(
     throw new ConfigurationError(`${source}: ${where}.${key}: missing, expected ${expected}`);
   }
   return v;
+}
+
+/** `judgments`: metric name → [{ step, attempt, about?, key, reply }], every field checked. */
+function parseJudgments(value: unknown, source: string, where: string): Judgments {
+  const o = expectObject(value, source, where);
+  const out: Record<string, readonly JudgmentStep[]> = {};
+  for (const metric of Object.keys(o)) {
+    const at = `${where}[${JSON.stringify(metric)}]`;
+    const raw = expectArray(o[metric], source, at);
+    const steps: JudgmentStep[] = new Array(raw.length);
+    for (let i = 0; i < raw.length; i++) {
+      const w = `${at}[${i}]`;
+      const s = expectObject(raw[i], source, w);
+      const step: { -readonly [K in keyof JudgmentStep]: JudgmentStep[K] } = {
+        step: expectString(s.step, source, `${w}.step`),
+        attempt: expectNonNegativeInt(s.attempt, source, `${w}.attempt`),
+        key: expectString(s.key, source, `${w}.key`),
+        reply: expectObject(s.reply, source, `${w}.reply`),
+      };
+      if (s.about !== undefined && s.about !== null)
+        step.about = expectString(s.about, source, `${w}.about`);
+      steps[i] = step;
+    }
+    Object.defineProperty(out, metric, {
+      value: steps,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
 }

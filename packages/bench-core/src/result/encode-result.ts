@@ -2,6 +2,7 @@ import type { JudgeUsage, RetrievedChunk, SampleResult, SampleTrial, Usage } fro
 import {
   type ChunkFile,
   type JudgeUsageFile,
+  type JudgmentsFile,
   RESULT_FORMAT,
   type ResultFile,
   type SampleFile,
@@ -101,6 +102,7 @@ export function sampleToJson(s: SampleResult): SampleFile {
   if (s.usage !== undefined) out.usage = usageToJson(s.usage);
   if (s.cached === true) out.cached = true;
   if (s.judgeUsage !== undefined) out.judge_usage = judgeUsageToJson(s.judgeUsage);
+  if (s.judgments !== undefined) out.judgments = s.judgments as JudgmentsFile;
   out.error = s.error;
   if (s.errorStack !== undefined) out.error_stack = s.errorStack;
   if (s.attempts !== undefined) out.attempts = s.attempts;
@@ -124,6 +126,7 @@ function trialToJson(t: SampleTrial): TrialFile {
   if (t.usage !== undefined) out.usage = usageToJson(t.usage);
   if (t.cached === true) out.cached = true;
   if (t.judgeUsage !== undefined) out.judge_usage = judgeUsageToJson(t.judgeUsage);
+  if (t.judgments !== undefined) out.judgments = t.judgments as JudgmentsFile;
   if (t.errorStack !== undefined) out.error_stack = t.errorStack;
   if (t.attempts !== undefined) out.attempts = t.attempts;
   return out;

@@ -1,5 +1,6 @@
 // Rescoring a saved result: its kept outputs scored again by another metric set, no target call.
 import type { DatasetLike } from "../benchmark.js";
+import type { ResponseCache } from "../cache.js";
 import { ConfigurationError } from "../errors.js";
 import { fingerprintSamples } from "../internal/fingerprint.js";
 import { setOwn } from "../internal/validate.js";
@@ -33,6 +34,20 @@ export interface RescoreOptions<M extends Metadata = Metadata> {
   readonly maxConcurrent?: number;
   /** Aborting stops scoring; `rescore` then rejects with the signal's reason. */
   readonly signal?: AbortSignal;
+  /**
+   * A response cache for the judge metrics' steps (and `refresh` to ask again and overwrite), as
+   * `RunOptions.cache`: a step stored there answers with no model call.
+   */
+  readonly cache?: ResponseCache;
+  readonly refresh?: boolean;
+  /**
+   * What to do with the judgments a record kept (`judgments`, DESIGN §11). `"replay"` (the
+   * default): a judge metric's step whose key (judge, step, input, attempt) was kept is answered
+   * from the record with no call, so a rescore recomputes kept judge scores for free and pays
+   * only for steps it lacks. `"ask"`: every step is asked again (the cache still answers, when
+   * given).
+   */
+  readonly judgments?: "replay" | "ask";
 }
 
 /** See {@link BenchmarkResult.rescore}. */
@@ -44,6 +59,13 @@ export async function rescoreResult<M extends Metadata>(
   const where = `rescore of "${result.name}"`;
   expectMetrics(metrics, where);
   const maxConcurrent = options.maxConcurrent ?? 4;
+  const replay = options.judgments ?? "replay";
+  if (replay !== "replay" && replay !== "ask") {
+    throw new ConfigurationError(
+      `${where}: judgments must be "replay" or "ask", found ${JSON.stringify(replay)}`,
+      { kind: "invalid-option", option: "judgments" },
+    );
+  }
   if (!Number.isSafeInteger(maxConcurrent) || maxConcurrent < 1) {
     throw new ConfigurationError(`${where}: maxConcurrent must be a positive integer`);
   }
@@ -63,6 +85,10 @@ export async function rescoreResult<M extends Metadata>(
     direct: true,
     targetCache: undefined,
     limiter: undefined,
+    judge:
+      options.cache === undefined
+        ? undefined
+        : { cache: options.cache, refresh: options.refresh === true },
   };
   const out: SampleResult[] = new Array(records.length);
   await forEachConcurrently(
@@ -73,8 +99,8 @@ export async function rescoreResult<M extends Metadata>(
       const sample = samples[i] as EvalSample<M>;
       out[i] =
         record.trials === undefined
-          ? await rescoreOne(ctx, record, sample)
-          : await rescoreTrials(ctx, record, sample);
+          ? await rescoreOne(ctx, record, sample, replay === "replay")
+          : await rescoreTrials(ctx, record, sample, replay === "replay");
     },
     () => options.signal?.aborted === true,
   );
@@ -107,13 +133,14 @@ async function rescoreTrials<M extends Metadata>(
   ctx: SampleContext<M>,
   record: SampleResult,
   sample: EvalSample<M>,
+  replay: boolean,
 ): Promise<SampleResult> {
   const trials: SampleTrial[] = [];
   let reference: SampleResult | undefined;
   for (const t of record.trials as readonly SampleTrial[]) {
     const one: SampleResult = { ...t, question: record.question };
     if (record.sampleId !== undefined) (one as { sampleId?: string }).sampleId = record.sampleId;
-    const again = await rescoreOne(ctx, one, sample);
+    const again = await rescoreOne(ctx, one, sample, replay);
     reference ??= again;
     trials.push(trialOf(again));
   }
@@ -129,6 +156,7 @@ async function rescoreOne<M extends Metadata>(
   ctx: SampleContext<M>,
   record: SampleResult,
   sample: EvalSample<M>,
+  replay: boolean,
 ): Promise<SampleResult> {
   if (record.status === "errored") {
     const scores: Record<string, number | null> = {};
@@ -150,7 +178,7 @@ async function rescoreOne<M extends Metadata>(
     copyReference(again, sample);
     return again;
   }
-  const output = outputOf(record);
+  const output = outputOf(record, replay);
   const scored: Outcome = await scoreSample(
     ctx,
     sample,
@@ -171,7 +199,7 @@ async function rescoreOne<M extends Metadata>(
  * ids and uris only; an engine's record with no ids there is read as "no chunks returned" (format
  * 1 cannot tell it from an empty list), so retrieval metrics give `null` with the reason, never 0.
  */
-function outputOf(record: SampleResult): PipelineOutput {
+function outputOf(record: SampleResult, replay: boolean): PipelineOutput {
   let chunks: readonly RetrievedChunk[];
   let reported: boolean;
   if (record.retrieved !== undefined) {
@@ -191,6 +219,7 @@ function outputOf(record: SampleResult): PipelineOutput {
     uris: chunks.map((c) => c.uri ?? null),
     chunksReported: reported,
     usage: record.usage,
+    keptJudgments: replay ? record.judgments : undefined,
   };
 }
 

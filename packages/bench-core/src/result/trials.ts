@@ -31,6 +31,7 @@ export function trialOf(record: SampleResult): SampleTrial {
   if (record.usage !== undefined) t.usage = record.usage;
   if (record.cached === true) t.cached = true;
   if (record.judgeUsage !== undefined) t.judgeUsage = record.judgeUsage;
+  if (record.judgments !== undefined) t.judgments = record.judgments;
   if (record.errorStack !== undefined) t.errorStack = record.errorStack;
   return t;
 }

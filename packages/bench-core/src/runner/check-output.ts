@@ -1,7 +1,8 @@
 // Checking a target and its output: which kind of target it is, and whether what it returned is
 // an answer and chunks the record and the metrics can trust.
 import { ConfigurationError } from "../errors.js";
-import type { Metadata, Metric, RetrievedChunk, Usage } from "../types.js";
+import type {
+  Judgments, Metadata, Metric, RetrievedChunk, Usage } from "../types.js";
 import { describeValue } from "./describe-value.js";
 
 export type TargetKind = "engine" | "retriever";
@@ -18,6 +19,8 @@ export interface PipelineOutput {
   /** False when a query engine returned no `chunks` at all (as opposed to an empty list). */
   readonly chunksReported: boolean;
   readonly usage: Usage | undefined;
+  /** In a rescore: the judgments the record kept, replayed by the judge metrics with no call. */
+  readonly keptJudgments?: Judgments | undefined;
 }
 
 export class MalformedOutputError extends Error {

@@ -196,6 +196,7 @@ const TRIAL_KEYS = [
   "usage",
   "cached",
   "judgeUsage",
+  "judgments",
   "errorStack",
 ] as const;
 

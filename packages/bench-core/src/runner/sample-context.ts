@@ -2,6 +2,7 @@
 // unfinished (for a resume).
 import type { Metadata, Metric, SampleResult, Target } from "../types.js";
 import type { TargetKind } from "./check-output.js";
+import type { JudgeSettings } from "./judging.js";
 import type { MetricCutter } from "./metric-cutter.js";
 import type { RunLimiter } from "./rate-limiter.js";
 import type { RetryOptions } from "./retry.js";
@@ -30,6 +31,8 @@ export interface SampleContext<M extends Metadata> {
   readonly direct: boolean;
   /** The run's response cache, when it has one. */
   readonly targetCache: TargetCache | undefined;
+  /** The run's settings for model calls inside metrics (the cache for judge steps). */
+  readonly judge?: JudgeSettings | undefined;
 }
 
 /** How a sample ends: its record, or {@link CANCELLED}. */

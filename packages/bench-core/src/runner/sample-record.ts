@@ -2,6 +2,7 @@
 import { setOwn } from "../internal/validate.js";
 import type {
   EvalSample,
+  Judgments,
   JudgeUsage,
   Metadata,
   Metric,
@@ -57,13 +58,14 @@ export function scoredRecord<M extends Metadata>(
   attempts: number | undefined,
   retrieved: RetrievedChunk[] | null,
   judgeUsage: JudgeUsage | undefined,
+  judgments?: Judgments,
 ): Outcome {
   // Aborted while scoring (a judge cut short): not finished, leave it for a resume.
   if (incomplete && ctx.signal?.aborted) return CANCELLED;
   const status: SampleStatus = incomplete ? "incomplete" : "successful";
   const usage = keptUsage(output.usage);
   const judged = judgeUsage !== undefined && judgeUsage.calls > 0;
-  if (attempts === undefined && usage === undefined && !judged) {
+  if (attempts === undefined && usage === undefined && !judged && judgments === undefined) {
     // The usual record, built as one literal in the order the general path below gives its keys:
     // adding `retrieved` and the reference fields one by one cost a property-store allocation
     // (and its growth) per sample (issue 27's runner bench).
@@ -116,6 +118,7 @@ export function scoredRecord<M extends Metadata>(
   record.retrieved = retrieved;
   if (usage !== undefined) record.usage = usage;
   if (judged) record.judgeUsage = judgeUsage;
+  if (judgments !== undefined) record.judgments = judgments;
   keepReference(record, sample);
   return record;
 }

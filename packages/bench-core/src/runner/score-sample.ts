@@ -5,6 +5,7 @@ import type { EvalSample, Metadata, Metric, MetricInput, RetrievedChunk } from "
 import type { PipelineOutput } from "./check-output.js";
 import { describeValue } from "./describe-value.js";
 import { errorMessage } from "./error-message.js";
+import { SampleJudging } from "./judging.js";
 import { CUT_SHORT } from "./metric-cutter.js";
 import { CANCELLED, type Outcome, type SampleContext } from "./sample-context.js";
 import { JudgeUsageMeter, keptChunks, scoredRecord } from "./sample-record.js";
@@ -27,6 +28,7 @@ export function scoreSample<M extends Metadata>(
   // What the metrics report of their own model calls, summed into the record's judge usage.
   const meter = new JudgeUsageMeter();
   const kept = keptChunks(output, ctx.keepChunkText);
+  const judging = new SampleJudging(ctx.judge, output.keptJudgments);
   const input: MetricInput<M> = {
     sample,
     answer: output.answer,
@@ -36,6 +38,7 @@ export function scoreSample<M extends Metadata>(
     signal: ctx.signal,
     reportUsage: meter.report,
     limiter: ctx.limiter,
+    judging,
   };
   const metrics = ctx.metrics;
   const scores: Record<string, number | null> = {};
@@ -59,6 +62,7 @@ export function scoreSample<M extends Metadata>(
           errors,
           incomplete,
           attempts,
+          judging,
         };
         return scoreAsync(ctx, state, m, value as PromiseLike<unknown>);
       }
@@ -88,6 +92,7 @@ export function scoreSample<M extends Metadata>(
     attempts,
     kept,
     meter.total(),
+    judging.judgments(metricNames(metrics)),
   );
 }
 
@@ -104,6 +109,7 @@ interface Scoring<M extends Metadata> {
   errors: string | null;
   incomplete: boolean;
   readonly attempts: number | undefined;
+  readonly judging: SampleJudging;
 }
 
 /**
@@ -120,16 +126,36 @@ async function scoreAsync<M extends Metadata>(
   const metrics = ctx.metrics;
   const cutter = ctx.cutter;
   const { output, input, scores } = state;
+  // The remaining metrics start at once, in order, so that steps they share (a judge's
+  // statements) are asked once and the sample takes as long as its slowest metric, not the sum.
+  const started: { value?: unknown; error?: unknown; threw: boolean }[] = [];
+  for (let m = from; m < metrics.length; m++) {
+    if (m === from) {
+      started.push({ value: pending, threw: false });
+      continue;
+    }
+    try {
+      started.push({ value: startScore(metrics[m] as Metric<M>, output, input), threw: false });
+    } catch (error) {
+      started.push({ error, threw: true });
+    }
+  }
   for (let m = from; m < metrics.length; m++) {
     const metric = metrics[m] as Metric<M>;
+    const start = started[m - from] as { value?: unknown; error?: unknown; threw: boolean };
     let v: number | null | string;
     try {
-      const value: unknown = m === from ? pending : startScore(metric, output, input);
+      if (start.threw) throw start.error;
+      const value = start.value;
       let settled: unknown = value;
       if (m === from || typeof (value as PromiseLike<unknown> | null)?.then === "function") {
         const promise = value as PromiseLike<unknown>;
         settled = await (cutter === undefined ? promise : cutter.wait(promise));
-        if (settled === CUT_SHORT) return CANCELLED;
+        if (settled === CUT_SHORT) {
+          // The others may still settle: their rejections are not this sample's any more.
+          for (const later of started) quiet(later.value);
+          return CANCELLED;
+        }
       }
       v = scoreToRecord(settled);
     } catch (error) {
@@ -142,7 +168,7 @@ async function scoreAsync<M extends Metadata>(
       state.errors = `${state.errors === null ? "" : `${state.errors}; `}${metric.name}: ${v}`;
     }
   }
-  const { sample, meter, kept, question, sampleId, errors, incomplete, attempts } = state;
+  const { sample, meter, kept, question, sampleId, errors, incomplete, attempts, judging } = state;
   return scoredRecord(
     ctx,
     sample,
@@ -156,7 +182,27 @@ async function scoreAsync<M extends Metadata>(
     attempts,
     kept,
     meter.total(),
+    judging.judgments(metricNames(metrics)),
   );
+}
+
+/** A promise whose rejection nobody awaits any more is marked handled. */
+function quiet(value: unknown): void {
+  if (typeof (value as PromiseLike<unknown> | null)?.then === "function") {
+    (value as PromiseLike<unknown>).then(undefined, () => {});
+  }
+}
+
+const NAMES = new WeakMap<readonly unknown[], readonly string[]>();
+
+/** The metrics' names, computed once per metric list. */
+function metricNames<M extends Metadata>(metrics: readonly Metric<M>[]): readonly string[] {
+  let names = NAMES.get(metrics);
+  if (names === undefined) {
+    names = metrics.map((m) => m.name);
+    NAMES.set(metrics, names);
+  }
+  return names;
 }
 
 /** Calls one metric (it may throw, or return a promise). */
