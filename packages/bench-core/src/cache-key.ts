@@ -65,18 +65,27 @@ export function targetCacheKey(input: TargetCacheKeyInput): string {
 }
 
 /**
- * The cache key of one model call: the model key (`"openai:gpt-4o-mini"`) and the input (a judge
- * prompt, or an embedding call's texts), hashed (SHA-256). It reads `model:` followed by 64 hex
+ * The cache key of one model call: the model key (`"openai:gpt-4o-mini"`), the input (a judge
+ * prompt, or an embedding call's texts) and a judge step's attempt (when above 0), hashed (SHA-256). It reads `model:` followed by 64 hex
  * digits; a prompt and a one-text embedding call never share a key.
  */
-export function modelCacheKey(modelKey: string, input: string | readonly string[]): string {
-  const parts = `[${JSON.stringify(modelKey)},${JSON.stringify(input)}]`;
+export function modelCacheKey(
+  modelKey: string,
+  input: string | readonly string[],
+  attempt?: number,
+): string {
+  // Attempt 0 (and none) keys as before, so existing stores still hit.
+  const parts =
+    attempt === undefined || attempt === 0
+      ? `[${JSON.stringify(modelKey)},${JSON.stringify(input)}]`
+      : `[${JSON.stringify(modelKey)},${JSON.stringify(input)},${attempt}]`;
   return `model:${createHash("sha256").update(parts).digest("hex")}`;
 }
 
 /**
  * The key of one judge step (DESIGN §11): the judge's model key (its `cacheKey`, `null` for a
- * judge without one), the step's name, its structured input and the attempt, hashed (SHA-256)
+ * judge without one), the step's name, its structured input, the attempt and (optionally) the
+ * prompt's wording, hashed (SHA-256)
  * over a canonical JSON (object keys sorted), so the same question asked by two metrics, or in
  * two runs, has one key. It reads `judge:` followed by 64 hex digits.
  *
@@ -87,8 +96,11 @@ export function judgeStepKey(
   step: string,
   input: unknown,
   attempt: number,
+  prompt?: string,
 ): string {
-  const parts = `[${JSON.stringify(modelKey)},${JSON.stringify(step)},${canonicalJson(input, `step ${step} input`)},${attempt}]`;
+  // `prompt` names the prompt's wording (a version, or a custom prompt's text): replies to one
+  // wording are not taken for another's.
+  const parts = `[${JSON.stringify(modelKey)},${JSON.stringify(step)},${canonicalJson(input, `step ${step} input`)},${attempt}${prompt === undefined ? "" : `,${JSON.stringify(prompt)}`}]`;
   return `judge:${createHash("sha256").update(parts).digest("hex")}`;
 }
 

@@ -2,7 +2,8 @@ import type { ResponseCache } from "./cache.js";
 import { modelCacheKey } from "./cache-key.js";
 import { ConfigurationError } from "./errors.js";
 import { describeValue } from "./runner/describe-value.js";
-import type { Usage } from "./types.js";
+import { schemaProblem } from "./internal/json-schema.js";
+import type { JsonSchema, JudgeReply, Usage } from "./types.js";
 
 /**
  * The second argument of a model function that {@link cached} wraps: the shape of
@@ -10,6 +11,10 @@ import type { Usage } from "./types.js";
  */
 export interface CachedCallOptions {
   readonly signal?: AbortSignal;
+  /** A judge step's reply schema: only replies that parse and match it are stored. */
+  readonly schema?: JsonSchema;
+  /** A judge step's attempt: attempts of one prompt are stored apart. */
+  readonly attempt?: number;
   /** Called by the model function with what a call cost. {@link cached} never calls it on a hit. */
   readonly reportUsage?: (usage: Usage) => void;
 }
@@ -31,7 +36,7 @@ export interface CachedOptions {
 export type CachableJudge<O extends CachedCallOptions> = (
   prompt: string,
   options: O,
-) => string | Promise<string>;
+) => JudgeReply | Promise<JudgeReply>;
 
 /** An embedding model: texts in, one vector per text out (`EmbedFunction` of metrics). */
 export type CachableEmbed<O extends CachedCallOptions> = (
@@ -71,7 +76,7 @@ export type CachableEmbed<O extends CachedCallOptions> = (
 export function cached<O extends CachedCallOptions>(
   fn: CachableJudge<O>,
   options: CachedOptions,
-): (prompt: string, options: O) => Promise<string>;
+): (prompt: string, options: O) => Promise<JudgeReply>;
 export function cached<O extends CachedCallOptions>(
   fn: CachableEmbed<O>,
   options: CachedOptions,
@@ -79,7 +84,7 @@ export function cached<O extends CachedCallOptions>(
 export function cached<O extends CachedCallOptions>(
   fn: CachableJudge<O> | CachableEmbed<O>,
   options: CachedOptions,
-): (input: string & readonly string[], options: O) => Promise<string | readonly number[][]> {
+): (input: string & readonly string[], options: O) => Promise<JudgeReply | readonly number[][]> {
   if (typeof fn !== "function") {
     throw new ConfigurationError(
       `cached: expected a judge or embed function, got ${describeValue(fn)}`,
@@ -112,20 +117,21 @@ export function cached<O extends CachedCallOptions>(
   }
   const call = fn as (input: unknown, options: O) => unknown;
   return async (input, callOptions) => {
-    const key = modelCacheKey(modelKey, input);
+    const attempt = typeof input === "string" ? callOptions?.attempt : undefined;
+    const key = modelCacheKey(modelKey, input, attempt);
     const hit = await cache.get(key);
     if (hit !== undefined) {
-      if (hasReplyShape(input, hit)) return hit as string | number[][];
+      if (hasReplyShape(input, hit)) return hit as JudgeReply | number[][];
       // Only this wrapper writes model keys, so another shape is a damaged or foreign store:
       // calling again would pay silently for what the store claims to hold.
       throw new ConfigurationError(
-        `cached: the store's entry for model ${JSON.stringify(modelKey)} (key ${key}) is not a ${typeof input === "string" ? "judge reply (a string)" : "list of vectors"}; the store holds something else under this key: clear it`,
+        `cached: the store's entry for model ${JSON.stringify(modelKey)} (key ${key}) is not a ${typeof input === "string" ? "judge reply (a string or an object)" : "list of vectors"}; the store holds something else under this key: clear it`,
       );
     }
     const reply = await call(input, callOptions);
     if (typeof input === "string") {
-      if (typeof reply === "string") await cache.set(key, reply);
-      return reply as string;
+      if (storableReply(reply, callOptions?.schema)) await cache.set(key, reply);
+      return reply as JudgeReply;
     }
     const vectors = plainVectors(reply);
     if (vectors === undefined) return reply as number[][];
@@ -134,9 +140,37 @@ export function cached<O extends CachedCallOptions>(
   };
 }
 
+/**
+ * Whether a judge reply may be stored: text or an object, and with a step's `schema`, one that
+ * parses (one JSON object, optionally in a ```json fence) and matches it. A reply the metric
+ * will refuse is never stored, so fixing the judge fixes the next run.
+ */
+function storableReply(reply: unknown, schema: JsonSchema | undefined): boolean {
+  const object = typeof reply === "string" ? jsonObjectOf(reply) : reply;
+  if (schema === undefined) return typeof reply === "string" || isPlainObject(object);
+  return isPlainObject(object) && schemaProblem(object, schema) === undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const FENCED = /^```(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n?```$/;
+
+function jsonObjectOf(text: string): unknown {
+  let body = text.trim();
+  const fenced = FENCED.exec(body);
+  if (fenced !== null) body = (fenced[1] as string).trim();
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether a stored value has the shape of a reply to `input`. */
 function hasReplyShape(input: unknown, value: unknown): boolean {
-  if (typeof input === "string") return typeof value === "string";
+  if (typeof input === "string") return typeof value === "string" || isPlainObject(value);
   return plainVectors(value) !== undefined;
 }
 

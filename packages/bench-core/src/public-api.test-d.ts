@@ -3,6 +3,9 @@ import {
   Benchmark,
   type BenchmarkResult,
   cached,
+  type EmbedFunction,
+  type JudgeFunction,
+  type JudgeReply,
   type DistributionSummary,
   type EvalSample,
   MemoryCache,
@@ -60,17 +63,6 @@ describe("public types", () => {
 });
 
 describe("cached()", () => {
-  // The shapes of @fastrag/bench-metrics' JudgeFunction and EmbedFunction (core cannot import them).
-  interface ModelCallOptions {
-    readonly signal: AbortSignal;
-    readonly reportUsage?: (usage: { inputTokens?: number }) => void;
-  }
-  type JudgeFunction = (prompt: string, options: ModelCallOptions) => Promise<string> | string;
-  type EmbedFunction = (
-    texts: readonly string[],
-    options: ModelCallOptions,
-  ) => Promise<readonly ArrayLike<number>[]> | readonly ArrayLike<number>[];
-
   it("gives back a function of the judge's or the embedder's own type", () => {
     const cache = new MemoryCache();
     const judge: JudgeFunction = async (prompt) => prompt;
@@ -79,7 +71,7 @@ describe("cached()", () => {
     const cachedEmbed = cached(embed, { cache, key: "e" });
     expectTypeOf(cachedJudge).toExtend<JudgeFunction>();
     expectTypeOf(cachedEmbed).toExtend<EmbedFunction>();
-    expectTypeOf(cachedJudge).returns.toEqualTypeOf<Promise<string>>();
+    expectTypeOf(cachedJudge).returns.toEqualTypeOf<Promise<JudgeReply>>();
     expectTypeOf(cachedEmbed).returns.toEqualTypeOf<Promise<readonly number[][]>>();
     // @ts-expect-error: a function of another shape is not a model function.
     cached((n: number) => n, { cache, key: "x" });

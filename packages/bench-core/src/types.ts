@@ -191,10 +191,15 @@ export interface EmbedCallOptions {
  * A caller-supplied embedding model: texts in, one vector per text out, in order. A string
  * `cacheKey` property names the model for the response cache.
  */
-export type EmbedFunction = (
-  texts: readonly string[],
-  options: EmbedCallOptions,
-) => Promise<readonly ArrayLike<number>[]> | readonly ArrayLike<number>[];
+export type EmbedFunction = {
+  // Method syntax on purpose: its parameter is checked bivariantly, so a function written with a
+  // mutable `(texts: string[]) => …` (most embedding clients type their input so) is accepted as
+  // well as one taking `readonly string[]`. Metrics hand each call a fresh array.
+  bivariant(
+    texts: readonly string[],
+    options: EmbedCallOptions,
+  ): Promise<readonly ArrayLike<number>[]> | readonly ArrayLike<number>[];
+}["bivariant"];
 
 /**
  * One step a judge metric asked, as the sample's record keeps it (`judgments` in format 2): its

@@ -4,32 +4,7 @@
  *
  * @module
  */
-export {
-  AnswerContains,
-  AnswerCorrectness,
-  type AnswerCorrectnessPromptParts,
-  AnswerRelevance,
-  type AnswerRelevancePromptParts,
-  answerCorrectnessPrompt,
-  answerRelevancePrompt,
-  type EmbedFunction,
-  ExactMatch,
-  Faithfulness,
-  type FaithfulnessPromptParts,
-  faithfulnessPrompt,
-  type GenerationMetricOptions,
-  type JudgeFunction,
-  type JudgeMetricOptions,
-  type ModelCallOptions,
-  normalizeAnswer,
-  parseJudgeObject,
-  parseJudgeScore,
-  RougeL,
-  type RougeLOptions,
-  SemanticSimilarity,
-  type SemanticSimilarityOptions,
-  TokenF1,
-} from "./generation.js";
+export * from "./generation.js";
 export { Cost, Latency, type OperationalMetricOptions, Tokens } from "./operational.js";
 export {
   type CutoffOptions,

@@ -1,116 +1,129 @@
-import type { Metric, MetricInput } from "@fastrag/bench-core";
-import { expectedAnswerAt, expectGenerationInput, questionOf } from "../internal/input.js";
-import { functionOption, metricName, optionsObject, timeoutOption } from "../internal/options.js";
 import {
-  JUDGE_OPTIONS,
-  type JudgeFunction,
+  ConfigurationError,
+  type EmbedFunction,
+  type Metric,
+  type MetricInput,
+} from "@fastrag/bench-core";
+import { describeValue, functionOption } from "../internal/options.js";
+import { type Asker, askStep, cosine, embedTexts } from "./judge/ask.js";
+import {
+  fBeta,
   type JudgeMetricOptions,
-  modelCall,
-  numbered,
-  parseJudgeScore,
-} from "./judge.js";
+  judged,
+  judgeOptions,
+  positiveOption,
+} from "./judge/options.js";
 
-/** What the {@link AnswerCorrectness} prompt is built from. */
-export interface AnswerCorrectnessPromptParts {
-  readonly question: string;
-  readonly answer: string;
-  /** The non-empty expected answers. */
-  readonly expectedAnswers: readonly string[];
+/** Options of {@link AnswerCorrectness}. */
+export interface AnswerCorrectnessOptions extends JudgeMetricOptions {
+  /**
+   * Embeds the answer and the reference for the similarity part. Required unless the similarity's
+   * weight is 0.
+   */
+  readonly embed?: EmbedFunction;
+  /** Weights of [factual F-β, semantic similarity]: default [0.75, 0.25], as RAGAS. */
+  readonly weights?: readonly [number, number];
+  /** β of the factual F-β: default 1. */
+  readonly beta?: number;
 }
 
 /**
- * The built-in prompt of {@link AnswerCorrectness}.
+ * `answer_correctness`: the answer's agreement with the reference, as RAGAS's answer correctness
+ * (`src/ragas/metrics/_answer_correctness.py`): a factual part from classified statements and a
+ * semantic part from embeddings.
  *
- * It asks the judge to grade the answer against the reference answers, from 0 (wrong or
- * unsupported by the references) to 1 (says the same as a reference), and to reply with one JSON
- * object `{"score": <0..1>, "reason": "<one sentence>"}` and nothing else.
- */
-export function answerCorrectnessPrompt(parts: AnswerCorrectnessPromptParts): string {
-  return `You grade answers to questions against reference answers.
-
-<question>
-${parts.question}
-</question>
-
-<reference_answers>
-${numbered(parts.expectedAnswers)}
-</reference_answers>
-
-<answer>
-${parts.answer}
-</answer>
-
-Is the answer correct? Any one reference answer is enough. Judge meaning, not wording: extra
-correct detail is fine, a contradiction or a missing key fact is not.
-Score 1 if it says what a reference answer says, 0 if it is wrong or unrelated, and a value
-in between for a partly correct answer.
-
-Reply with exactly one JSON object and nothing else:
-{"score": <a number from 0 to 1>, "reason": "<one sentence>"}`;
-}
-
-/**
- * `answer_correctness`: an LLM judge's grade, in [0, 1], of the answer against the expected
- * answers (see {@link answerCorrectnessPrompt}).
+ * Steps: `statements` of the answer and of the reference (each with the question, shared with
+ * the other metrics that ask them), `classification` (`{question, answer: statements,
+ * ground_truth: statements}` → TP, FP, FN), and one `embed` call of answer and reference. Score:
+ * the weighted mean (weights divided by their sum, as numpy's `average`) of F-β(|TP|, |FP|, |FN|)
+ * and the cosine similarity. F-β is 1 when both statement lists are empty (no classification is
+ * asked then); when only one is, it follows from the counts (0), with no call.
  *
- * The reply must be one JSON object with a numeric `score` from 0 to 1 (optionally inside a
- * ```json fence); anything else throws a `MetricUnavailableError`, so the sample records `null`
- * and the reason — never 0. `null` when the sample has no non-empty expected answer.
- *
- * @example
- * ```ts
- * new AnswerCorrectness({ judge: async (prompt, { signal }) => callMyModel(prompt, signal) });
- * ```
+ * `null` (no call paid) for no answer, a blank one, or no reference.
  */
 export class AnswerCorrectness implements Metric {
   readonly name: string;
   readonly higherIsBetter: boolean = true;
   readonly needsRelevantIds: boolean = false;
   readonly needsAnswer: boolean = true;
-  private readonly judge: JudgeFunction;
-  private readonly prompt: (parts: AnswerCorrectnessPromptParts) => string;
-  private readonly timeoutMs: number | undefined;
+  readonly specificationVersion = "v1" as const;
+  readonly #asker: Asker;
+  readonly #embed: EmbedFunction | undefined;
+  readonly #weights: readonly [number, number];
+  readonly #beta: number;
 
-  /**
-   * @throws {ConfigurationError} when `judge` (or a given `prompt`) is not a function, or a given
-   * `timeoutMs` is not a positive number of milliseconds.
-   */
-  constructor(options: JudgeMetricOptions<AnswerCorrectnessPromptParts>) {
-    const o = optionsObject("AnswerCorrectness", options, true, JUDGE_OPTIONS) as Partial<
-      JudgeMetricOptions<AnswerCorrectnessPromptParts>
-    >;
-    this.judge = functionOption("AnswerCorrectness", "judge", o.judge);
-    this.prompt =
-      o.prompt === undefined
-        ? answerCorrectnessPrompt
-        : functionOption("AnswerCorrectness", "prompt", o.prompt);
-    this.name = metricName("AnswerCorrectness", o.name, "answer_correctness");
-    this.timeoutMs = timeoutOption("AnswerCorrectness", o.timeoutMs);
+  /** @throws {ConfigurationError} for an unknown option or a bad value. */
+  constructor(options: AnswerCorrectnessOptions) {
+    const { asker, o } = judgeOptions("AnswerCorrectness", options, "answer_correctness", [
+      "embed",
+      "weights",
+      "beta",
+    ]);
+    this.#asker = asker;
+    this.name = asker.metric;
+    const weights = o.weights ?? [0.75, 0.25];
+    if (
+      !Array.isArray(weights) ||
+      weights.length !== 2 ||
+      !weights.every((w) => typeof w === "number" && Number.isFinite(w) && w >= 0) ||
+      (weights[0] as number) + (weights[1] as number) === 0
+    ) {
+      throw new ConfigurationError(
+        `AnswerCorrectness: option weights must be two non-negative numbers, not both 0 ([factual, similarity]), found ${describeValue(weights)}`,
+        { kind: "invalid-option", option: "weights" },
+      );
+    }
+    this.#weights = [weights[0] as number, weights[1] as number];
+    this.#embed =
+      o.embed === undefined && this.#weights[1] === 0
+        ? undefined
+        : functionOption<EmbedFunction>("AnswerCorrectness", "embed", o.embed);
+    this.#beta = positiveOption("AnswerCorrectness", "beta", o.beta, 1);
   }
 
-  /**
-   * @throws {MetricUnavailableError} for an unparsable judge reply, or a judge call that outlasts
-   * `timeoutMs`.
-   * @throws whatever the judge throws (the runner records it as the reason).
-   * @throws {ConfigurationError} for a malformed input (see the package README).
-   */
   async score(input: MetricInput): Promise<number | null> {
-    const sample = expectGenerationInput("AnswerCorrectness", input);
-    if (input.answer === null) return null;
-    const expected = sample.expectedAnswers;
-    const expectedAnswers: string[] = [];
-    for (let i = 0; i < expected.length; i++) {
-      const answer = expectedAnswerAt("AnswerCorrectness", expected, i);
-      if (answer.trim() !== "") expectedAnswers.push(answer);
+    const { question, answer, reference } = judged("AnswerCorrectness", input);
+    if (answer === null || reference === null) return null;
+    const [wFactual, wSimilar] = this.#weights;
+    const [factual, similar] = await Promise.all([
+      wFactual === 0 ? 0 : this.#factual(input, question, answer, reference),
+      wSimilar === 0 || this.#embed === undefined
+        ? 0
+        : embedTexts(this.name, this.#embed, this.#asker.timeoutMs, input, [
+            answer,
+            reference,
+          ]).then((v) => cosine(v[0] as readonly number[], v[1] as readonly number[])),
+    ]);
+    return (wFactual * factual + wSimilar * similar) / (wFactual + wSimilar);
+  }
+
+  async #factual(
+    input: MetricInput,
+    question: string,
+    answer: string,
+    reference: string,
+  ): Promise<number> {
+    const [a, r] = await Promise.all([
+      askStep(this.#asker, input, {
+        step: "statements",
+        input: { question, answer },
+        about: "the answer",
+      }),
+      askStep(this.#asker, input, {
+        step: "statements",
+        input: { question, answer: reference },
+        about: "the reference",
+      }),
+    ]);
+    if (a.statements.length === 0 && r.statements.length === 0) return 1;
+    if (a.statements.length === 0 || r.statements.length === 0) {
+      // Every answer statement unsupported, or every reference statement missed: F-β is 0.
+      return 0;
     }
-    if (expectedAnswers.length === 0) return null;
-    const prompt = this.prompt({
-      question: questionOf("AnswerCorrectness", sample),
-      answer: input.answer,
-      expectedAnswers,
+    const { TP, FP, FN } = await askStep(this.#asker, input, {
+      step: "classification",
+      input: { question, answer: a.statements, ground_truth: r.statements },
     });
-    return parseJudgeScore(
-      await modelCall("judge", this.timeoutMs, input, (o) => this.judge(prompt, o)),
-    );
+    return fBeta(TP.length, FP.length, FN.length, this.#beta);
   }
 }

@@ -1,78 +1,20 @@
 import {
-  type CallLimiter,
+  type EmbedCallOptions,
+  type JudgeCallOptions,
   type MetricInput,
   MetricUnavailableError,
-  type Usage,
 } from "@fastrag/bench-core";
+
+export type { EmbedFunction, JudgeFunction, JudgeReply } from "@fastrag/bench-core";
+
 import { describeValue } from "../internal/options.js";
 
-/** The second argument of a {@link JudgeFunction} and an {@link EmbedFunction}. */
-export interface ModelCallOptions {
-  /**
-   * Abort the model call when it fires. It follows the run's signal: it is the sample's own
-   * signal, which aborts with the run (one that never aborts outside a run); with the metric's
-   * `timeoutMs` option, it also aborts when that time has passed.
-   */
-  readonly signal: AbortSignal;
-  /**
-   * The run's usage sink, forwarded from the metric's input when the runner records judge usage:
-   * call it once per model call with that call's tokens (and cost), so the result's
-   * `judge_usage` counts them. Absent when the runner does not record it.
-   */
-  readonly reportUsage?: (usage: Usage) => void;
-  /**
-   * The run's shared rate limiter, forwarded from the metric's input: run the model call through
-   * `limiter.run(…)` so judge calls share the run's budget. Absent when the run has none.
-   */
-  readonly limiter?: CallLimiter;
-}
-
 /**
- * A caller-supplied language model: a prompt in, the model's reply text out. No client ships
- * with this package; wrap whichever SDK you use, and pass `signal` on to it.
- *
- * @example
- * ```ts
- * const judge: JudgeFunction = async (prompt, { signal }) => {
- *   const r = await openai.chat.completions.create(
- *     { model: "gpt-4o-mini", temperature: 0, messages: [{ role: "user", content: prompt }] },
- *     { signal },
- *   );
- *   return r.choices[0]?.message.content ?? "";
- * };
- * ```
+ * The second argument of a {@link JudgeFunction} and an {@link EmbedFunction}: core's
+ * `JudgeCallOptions` (the signal, `reportUsage`, `limiter`, and for a judge the step being asked:
+ * `step`, `metric`, `input`, `schema`, `attempt`).
  */
-export type JudgeFunction = (prompt: string, options: ModelCallOptions) => Promise<string> | string;
-
-/** Options shared by the judge-based metrics. */
-export interface JudgeMetricOptions<P> {
-  readonly judge: JudgeFunction;
-  /** Overrides the metric's name (the key in results). */
-  readonly name?: string;
-  /**
-   * Replaces the built-in prompt. The reply must keep the format the metric parses (see its
-   * docs), so a custom prompt should end with the same reply instructions.
-   */
-  readonly prompt?: (parts: P) => string;
-  /**
-   * Time limit on each judge call, in milliseconds (a positive number, at most 2147483647). When
-   * it passes, the `signal` handed to the judge aborts, and the metric stops waiting even if the
-   * judge ignores that signal: it throws a `MetricUnavailableError` ("judge call timed out after
-   * … ms"), so the sample records `null` and the reason — never a 0. A call that settles later is
-   * ignored. The limit applies to each judge call, not to the sample: a metric that makes
-   * several calls for one sample may take up to that many times `timeoutMs`. Without it a judge
-   * call is not bounded (the run's `timeoutMs` limits the pipeline call, not metrics).
-   *
-   * @example
-   * ```ts
-   * new Faithfulness({ judge, timeoutMs: 60_000 }); // give up on a judge call after a minute
-   * ```
-   */
-  readonly timeoutMs?: number;
-}
-
-/** The option names of the judge metrics: another name is refused, not ignored. */
-export const JUDGE_OPTIONS: readonly string[] = ["judge", "name", "prompt", "timeoutMs"];
+export type ModelCallOptions = JudgeCallOptions;
 
 let idleSignal: AbortSignal | undefined;
 
@@ -84,7 +26,7 @@ export function callSignal(signal: AbortSignal | undefined): AbortSignal {
 }
 
 /** The options of a model call: the signal, plus the input's usage sink and limiter when present. */
-function callOptions(signal: AbortSignal, input: ModelCallSource): ModelCallOptions {
+function callOptions(signal: AbortSignal, input: ModelCallSource): EmbedCallOptions {
   const { reportUsage, limiter } = input;
   if (reportUsage === undefined && limiter === undefined) return { signal };
   if (limiter === undefined) return { signal, reportUsage };
@@ -108,7 +50,7 @@ export function modelCall<T>(
   kind: "judge" | "embed",
   timeoutMs: number | undefined,
   input: ModelCallSource,
-  call: (options: ModelCallOptions) => Promise<T> | T,
+  call: (options: EmbedCallOptions) => Promise<T> | T,
 ): Promise<T> | T {
   const runSignal = input.signal;
   if (timeoutMs === undefined) return call(callOptions(callSignal(runSignal), input));
@@ -164,16 +106,28 @@ export function modelCall<T>(
 const FENCED = /^```(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n?```$/;
 
 /**
- * Parses a judge reply strictly. The reply must be one JSON object and nothing else: optional
- * surrounding whitespace, optionally inside a single ```json fence. Prose before or after it, two
+ * Parses a judge reply strictly. An object is taken as it is (structured output); text must be
+ * one JSON object and nothing else: optional surrounding whitespace, optionally inside a single
+ * ```json fence. Prose before or after it, two
  * objects, or invalid JSON make the reply unparsable.
  *
  * @throws {MetricUnavailableError} naming what was wrong and quoting the start of the reply.
  */
 export function parseJudgeObject(reply: unknown): Record<string, unknown> {
+  if (typeof reply === "object" && reply !== null && !Array.isArray(reply)) {
+    // An object already parsed (structured output): a plain copy, so a later change by the
+    // judge's client cannot reach what is checked and kept.
+    try {
+      return JSON.parse(JSON.stringify(reply)) as Record<string, unknown>;
+    } catch {
+      throw new MetricUnavailableError(
+        `the judge returned an object JSON cannot hold (${describeValue(reply)})`,
+      );
+    }
+  }
   if (typeof reply !== "string") {
     throw new MetricUnavailableError(
-      `the judge returned ${describeValue(reply)}, expected a string`,
+      `the judge returned ${describeValue(reply)}, expected a JSON object or its text`,
     );
   }
   let text = reply.trim();
@@ -193,27 +147,4 @@ export function parseJudgeObject(reply: unknown): Record<string, unknown> {
     );
   }
   return value as Record<string, unknown>;
-}
-
-/**
- * Reads `{"score": x}` with x a number in [0, 1].
- *
- * @throws {MetricUnavailableError} when the reply is unparsable or the score missing or out of range.
- */
-export function parseJudgeScore(reply: unknown): number {
-  const object = parseJudgeObject(reply);
-  const score = object.score;
-  if (typeof score !== "number" || !Number.isFinite(score) || score < 0 || score > 1) {
-    throw new MetricUnavailableError(
-      `unparsable judge reply: expected "score" to be a number from 0 to 1, found ${describeValue(score)}`,
-    );
-  }
-  return score;
-}
-
-/** Lists strings for a prompt, one numbered line block each. */
-export function numbered(items: readonly string[]): string {
-  let out = "";
-  for (let i = 0; i < items.length; i++) out += `[${i + 1}] ${items[i]}\n`;
-  return out.trimEnd();
 }

@@ -1,4 +1,12 @@
-import { type Metric, type MetricInput, MetricUnavailableError } from "@fastrag/bench-core";
+import {
+  type EmbedFunction,
+  type Metric,
+  type MetricInput,
+  MetricUnavailableError,
+} from "@fastrag/bench-core";
+
+export type { EmbedFunction } from "@fastrag/bench-core";
+
 import { expectedAnswerAt, expectGenerationInput } from "../internal/input.js";
 import {
   describeValue,
@@ -7,32 +15,7 @@ import {
   optionsObject,
   timeoutOption,
 } from "../internal/options.js";
-import { type ModelCallOptions, modelCall } from "./judge.js";
-
-/**
- * A caller-supplied embedding model: texts in, one vector per text out, in the same order. No
- * client ships with this package. A function whose parameter is typed `string[]` or
- * `readonly string[]` fits: each call gets a fresh array of its own.
- *
- * @example
- * ```ts
- * const embed: EmbedFunction = async (texts, { signal }) => {
- *   const r = await openai.embeddings.create({ model: "text-embedding-3-small", input: [...texts] }, { signal });
- *   return r.data.map((d) => d.embedding);
- * };
- * ```
- */
-export type EmbedFunction = {
-  // Method syntax on purpose: its parameter is checked bivariantly, so a function written with a
-  // mutable `(texts: string[]) => …` (most embedding clients type their input so) is accepted as
-  // well as one taking `readonly string[]`. The metric hands each call a fresh array, so a
-  // function that changes it harms nothing; a function typed `EmbedFunction` still sees
-  // `readonly string[]`.
-  bivariant(
-    texts: readonly string[],
-    options: ModelCallOptions,
-  ): Promise<readonly ArrayLike<number>[]> | readonly ArrayLike<number>[];
-}["bivariant"];
+import { modelCall } from "./judge.js";
 
 /** Options of {@link SemanticSimilarity}. */
 export interface SemanticSimilarityOptions {

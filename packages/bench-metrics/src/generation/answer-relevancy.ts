@@ -1,0 +1,82 @@
+import {
+  ConfigurationError,
+  type EmbedFunction,
+  type Metric,
+  type MetricInput,
+} from "@fastrag/bench-core";
+import { describeValue, functionOption } from "../internal/options.js";
+import { type Asker, askStep, cosine, embedTexts } from "./judge/ask.js";
+import { type JudgeMetricOptions, judged, judgeOptions } from "./judge/options.js";
+
+/** Options of {@link AnswerRelevancy}. */
+export interface AnswerRelevancyOptions extends JudgeMetricOptions {
+  /** Embeds the question and the generated questions (e.g. `aiEmbed(model)` of `@fastrag/bench-ai`). */
+  readonly embed: EmbedFunction;
+  /** How many questions to generate from the answer (attempts 0 … n−1): default 3, as RAGAS. */
+  readonly strictness?: number;
+}
+
+/**
+ * `answer_relevancy`: how well the answer addresses the question, as RAGAS's response relevancy
+ * (`src/ragas/metrics/_answer_relevance.py`): questions are generated back from the answer and
+ * compared with the real one.
+ *
+ * Steps: `question_generation` (`{answer}`) asked `strictness` times (attempts 0 … n−1, each
+ * cached apart), then one `embed` call of the question and the generated questions. Score: the
+ * mean cosine similarity of the question with each generated question, times 0 when every
+ * generation calls the answer noncommittal (else 1). Not clipped: a cosine may be negative.
+ *
+ * `null` (no call paid) for no answer or a blank one.
+ */
+export class AnswerRelevancy implements Metric {
+  readonly name: string;
+  readonly higherIsBetter: boolean = true;
+  readonly needsRelevantIds: boolean = false;
+  readonly needsAnswer: boolean = true;
+  readonly specificationVersion = "v1" as const;
+  readonly #asker: Asker;
+  readonly #embed: EmbedFunction;
+  readonly #strictness: number;
+
+  /** @throws {ConfigurationError} for an unknown option or a bad value. */
+  constructor(options: AnswerRelevancyOptions) {
+    const { asker, o } = judgeOptions("AnswerRelevancy", options, "answer_relevancy", [
+      "embed",
+      "strictness",
+    ]);
+    this.#asker = asker;
+    this.name = asker.metric;
+    this.#embed = functionOption("AnswerRelevancy", "embed", o.embed);
+    const n = o.strictness ?? 3;
+    if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 1 || n > 20) {
+      throw new ConfigurationError(
+        `AnswerRelevancy: option strictness must be an integer from 1 to 20, found ${describeValue(n)}`,
+        { kind: "invalid-option", option: "strictness" },
+      );
+    }
+    this.#strictness = n;
+  }
+
+  async score(input: MetricInput): Promise<number | null> {
+    const { question, answer } = judged("AnswerRelevancy", input);
+    if (answer === null) return null;
+    const generated = await Promise.all(
+      Array.from({ length: this.#strictness }, (_, attempt) =>
+        askStep(this.#asker, input, {
+          step: "question_generation",
+          input: { answer },
+          attempt,
+        }),
+      ),
+    );
+    const vectors = await embedTexts(this.name, this.#embed, this.#asker.timeoutMs, input, [
+      question,
+      ...generated.map((g) => g.question),
+    ]);
+    const asked = vectors[0] as readonly number[];
+    let sum = 0;
+    for (let i = 1; i < vectors.length; i++) sum += cosine(asked, vectors[i] as readonly number[]);
+    const allNoncommittal = generated.every((g) => g.noncommittal === 1);
+    return allNoncommittal ? 0 : sum / generated.length;
+  }
+}
