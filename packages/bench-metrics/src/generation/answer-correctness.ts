@@ -5,7 +5,7 @@ import {
   type MetricInput,
 } from "@fastrag/bench-core";
 import { describeValue, functionOption } from "../internal/options.js";
-import { type Asker, askStep, cosine, embedTexts } from "./judge/ask.js";
+import { type Asker, askStep, similarities } from "./judge/ask.js";
 import {
   fBeta,
   type JudgeMetricOptions,
@@ -34,7 +34,8 @@ export interface AnswerCorrectnessOptions extends JudgeMetricOptions {
  *
  * Steps: `statements` of the answer and of the reference (each with the question, shared with
  * the other metrics that ask them), `classification` (`{question, answer: statements,
- * ground_truth: statements}` → TP, FP, FN), and one `embed` call of answer and reference. Score:
+ * ground_truth: statements}` → TP, FP, FN), and one `embed` call of answer and reference (kept as
+ * a step `embed` with the cosine, so a rescore replays it). Score:
  * the weighted mean (weights divided by their sum, as numpy's `average`) of F-β(|TP|, |FP|, |FN|)
  * and the cosine similarity. F-β is 1 when both statement lists are empty (no classification is
  * asked then); when only one is, it follows from the counts (0), with no call.
@@ -89,10 +90,13 @@ export class AnswerCorrectness implements Metric {
       wFactual === 0 ? 0 : this.#factual(input, question, answer, reference),
       wSimilar === 0 || this.#embed === undefined
         ? 0
-        : embedTexts(this.name, this.#embed, this.#asker.timeoutMs, input, [
-            answer,
-            reference,
-          ]).then((v) => cosine(v[0] as readonly number[], v[1] as readonly number[])),
+        : similarities(
+            this.#asker,
+            this.#embed,
+            input,
+            [answer, reference],
+            "the answer against the reference",
+          ).then((c) => c[0] as number),
     ]);
     return (wFactual * factual + wSimilar * similar) / (wFactual + wSimilar);
   }

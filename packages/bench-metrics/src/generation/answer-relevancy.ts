@@ -5,7 +5,7 @@ import {
   type MetricInput,
 } from "@fastrag/bench-core";
 import { describeValue, functionOption } from "../internal/options.js";
-import { type Asker, askStep, cosine, embedTexts } from "./judge/ask.js";
+import { type Asker, askStep, similarities } from "./judge/ask.js";
 import { type JudgeMetricOptions, judged, judgeOptions } from "./judge/options.js";
 
 /** Options of {@link AnswerRelevancy}. */
@@ -22,7 +22,8 @@ export interface AnswerRelevancyOptions extends JudgeMetricOptions {
  * compared with the real one.
  *
  * Steps: `question_generation` (`{answer}`) asked `strictness` times (attempts 0 … n−1, each
- * cached apart), then one `embed` call of the question and the generated questions. Score: the
+ * cached apart), then one `embed` call of the question and the generated questions (kept as a
+ * step `embed` with the cosines, so a rescore replays it). Score: the
  * mean cosine similarity of the question with each generated question, times 0 when every
  * generation calls the answer noncommittal (else 1). Not clipped: a cosine may be negative.
  *
@@ -69,13 +70,15 @@ export class AnswerRelevancy implements Metric {
         }),
       ),
     );
-    const vectors = await embedTexts(this.name, this.#embed, this.#asker.timeoutMs, input, [
-      question,
-      ...generated.map((g) => g.question),
-    ]);
-    const asked = vectors[0] as readonly number[];
+    const cosines = await similarities(
+      this.#asker,
+      this.#embed,
+      input,
+      [question, ...generated.map((g) => g.question)],
+      "the question against each generated question",
+    );
     let sum = 0;
-    for (let i = 1; i < vectors.length; i++) sum += cosine(asked, vectors[i] as readonly number[]);
+    for (const c of cosines) sum += c;
     const allNoncommittal = generated.every((g) => g.noncommittal === 1);
     return allNoncommittal ? 0 : sum / generated.length;
   }

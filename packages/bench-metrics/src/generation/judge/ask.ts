@@ -191,38 +191,50 @@ async function fetchStep<S extends StepName>(
 }
 
 /**
- * Embeds `texts` with one call, shared within the sample and cached as a judge step is (with an
- * `embed` that has a `cacheKey`). The vectors are checked: one per text, equal lengths, finite,
- * non-zero.
+ * The cosine similarity of `texts[0]` with each later text, from one `embed` call of all of them:
+ * shared within the sample, cached as a judge step is (with an `embed` that has a `cacheKey`),
+ * and kept in the record as a step `embed` whose reply is `{cosines}`, so that a rescore replays
+ * it with no call. The vectors are checked: one per text, equal lengths, finite, non-zero.
  */
-export async function embedTexts(
-  metric: string,
+export async function similarities(
+  asker: Asker,
   embed: EmbedFunction,
-  timeoutMs: number,
   input: MetricInput,
   texts: readonly string[],
-): Promise<readonly (readonly number[])[]> {
+  about: string,
+): Promise<readonly number[]> {
   const modelKey = modelKeyOf(embed);
-  const key = modelCacheKey(modelKey ?? "", texts);
+  const key = judgeStepKey(modelKey, "embed", { texts }, 0);
   const judging = input.judging;
-  const ask = async (): Promise<readonly (readonly number[])[]> => {
-    const cache = modelKey === null ? undefined : judging?.cache;
-    if (cache !== undefined && judging?.refresh !== true) {
-      const hit = await cache.get(key);
-      if (hit !== undefined) {
-        const vectors = checkedVectors(hit, texts.length);
-        if (typeof vectors !== "string") return vectors;
-      }
+  const ask = async (): Promise<readonly number[]> => {
+    const kept = judging?.kept?.get(key)?.cosines;
+    if (Array.isArray(kept) && kept.length === texts.length - 1 && kept.every(Number.isFinite)) {
+      return kept as number[];
     }
-    const raw = await modelCall("embed", timeoutMs, input, (o) => embed([...texts], o));
-    const vectors = checkedVectors(raw, texts.length);
-    if (typeof vectors === "string") throw new MetricUnavailableError(`${metric}: ${vectors}`);
-    if (cache !== undefined) await cache.set(key, vectors);
-    return vectors;
+    const cache = modelKey === null ? undefined : judging?.cache;
+    const storeKey = modelCacheKey(modelKey ?? "", texts);
+    let vectors: readonly (readonly number[])[] | string | undefined;
+    if (cache !== undefined && judging?.refresh !== true) {
+      const hit = await cache.get(storeKey);
+      // A stored entry that is not vectors for these texts is asked again.
+      if (hit !== undefined) vectors = checkedVectors(hit, texts.length);
+    }
+    if (vectors === undefined || typeof vectors === "string") {
+      const raw = await modelCall("embed", asker.timeoutMs, input, (o) => embed([...texts], o));
+      vectors = checkedVectors(raw, texts.length);
+      if (typeof vectors === "string") {
+        throw new MetricUnavailableError(`step embed: ${vectors}`, { step: "embed" });
+      }
+      if (cache !== undefined) await cache.set(storeKey, vectors);
+    }
+    const first = vectors[0] as readonly number[];
+    return vectors.slice(1).map((v) => cosine(first, v));
   };
-  return judging === undefined
+  const cosines = await (judging === undefined
     ? ask()
-    : judging.share(modelKey === null ? `${key}#${identityOf(embed)}` : key, ask);
+    : judging.share(modelKey === null ? `${key}#${identityOf(embed)}` : key, ask));
+  judging?.keep(asker.metric, { step: "embed", attempt: 0, about, key, reply: { cosines } });
+  return cosines;
 }
 
 function checkedVectors(value: unknown, n: number): readonly (readonly number[])[] | string {
