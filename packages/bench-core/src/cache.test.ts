@@ -302,12 +302,57 @@ describe("cached(judge)", () => {
 
   it("refuses an entry of the wrong shape instead of calling again", async () => {
     const cache = new MemoryCache();
-    cache.set(modelCacheKey("k", "p"), { not: "a reply" });
+    cache.set(modelCacheKey("k", "p"), ["not", "a reply"]);
     const { judge, calls } = countingJudge();
     await expect(cached(judge, { cache, key: "k" })("p", { signal })).rejects.toThrow(
       /entry for model "k" .* is not a judge reply/,
     );
     expect(calls).toEqual([]);
+  });
+
+  it("stores a step's reply only when it parses and matches the step's schema", async () => {
+    const cache = new MemoryCache();
+    const schema = {
+      type: "object",
+      properties: { verdict: { type: "integer", enum: [0, 1] } },
+      required: ["verdict"],
+    };
+    let reply: unknown = 'Sure! {"verdict": 1}';
+    let calls = 0;
+    const judge = cached(
+      async () => {
+        calls++;
+        return reply as string;
+      },
+      { cache, key: "k" },
+    );
+    await judge("p", { signal, schema });
+    await judge("p", { signal, schema });
+    expect(calls).toBe(2); // prose around the object: not stored
+    reply = { verdict: 2 };
+    await judge("p", { signal, schema });
+    await judge("p", { signal, schema });
+    expect(calls).toBe(4); // out of the schema: not stored
+    reply = '```json\n{"verdict": 1}\n```';
+    await judge("p", { signal, schema });
+    expect(await judge("p", { signal, schema })).toBe(reply);
+    expect(calls).toBe(5);
+  });
+
+  it("keys attempts of one prompt apart", async () => {
+    const cache = new MemoryCache();
+    let calls = 0;
+    const judge = cached(
+      async (_p: string, o: { attempt?: number }) => `r${o.attempt ?? 0}-${++calls}`,
+      {
+        cache,
+        key: "k",
+      },
+    );
+    expect(await judge("p", { signal, attempt: 0 })).toBe("r0-1");
+    expect(await judge("p", { signal, attempt: 1 })).toBe("r1-2");
+    expect(await judge("p", { signal, attempt: 1 })).toBe("r1-2");
+    expect(await judge("p", { signal })).toBe("r0-1");
   });
 });
 
