@@ -8,8 +8,12 @@ export { Benchmark, BenchmarkResult } from "@fastrag/bench-core";
 export { Predictions, QADataset, TrecRun } from "@fastrag/bench-datasets";
 export {
   AnswerCorrectness,
-  AnswerRelevance,
+  AnswerRelevancy,
+  ContextPrecision,
+  ContextRecall,
+  FactualCorrectness,
   Faithfulness,
   type JudgeFunction,
+  NoiseSensitivity,
 } from "@fastrag/bench-metrics/generation";
 export { NDCG } from "@fastrag/bench-metrics/retrieval";

@@ -14,9 +14,21 @@ export const rescoreCommandSpec: CommandSpec = {
       )
       .argument("<results...>", "result files or glob patterns")
       .option("--out-dir <dir>", "write the rescored files here instead of replacing the inputs")
+      .option(
+        "--cache",
+        "answer judge steps and embeddings from the response cache at <outDir>/.cache/ and store new ones there (config: cache: true)",
+      )
+      .option(
+        "--refresh",
+        "with the cache: ask every judge step again and overwrite what is stored",
+      )
+      .option(
+        "--rejudge",
+        "ask every judge step again instead of replaying the judgments the results kept",
+      )
       .addHelpText(
         "after",
-        "\nScores equal a fresh run's over the same outputs. A metric that reads chunk text needs results run with --keep-chunk-text.\nWrap a judge with cached() to pay once: a second rescore calls it zero times.",
+        "\nScores equal a fresh run's over the same outputs. A metric that reads chunk text needs results run with --keep-chunk-text.\nJudge metrics replay the judgments a result kept (no call for a step already answered); --rejudge asks again, and --cache stores each step's reply so a second rescore calls the judge zero times.",
       )
       .action(async (config: string, results: string[], opts) => {
         const { rescoreCommand } = await import("./rescore.js");

@@ -1,4 +1,5 @@
 import { basename, dirname, join, resolve } from "node:path";
+import { openCache } from "@fastrag/bench-cache";
 import { BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
 import { loadConfig, loadConfigDataset } from "../config/load.js";
 import { expandPaths } from "../internal/files.js";
@@ -8,6 +9,12 @@ import { printable } from "../internal/printable.js";
 export interface RescoreCommandOptions {
   /** Where the rescored files go (default: beside each input, replacing it). */
   readonly outDir?: string;
+  /** Use the response cache at `<outDir>/.cache/` for judge steps (also `cache: true` in the config). */
+  readonly cache?: boolean;
+  /** Ask every judge step again and overwrite the cache (implies `cache`). */
+  readonly refresh?: boolean;
+  /** Ask every judge step again rather than replaying kept judgments. */
+  readonly rejudge?: boolean;
 }
 
 /** The reason of the abort that makes `rescore` run its checks and stop before scoring. */
@@ -57,31 +64,60 @@ export async function rescoreCommand(
     }
   }
   const c = colors(io);
-  for (const [i, result] of results.entries()) {
-    let rescored: BenchmarkResult;
-    try {
-      rescored = await result.rescore(metrics, {
-        dataset,
-        ...(config.maxConcurrent !== undefined ? { maxConcurrent: config.maxConcurrent } : {}),
-        signal,
-      });
-    } catch (error) {
-      if (!signal.aborted) throw error;
-      writeLine(io.stderr, c.yellow(`stopped; ${inputs[i]} and the files after it are unchanged`));
-      return 130;
+  // The store `run --cache` fills: the config's outDir (or results/ beside the config).
+  const cache =
+    options.cache === true || options.refresh === true || config.cache === true
+      ? openCache(join(resolve(dirname(path), config.outDir ?? "results"), ".cache"))
+      : undefined;
+  try {
+    for (const [i, result] of results.entries()) {
+      let rescored: BenchmarkResult;
+      try {
+        rescored = await result.rescore(metrics, {
+          dataset,
+          ...(config.maxConcurrent !== undefined ? { maxConcurrent: config.maxConcurrent } : {}),
+          signal,
+          ...(cache !== undefined ? { cache, refresh: options.refresh === true } : {}),
+          judgments: options.rejudge === true ? "ask" : "replay",
+        });
+      } catch (error) {
+        if (!signal.aborted) throw error;
+        writeLine(
+          io.stderr,
+          c.yellow(`stopped; ${inputs[i]} and the files after it are unchanged`),
+        );
+        return 130;
+      }
+      await saveRescored(result, rescored, inputs[i] as string, outputs[i] as string, io);
     }
-    const out = outputs[i] as string;
+  } finally {
+    cache?.close();
+  }
+  return 0;
+}
+
+/** Writes one rescored result and says what changed. */
+async function saveRescored(
+  result: BenchmarkResult,
+  rescored: BenchmarkResult,
+  input: string,
+  out: string,
+  io: Io,
+): Promise<void> {
+  const c = colors(io);
+  {
     await rescored.save(out);
-    writeLine(io.stderr, `${c.green("✓")} ${printable(result.name)}: ${inputs[i]} → ${out}`);
+    writeLine(io.stderr, `${c.green("✓")} ${printable(result.name)}: ${input} → ${out}`);
     for (const line of changes(result, rescored)) writeLine(io.stderr, `  ${line}`);
     const judge = rescored.judgeUsage;
     if (judge !== undefined) {
       const cost = judge.cost === undefined ? "" : `, cost ${judge.cost}`;
       const tokens = judge.totalTokens === undefined ? "" : `, ${judge.totalTokens} tokens`;
       writeLine(io.stderr, `  judge calls: ${judge.calls}${tokens}${cost}`);
+    } else if (rescored.samples.some((s) => s.judgments !== undefined)) {
+      writeLine(io.stderr, "  judge calls: 0 (kept judgments replayed, or the cache answered)");
     }
   }
-  return 0;
 }
 
 /** What changed between a result and its rescore: metrics added, removed, and means moved. */
