@@ -5,5 +5,6 @@ export {
   type AiJudgeOptions,
   aiJudge,
   type ModelPricing,
+  type StructuredOutputMode,
 } from "./judge.js";
-export type { AiCallOptions } from "./types.js";
+export type { AiCallOptions, AiJudgeCallOptions } from "./types.js";

@@ -5,9 +5,15 @@ import {
   type EvalSample,
   type Usage,
 } from "@fastrag/bench-core";
-import { AnswerCorrectness, Faithfulness } from "@fastrag/bench-metrics/generation";
 import { describe, expect, it } from "vitest";
-import { languageModel, SPEC, systemText } from "./__fixtures__/mock-models.js";
+import {
+  type AnyModel,
+  languageModel,
+  type ResponseFormat,
+  SPEC,
+  systemText,
+} from "./__fixtures__/mock-models.js";
+import { VERDICTS_SCHEMA, VerdictsMetric } from "./__fixtures__/verdicts-metric.js";
 import { aiJudge, RateLimitError } from "./index.js";
 
 describe(`aiJudge (AI SDK test models, spec ${SPEC})`, () => {
@@ -196,14 +202,17 @@ describe(`aiJudge (AI SDK test models, spec ${SPEC})`, () => {
     expect(model.doGenerateCalls).toHaveLength(1); // the model got the call, then the abort
   });
 
-  it("scores Faithfulness and AnswerCorrectness in a Benchmark run", async () => {
+  it("scores a judge metric in a Benchmark run, its tokens counted in judge_usage", async () => {
     const model = languageModel({
+      // In text (no schema would be sent here only with structuredOutput "never").
       reply: (prompt) =>
-        prompt.includes("<passages>")
-          ? '{"claims": [{"claim": "Paris", "supported": true}, {"claim": "1889", "supported": false}]}'
-          : '{"score": 0.75, "reason": "partly right"}',
+        prompt.includes("In Paris.")
+          ? '{"verdicts": [{"statement": "In Paris.", "reason": "stated", "verdict": 1}, {"statement": "Since 1889.", "reason": "not stated", "verdict": 0}]}'
+          : "",
+      inputTokens: 50,
+      outputTokens: 20,
     });
-    const judge = aiJudge(model);
+    const judge = aiJudge(model, { structuredOutput: "never" });
     const dataset: EvalSample[] = [
       {
         id: "q1",
@@ -212,19 +221,298 @@ describe(`aiJudge (AI SDK test models, spec ${SPEC})`, () => {
         relevantIds: [],
       },
     ];
-    const result = await new Benchmark({
-      dataset,
-      metrics: [new Faithfulness({ judge }), new AnswerCorrectness({ judge })],
-    }).run(
+    const result = await new Benchmark({ dataset, metrics: [new VerdictsMetric(judge)] }).run(
       {
         query: async () => ({
-          answer: "In Paris, since 1889.",
+          answer: "In Paris. Since 1889.",
           chunks: [{ id: "c1", text: "The Eiffel Tower is in Paris." }],
         }),
       },
       { name: "mock" },
     );
-    expect(result.samples[0]?.scores).toEqual({ faithfulness: 0.5, answer_correctness: 0.75 });
-    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(result.samples[0]?.scores).toEqual({ supported: 0.5 });
+    expect(result.samples[0]?.judgeUsage).toEqual({
+      inputTokens: 50,
+      outputTokens: 20,
+      totalTokens: 70,
+      calls: 1,
+    });
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(formats(model)).toEqual(["text"]);
+  });
+});
+
+/** A reply object of the `verdicts` step. */
+const VERDICTS = {
+  verdicts: [{ statement: "In Paris.", reason: "the context says so", verdict: 1 }],
+};
+
+/** What each call asked for: `"json"` (structured output) or `"text"`. */
+function formats(model: AnyModel): string[] {
+  return model.doGenerateCalls.map((c: { responseFormat?: ResponseFormat }) =>
+    c.responseFormat?.type === "json" ? "json" : "text",
+  );
+}
+
+/** A model that answers a structured call with `json` and a plain one with `text`. */
+function twoFaced(json: string, text: string, extra: { supportsStructuredOutputs?: boolean } = {}) {
+  return languageModel({
+    reply: (_prompt, format: ResponseFormat | undefined) => (format?.type === "json" ? json : text),
+    inputTokens: 300,
+    outputTokens: 40,
+    ...extra,
+  });
+}
+
+describe(`aiJudge with a step's schema (AI SDK test models, spec ${SPEC})`, () => {
+  it("sends the schema as structured output, named by the step, and returns the parsed object", async () => {
+    const model = twoFaced(JSON.stringify(VERDICTS), "prose");
+    const judge = aiJudge(model, { system: "You are strict.", maxOutputTokens: 200 });
+    const controller = new AbortController();
+    const reply = await judge("Judge: In Paris.", {
+      signal: controller.signal,
+      step: "verdicts",
+      metric: "faithfulness",
+      input: { context: "Paris", statements: ["In Paris."] },
+      schema: VERDICTS_SCHEMA,
+      attempt: 0,
+    });
+    expect(reply).toEqual(VERDICTS);
+    const call = model.doGenerateCalls[0];
+    expect(call.responseFormat).toEqual({
+      type: "json",
+      schema: VERDICTS_SCHEMA,
+      name: "verdicts",
+    });
+    expect(call.temperature).toBe(0);
+    expect(call.maxOutputTokens).toBe(200);
+    expect(systemText(call.prompt)).toBe("You are strict.");
+    controller.abort();
+    expect(call.abortSignal.aborted).toBe(true);
+  });
+
+  it("reports a structured call's tokens and cost once, and runs it through the limiter with the schema in the estimate", async () => {
+    const model = twoFaced(JSON.stringify(VERDICTS), "prose");
+    const seen: { estimatedTokens?: number; usage?: Usage }[] = [];
+    const limiter: CallLimiter = {
+      async run(call, options) {
+        const value = await call();
+        seen.push({
+          ...(options?.estimatedTokens === undefined
+            ? {}
+            : { estimatedTokens: options.estimatedTokens }),
+          ...(options?.usage === undefined ? {} : { usage: options.usage(value) }),
+        });
+        return value;
+      },
+    };
+    const reported: Usage[] = [];
+    const judge = aiJudge(model, { pricing: { inputPerMillion: 2.5, outputPerMillion: 10 } });
+    const prompt = "x".repeat(400);
+    await judge(prompt, {
+      schema: VERDICTS_SCHEMA,
+      limiter,
+      reportUsage: (u) => reported.push(u),
+    });
+    // 300 × 2.5 / 10⁶ + 40 × 10 / 10⁶ = 0.00075 + 0.0004
+    const usage = { inputTokens: 300, outputTokens: 40, totalTokens: 340, cost: 0.00115 };
+    expect(reported).toEqual([usage]);
+    expect(seen).toEqual([
+      {
+        estimatedTokens: 100 + Math.ceil(JSON.stringify(VERDICTS_SCHEMA).length / 4),
+        usage,
+      },
+    ]);
+  });
+
+  it("without a schema, asks in plain text whatever the mode", async () => {
+    for (const mode of ["auto", "always", "never"] as const) {
+      const model = twoFaced(JSON.stringify(VERDICTS), "the text reply");
+      const text: string = await aiJudge(model, { structuredOutput: mode })("p");
+      expect(text).toBe("the text reply");
+      expect(formats(model)).toEqual(["text"]);
+    }
+  });
+
+  it('"auto" asks a model with supportsStructuredOutputs: false in plain text', async () => {
+    const model = twoFaced(JSON.stringify(VERDICTS), '```json\n{"verdicts": []}\n```', {
+      supportsStructuredOutputs: false,
+    });
+    const judge = aiJudge(model);
+    expect(await judge("p", { schema: VERDICTS_SCHEMA })).toBe('```json\n{"verdicts": []}\n```');
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(formats(model)).toEqual(["text"]);
+    // "always" sends the schema even so (the provider decides what to do with it).
+    const always = twoFaced(JSON.stringify(VERDICTS), "prose", {
+      supportsStructuredOutputs: false,
+    });
+    expect(
+      await aiJudge(always, { structuredOutput: "always" })("p", { schema: VERDICTS_SCHEMA }),
+    ).toEqual(VERDICTS);
+    expect(formats(always)).toEqual(["json"]);
+  });
+
+  it('"auto" falls back to text when the provider refuses structured output, once for the judge', async () => {
+    const { UnsupportedFunctionalityError } = await import("ai");
+    const model = languageModel({
+      reply: () => '{"verdicts": []}',
+      before: async () => {
+        const format = model.doGenerateCalls.at(-1)?.responseFormat as ResponseFormat | undefined;
+        if (format?.type === "json") {
+          throw new UnsupportedFunctionalityError({ functionality: "JSON response format" });
+        }
+      },
+    });
+    const judge = aiJudge(model);
+    const reported: Usage[] = [];
+    const options = { schema: VERDICTS_SCHEMA, reportUsage: (u: Usage) => reported.push(u) };
+    expect(await judge("p1", options)).toBe('{"verdicts": []}');
+    expect(await judge("p2", options)).toBe('{"verdicts": []}');
+    // One refused structured call, then text only: the refusal is not paid again.
+    expect(formats(model)).toEqual(["json", "text", "text"]);
+    expect(reported).toHaveLength(2); // the refused call cost nothing and reports nothing
+    // "always" does not fall back: the refusal is the call's error.
+    const strict = languageModel({
+      reply: () => "",
+      before: async () => {
+        throw new UnsupportedFunctionalityError({ functionality: "JSON response format" });
+      },
+    });
+    await expect(
+      aiJudge(strict, { structuredOutput: "always" })("p", { schema: VERDICTS_SCHEMA }),
+    ).rejects.toThrow(/JSON response format/);
+    expect(strict.doGenerateCalls).toHaveLength(1);
+  });
+
+  it('"auto" does not fall back on other errors: they are the call\'s', async () => {
+    const { UnsupportedFunctionalityError } = await import("ai");
+    const model = languageModel({
+      reply: () => "",
+      before: async () => {
+        throw new UnsupportedFunctionalityError({ functionality: "image parts" });
+      },
+    });
+    const judge = aiJudge(model);
+    await expect(judge("p", { schema: VERDICTS_SCHEMA })).rejects.toThrow(/image parts/);
+    await expect(judge("p", { schema: VERDICTS_SCHEMA })).rejects.toThrow(/image parts/);
+    // Both calls were structured: nothing was remembered.
+    expect(formats(model)).toEqual(["json", "json"]);
+  });
+
+  it('"never" asks in plain text even with a schema', async () => {
+    const model = twoFaced(JSON.stringify(VERDICTS), "text");
+    expect(
+      await aiJudge(model, { structuredOutput: "never" })("p", { schema: VERDICTS_SCHEMA }),
+    ).toBe("text");
+    expect(formats(model)).toEqual(["text"]);
+  });
+
+  it("returns the raw text of a structured reply that does not parse or does not match the schema, and reports its tokens", async () => {
+    const cases = [
+      'Here you go: {"verdicts": []}', // prose around the object
+      '{"verdicts": [{"statement": "a", "reason": "b", "verdict": 1}', // truncated
+      '{"verdicts": [{"statement": "a", "reason": "b", "verdict": 2}]}', // parses, wrong value
+      '{"verdicts": "all supported"}', // parses, wrong type
+    ];
+    for (const text of cases) {
+      const model = twoFaced(text, "unused");
+      const reported: Usage[] = [];
+      const reply = await aiJudge(model)("p", {
+        schema: VERDICTS_SCHEMA,
+        reportUsage: (u) => reported.push(u),
+      });
+      // Never an object: the metric's parser decides, and reports the problem.
+      expect(reply).toBe(text);
+      expect(reported).toEqual([{ inputTokens: 300, outputTokens: 40, totalTokens: 340 }]);
+      expect(model.doGenerateCalls).toHaveLength(1); // not asked again in text
+    }
+  });
+
+  it("throws the SDK's NoObjectGeneratedError when a structured call returns no text, after reporting its tokens", async () => {
+    const empty = languageModel({ reply: () => null, inputTokens: 12, outputTokens: 0 });
+    const { NoObjectGeneratedError } = await import("ai");
+    const reported: Usage[] = [];
+    const error = await aiJudge(empty)("p", {
+      schema: VERDICTS_SCHEMA,
+      reportUsage: (u) => reported.push(u),
+    }).catch((e: unknown) => e);
+    expect(NoObjectGeneratedError.isInstance(error)).toBe(true);
+    expect(reported).toEqual([{ inputTokens: 12, outputTokens: 0, totalTokens: 12 }]);
+  });
+
+  it("aborts a structured call when the run's signal aborts", async () => {
+    const model = languageModel({
+      reply: () => JSON.stringify(VERDICTS),
+      before: (signal) =>
+        new Promise((_resolve, reject) => {
+          if (signal?.aborted) reject(signal.reason);
+          signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+        }),
+    });
+    const controller = new AbortController();
+    const pending = aiJudge(model)("p", { signal: controller.signal, schema: VERDICTS_SCHEMA });
+    setTimeout(() => controller.abort(new Error("run aborted")), 20);
+    await expect(pending).rejects.toThrow("run aborted");
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(formats(model)).toEqual(["json"]);
+  });
+
+  it("keeps one cache key across modes, and refuses a bad mode or schema", async () => {
+    const model = languageModel({ reply: () => "", provider: "openai.chat", modelId: "m" });
+    for (const mode of ["auto", "always", "never"] as const) {
+      expect(aiJudge(model, { structuredOutput: mode }).cacheKey).toBe("openai.chat:m");
+    }
+    expect(() => aiJudge(model, { structuredOutput: "sometimes" as never })).toThrow(
+      /option structuredOutput must be "auto", "always" or "never", found the string "sometimes"/,
+    );
+    const error = await aiJudge(model)("p", { schema: [] as never }).catch((e: unknown) => e);
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/the call's schema must be a JSON Schema object/);
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
+  it("scores a Benchmark run from structured replies; a reply off the schema leaves the sample incomplete", async () => {
+    const model = languageModel({
+      reply: (prompt, format) => {
+        if (format?.type !== "json") return "text was not expected";
+        if (prompt.includes("In Rome.")) return '{"verdicts": [{"statement": "In Rome."}]}';
+        return JSON.stringify({
+          verdicts: [
+            { statement: "In Paris.", reason: "stated", verdict: 1 },
+            { statement: "Since 1889.", reason: "not stated", verdict: 0 },
+          ],
+        });
+      },
+      inputTokens: 80,
+      outputTokens: 30,
+    });
+    const judge = aiJudge(model);
+    const dataset: EvalSample[] = [
+      { id: "paris", question: "Where?", expectedAnswers: [], relevantIds: [] },
+      { id: "rome", question: "Where else?", expectedAnswers: [], relevantIds: [] },
+    ];
+    const result = await new Benchmark({ dataset, metrics: [new VerdictsMetric(judge)] }).run(
+      {
+        query: async (question) => ({
+          answer: question === "Where?" ? "In Paris. Since 1889." : "In Rome.",
+          chunks: [{ id: "c1", text: "The Eiffel Tower is in Paris." }],
+        }),
+      },
+      { name: "structured" },
+    );
+    const [paris, rome] = result.samples;
+    expect(paris?.scores).toEqual({ supported: 0.5 });
+    expect(paris?.status).toBe("successful");
+    expect(rome?.scores).toEqual({ supported: null });
+    expect(rome?.status).toBe("incomplete");
+    expect(rome?.error).toMatch(/judge reply: reply\.verdicts\[0\]\.reason: missing/);
+    // The failed reply was paid for, and counted.
+    expect(rome?.judgeUsage).toEqual({
+      inputTokens: 80,
+      outputTokens: 30,
+      totalTokens: 110,
+      calls: 1,
+    });
+    expect(formats(model)).toEqual(["json", "json"]);
   });
 });

@@ -1,6 +1,13 @@
-import type { CallLimiter, Usage } from "@fastrag/bench-core";
+import type { CallLimiter, JudgeReply, Usage } from "@fastrag/bench-core";
 import { ConfigurationError } from "@fastrag/bench-core";
-import { generateText, type LanguageModel } from "ai";
+import {
+  generateObject,
+  generateText,
+  type JSONSchema7,
+  jsonSchema,
+  type LanguageModel,
+  NoObjectGeneratedError,
+} from "ai";
 import { costOf, runModelCall, tokens } from "./internal/call.js";
 import { modelName, settingsKey } from "./internal/model.js";
 import {
@@ -10,13 +17,31 @@ import {
   optionsObject,
   stringOption,
 } from "./internal/options.js";
-import type { AiCallOptions } from "./types.js";
+import {
+  isStructuredOutputUnsupported,
+  lacksStructuredOutput,
+  schemaName,
+  schemaValidator,
+} from "./internal/structured.js";
+import type { AiCallOptions, AiJudgeCallOptions } from "./types.js";
 
 /** Prices of a language model, per million tokens, in the currency unit you report costs in. */
 export interface ModelPricing {
   readonly inputPerMillion: number;
   readonly outputPerMillion: number;
 }
+
+/**
+ * How {@link aiJudge} asks for a reply when the metric gives the step's `schema`:
+ * - `"auto"` (the default): as the AI SDK's structured output (`generateObject` with the schema),
+ *   except for a model that says it has none (`supportsStructuredOutputs: false`, as
+ *   `@ai-sdk/openai-compatible` models have unless created with `supportsStructuredOutputs:
+ *   true`); when the provider refuses structured output for this model, the call is asked again
+ *   as plain text, and so is every later call of this judge;
+ * - `"always"`: always as structured output; a refusal is the call's error;
+ * - `"never"`: always as plain text (the prompt carries its own reply instructions).
+ */
+export type StructuredOutputMode = "auto" | "always" | "never";
 
 /** Options of {@link aiJudge}. */
 export interface AiJudgeOptions {
@@ -29,7 +54,7 @@ export interface AiJudgeOptions {
   readonly system?: string;
   /** A cap on the reply's tokens. Judge replies are short JSON objects; a cap bounds the cost. */
   readonly maxOutputTokens?: number;
-  /** Provider-specific options, passed to `generateText` as they are. */
+  /** Provider-specific options, passed to `generateText` (or `generateObject`) as they are. */
   readonly providerOptions?: Record<string, Record<string, unknown>>;
   /**
    * Prices per million tokens: each reported usage then carries `cost`
@@ -47,20 +72,34 @@ export interface AiJudgeOptions {
    * limiter, handed to the judge call by the metric, takes precedence.
    */
   readonly limiter?: CallLimiter;
+  /**
+   * Whether a step's `schema` is sent as structured output: `"auto"` (default), `"always"` or
+   * `"never"`; see {@link StructuredOutputMode}. Calls without a schema are plain text in every
+   * mode.
+   */
+  readonly structuredOutput?: StructuredOutputMode;
   /** Replaces the computed {@link AiJudge.cacheKey} (e.g. to bump it after a provider change). */
   readonly cacheKey?: string;
 }
 
 /**
- * A judge function (`JudgeFunction` of `@fastrag/bench-metrics`) made by {@link aiJudge}, with the
- * key that core's `cached()` stores its replies under.
+ * A judge function (core's `JudgeFunction`) made by {@link aiJudge}, with the key that the run's
+ * cache and core's `cached()` store its replies under. A call without `schema` replies with the
+ * model's text; a call with one replies with the parsed object, or with text when the call was
+ * asked as text (a model without structured output) or the structured reply did not parse or
+ * match the schema (the metric's parser then reports it).
  */
 export interface AiJudge {
-  (prompt: string, options?: AiCallOptions): Promise<string>;
+  /** Without a schema: the reply text, as before structured output existed. */
+  (prompt: string, options?: AiCallOptions & { readonly schema?: undefined }): Promise<string>;
+  /** With a step's schema: the parsed reply object, or text (see {@link AiJudge}). */
+  (prompt: string, options?: AiJudgeCallOptions): Promise<JudgeReply>;
   /**
    * `"<provider>:<modelId>"` (the model id itself for a string model), with `#` and a digest of
    * the settings when `system`, `temperature`, `maxOutputTokens` or `providerOptions` differ from
-   * the defaults: replies of one prompt are the same only under the same key.
+   * the defaults: replies of one prompt are the same only under the same key. `structuredOutput`
+   * is not part of it: it changes how reliably a reply parses, not the verdict a parsed reply
+   * holds, and only parsed replies are kept.
    */
   readonly cacheKey: string;
 }
@@ -73,8 +112,11 @@ const OPTIONS = [
   "pricing",
   "maxRetries",
   "limiter",
+  "structuredOutput",
   "cacheKey",
 ];
+
+const MODES: readonly StructuredOutputMode[] = ["auto", "always", "never"];
 
 /** Validates `{ inputPerMillion, outputPerMillion }`. */
 function pricingOption(
@@ -112,17 +154,22 @@ export function limiterOption(where: string, value: unknown): CallLimiter | unde
 }
 
 /**
- * Turns a Vercel AI SDK language model into a judge for the judge metrics of
- * `@fastrag/bench-metrics` (`Faithfulness`, `AnswerCorrectness`, `AnswerRelevance`).
+ * Turns a Vercel AI SDK language model into a judge (core's `JudgeFunction`) for the judge
+ * metrics of `@fastrag/bench-metrics` (`Faithfulness`, `ContextRecall`, `AnswerCorrectness`, …).
  *
  * Each call runs `generateText` with the prompt, the run's `signal` as its abort signal and
- * temperature 0 (unless set), and returns the reply text. It reports the call's tokens (and
- * cost, with `pricing`) through the metric's `reportUsage`, so the result's `judge_usage`
- * counts them, and runs through the run's `limiter` when there is one. A provider's 429 that
- * outlives the retries is a {@link RateLimitError}.
+ * temperature 0 (unless set), and returns the reply text. When the metric gives the step's
+ * `schema` (DESIGN §11), the call runs `generateObject` with that schema instead and returns the
+ * parsed object; see {@link StructuredOutputMode} for models without structured output. A
+ * structured reply that does not parse, or does not match the schema, comes back as its raw text
+ * (the metric's parser then reports it and the sample is incomplete, never scored). It reports
+ * the call's tokens (and cost, with `pricing`) through the metric's `reportUsage`, so the
+ * result's `judge_usage` counts them, and runs through the run's `limiter` when there is one. A
+ * provider's 429 that outlives the retries is a {@link RateLimitError}.
  *
  * @throws {ConfigurationError} when `model` is not an AI SDK language model or a model id, or an
- * option is unknown or malformed.
+ * option is unknown or malformed; a call throws it for a prompt that is not a string or a schema
+ * that is not an object.
  *
  * @example
  * ```ts
@@ -157,6 +204,7 @@ export function aiJudge(model: LanguageModel, options?: AiJudgeOptions): AiJudge
   const pricing = pricingOption(where, o.pricing, ["inputPerMillion", "outputPerMillion"]);
   const maxRetries = numberOption(where, "maxRetries", o.maxRetries, 0, 100, true);
   const ownLimiter = limiterOption(where, o.limiter);
+  const mode = modeOption(where, o.structuredOutput);
   const cacheKey =
     stringOption(where, "cacheKey", o.cacheKey) ??
     settingsKey(name, [
@@ -166,9 +214,8 @@ export function aiJudge(model: LanguageModel, options?: AiJudgeOptions): AiJudge
       providerOptions,
     ]);
 
-  type Reply = Awaited<ReturnType<typeof generateText>>;
-  const usageOf = (reply: Reply): Usage => {
-    const u = (reply.totalUsage ?? reply.usage) as
+  const usageOf = (outcome: Outcome): Usage => {
+    const u = outcome.usage as
       | { inputTokens?: unknown; outputTokens?: unknown; totalTokens?: unknown }
       | undefined;
     const input = tokens(u?.inputTokens);
@@ -188,34 +235,130 @@ export function aiJudge(model: LanguageModel, options?: AiJudgeOptions): AiJudge
     };
   };
 
-  const judge = async (prompt: string, callOptions: AiCallOptions = {}): Promise<string> => {
+  /** The settings both kinds of call share. */
+  const settings = (retriesDefault: number | undefined, signal: AbortSignal | undefined) => {
+    const retries = maxRetries ?? retriesDefault;
+    return {
+      ...(system === undefined ? {} : { system }),
+      ...(temperature === null ? {} : { temperature }),
+      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+      ...(providerOptions === undefined ? {} : { providerOptions }),
+      ...(retries === undefined ? {} : { maxRetries: retries }),
+      ...(signal === undefined ? {} : { abortSignal: signal }),
+    };
+  };
+
+  const asText = (prompt: string, callOptions: AiCallOptions, estimated: number) =>
+    runModelCall(
+      name,
+      callOptions,
+      ownLimiter,
+      estimated,
+      async (retriesDefault): Promise<Outcome> => {
+        const reply = await generateText({
+          model,
+          prompt,
+          ...settings(retriesDefault, callOptions.signal),
+        } as Parameters<typeof generateText>[0]);
+        return { reply: reply.text, usage: reply.totalUsage ?? reply.usage };
+      },
+      usageOf,
+    );
+
+  const asObject = (
+    prompt: string,
+    callOptions: AiJudgeCallOptions,
+    schema: Readonly<Record<string, unknown>>,
+    estimated: number,
+  ) => {
+    const named = schemaName(callOptions.step);
+    return runModelCall(
+      name,
+      callOptions,
+      ownLimiter,
+      estimated,
+      async (retriesDefault): Promise<Outcome> => {
+        try {
+          const reply = await generateObject({
+            model,
+            prompt,
+            schema: jsonSchema<Record<string, unknown>>(schema as JSONSchema7, {
+              validate: schemaValidator(schema),
+            }),
+            ...(named === undefined ? {} : { schemaName: named }),
+            ...settings(retriesDefault, callOptions.signal),
+          } as Parameters<typeof generateObject>[0]);
+          return { reply: reply.object as Record<string, unknown>, usage: reply.usage };
+        } catch (error) {
+          // The model answered, but not with an object of the schema: the tokens were paid, and
+          // the text goes to the metric, whose parser says what is wrong with it. No text at
+          // all (an empty response) is this call's error.
+          if (!NoObjectGeneratedError.isInstance(error)) throw error;
+          return typeof error.text === "string"
+            ? { reply: error.text, usage: error.usage }
+            : { error, usage: error.usage };
+        }
+      },
+      usageOf,
+    );
+  };
+
+  // "auto" asks in text, from the first refusal on, a model that has no structured output.
+  let textOnly = mode === "never" || (mode === "auto" && lacksStructuredOutput(model));
+
+  const judge = async (
+    prompt: string,
+    callOptions: AiJudgeCallOptions = {},
+  ): Promise<JudgeReply> => {
     if (typeof prompt !== "string") {
       throw new ConfigurationError(
         `${where}: the prompt must be a string, found ${describeValue(prompt)}`,
       );
     }
+    const schema = callOptions.schema;
+    if (
+      schema !== undefined &&
+      (typeof schema !== "object" || schema === null || Array.isArray(schema))
+    ) {
+      throw new ConfigurationError(
+        `${where}: the call's schema must be a JSON Schema object, found ${describeValue(schema)}`,
+      );
+    }
     const estimated = Math.ceil((prompt.length + (system?.length ?? 0)) / 4);
-    const reply = await runModelCall(
-      name,
-      callOptions,
-      ownLimiter,
-      estimated,
-      (retriesDefault) => {
-        const retries = maxRetries ?? retriesDefault;
-        return generateText({
-          model,
-          prompt,
-          ...(system === undefined ? {} : { system }),
-          ...(temperature === null ? {} : { temperature }),
-          ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
-          ...(providerOptions === undefined ? {} : { providerOptions }),
-          ...(retries === undefined ? {} : { maxRetries: retries }),
-          ...(callOptions.signal === undefined ? {} : { abortSignal: callOptions.signal }),
-        } as Parameters<typeof generateText>[0]);
-      },
-      usageOf,
-    );
-    return reply.text;
+    let outcome: Outcome;
+    if (schema === undefined || textOnly) {
+      outcome = await asText(prompt, callOptions, estimated);
+    } else {
+      // The schema travels with the request, and providers bill it as input.
+      const withSchema = estimated + Math.ceil(JSON.stringify(schema).length / 4);
+      try {
+        outcome = await asObject(prompt, callOptions, schema, withSchema);
+      } catch (error) {
+        if (mode !== "auto" || !isStructuredOutputUnsupported(error)) throw error;
+        textOnly = true;
+        outcome = await asText(prompt, callOptions, estimated);
+      }
+    }
+    if (outcome.reply === undefined) throw outcome.error;
+    return outcome.reply;
   };
-  return Object.assign(judge, { cacheKey });
+  return Object.assign(judge, { cacheKey }) as AiJudge;
+}
+
+/** What one model call gave: a reply and its usage, or (paid for, with no reply) an error. */
+interface Outcome {
+  readonly reply?: JudgeReply;
+  readonly error?: unknown;
+  readonly usage: unknown;
+}
+
+/** Validates `structuredOutput`. */
+function modeOption(where: string, value: unknown): StructuredOutputMode {
+  if (value === undefined) return "auto";
+  if (!MODES.includes(value as StructuredOutputMode)) {
+    throw new ConfigurationError(
+      `${where}: option structuredOutput must be "auto", "always" or "never", found ${describeValue(value)}`,
+    );
+  }
+  return value as StructuredOutputMode;
 }

@@ -8,7 +8,12 @@ import * as aiTest from "ai/test";
 type Ctor = new (
   options: object,
 ) => {
-  doGenerateCalls?: { prompt: unknown; abortSignal?: AbortSignal; temperature?: number }[];
+  doGenerateCalls?: {
+    prompt: unknown;
+    abortSignal?: AbortSignal;
+    temperature?: number;
+    responseFormat?: unknown;
+  }[];
   doEmbedCalls?: { values: string[]; abortSignal?: AbortSignal }[];
 };
 const mocks = aiTest as unknown as Record<string, Ctor | undefined>;
@@ -32,14 +37,25 @@ export function systemText(prompt: unknown): string | undefined {
   return m === undefined ? undefined : String(m.content);
 }
 
+/** What the model was asked for: `{ type: "json", schema, name }` for structured output. */
+export type ResponseFormat =
+  | { readonly type: "text" }
+  | { readonly type: "json"; readonly schema?: unknown; readonly name?: string };
+
 export interface MockOptions {
-  readonly reply: (prompt: string) => string;
+  /**
+   * The reply text (`null`: no content at all); `format` is the call's `responseFormat` (absent
+   * or `{ type: "text" }` for a plain text call).
+   */
+  readonly reply: (prompt: string, format: ResponseFormat | undefined) => string | null;
   readonly inputTokens?: number;
   readonly outputTokens?: number;
   /** Runs before the reply: may wait on the signal or throw. */
   readonly before?: (signal: AbortSignal | undefined) => Promise<void>;
   readonly provider?: string;
   readonly modelId?: string;
+  /** Set as the model's `supportsStructuredOutputs` property (as provider models have it). */
+  readonly supportsStructuredOutputs?: boolean;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the mock stands for either major's model type.
@@ -49,14 +65,18 @@ export function languageModel(o: MockOptions): AnyModel {
   const Mock = (mocks.MockLanguageModelV3 ?? mocks.MockLanguageModelV2) as Ctor;
   const input = o.inputTokens ?? 10;
   const output = o.outputTokens ?? 5;
-  return new Mock({
+  const model = new Mock({
     provider: o.provider ?? "mock-provider",
     modelId: o.modelId ?? "judge-1",
-    doGenerate: async (options: { prompt: unknown; abortSignal?: AbortSignal }) => {
+    doGenerate: async (options: {
+      prompt: unknown;
+      abortSignal?: AbortSignal;
+      responseFormat?: ResponseFormat;
+    }) => {
       await o.before?.(options.abortSignal);
-      const text = o.reply(promptText(options.prompt));
+      const text = o.reply(promptText(options.prompt), options.responseFormat);
       return {
-        content: [{ type: "text", text }],
+        content: text === null ? [] : [{ type: "text", text }],
         finishReason: SPEC === "v3" ? { unified: "stop", raw: "stop" } : "stop",
         usage:
           SPEC === "v3"
@@ -74,6 +94,12 @@ export function languageModel(o: MockOptions): AnyModel {
       };
     },
   });
+  if (o.supportsStructuredOutputs !== undefined) {
+    Object.defineProperty(model, "supportsStructuredOutputs", {
+      value: o.supportsStructuredOutputs,
+    });
+  }
+  return model;
 }
 
 export function embeddingModel(

@@ -21,9 +21,24 @@ export interface RateLimitAnswer {
   readonly retryAfterSeconds?: number;
 }
 
+/** An error answer: the status and the JSON body. */
+export interface ErrorAnswer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
 export interface FixtureServerOptions {
-  /** The reply text for a chat prompt (the user message), and the system message if any. */
-  readonly reply?: (prompt: string, system: string | undefined) => string;
+  /**
+   * The reply text for a chat prompt (the user message), the system message if any, and the
+   * request's body (`response_format` says whether structured output was asked for).
+   */
+  readonly reply?: (
+    prompt: string,
+    system: string | undefined,
+    body: Record<string, unknown>,
+  ) => string;
+  /** Answers request n of this body with an error (e.g. a 400 refusing `response_format`), or not. */
+  readonly refuse?: (body: Record<string, unknown>, n: number) => ErrorAnswer | undefined;
   /** The vector of one text, for `/embeddings`. */
   readonly embed?: (text: string) => number[];
   /** Answers request n (1-based, counting every request) with a 429, or not. */
@@ -110,6 +125,12 @@ export async function startFixtureServer(options: FixtureServerOptions): Promise
         );
         return;
       }
+      const refused = options.refuse?.(body, n);
+      if (refused !== undefined) {
+        record.status = refused.status;
+        json(res, refused.status, refused.body);
+        return;
+      }
       if (req.url === "/v1/chat/completions") {
         const messages = (body.messages ?? []) as { role: string; content: unknown }[];
         const system = messages.find((m) => m.role === "system");
@@ -117,7 +138,7 @@ export async function startFixtureServer(options: FixtureServerOptions): Promise
           .filter((m) => m.role === "user")
           .map((m) => text(m.content))
           .join("\n");
-        const content = (options.reply ?? (() => ""))(prompt, system && text(system.content));
+        const content = (options.reply ?? (() => ""))(prompt, system && text(system.content), body);
         const usage = options.usage ?? { prompt_tokens: 100, completion_tokens: 20 };
         record.status = 200;
         json(res, 200, {
