@@ -71,6 +71,13 @@ export interface HtmlReportOptions extends TableOptions {
    */
   readonly maxDiffRows?: number;
   /**
+   * Listed samples whose judgments (what judge metrics asked and were told, kept in results of
+   * format 2) the report shows beside their scores: the first of each category and run in the
+   * per-sample diff (the largest changes), and the first of each run in the trials table. Default
+   * 100; 0 shows none. Judgments are the bulk of a report's bytes, hence a cap of their own.
+   */
+  readonly maxJudgmentRows?: number;
+  /**
    * Metrics drawn as a latency distribution (p50/p90/p95/p99/max). Default: every metric whose
    * name contains `latency` or ends in `_ms` (see {@link isLatencyMetric}).
    */

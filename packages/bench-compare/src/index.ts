@@ -12,6 +12,7 @@ export type {
 export { type DiffOptions, diff, type SampleChange, type SampleDiff } from "./diff.js";
 export { isLatencyMetric } from "./html/model.js";
 export { formatNumber } from "./internal/format.js";
+export { type JudgmentItem, type JudgmentView, judgmentViews } from "./judgments.js";
 export type { LeftOutSamples } from "./left-out.js";
 export { type PairedTTestResult, pairedTTest } from "./paired-t-test.js";
 export {

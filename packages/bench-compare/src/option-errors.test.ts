@@ -39,6 +39,7 @@ describe("a bad option names itself", () => {
     ["toHtml: diffMetric", () => c.toHtml({ diffMetric: "nope" }), "diffMetric"],
     ["toHtml: latencyMetrics", () => c.toHtml({ latencyMetrics: ["nope"] }), "latencyMetrics"],
     ["toHtml: maxDiffRows", () => c.toHtml({ maxDiffRows: -1 }), "maxDiffRows"],
+    ["toHtml: maxJudgmentRows", () => c.toHtml({ maxJudgmentRows: 1.5 }), "maxJudgmentRows"],
     ["bootstrapCi: resamples", () => bootstrapCi([1], { resamples: 0 }), "resamples"],
     ["bootstrapCi: level", () => bootstrapCi([1], { level: 2 }), "level"],
     ["bootstrapCi: seed", () => bootstrapCi([1], { seed: Number.NaN }), "seed"],

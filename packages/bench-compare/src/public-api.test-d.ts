@@ -18,6 +18,7 @@ describe("@fastrag/bench-compare's exported names", () => {
       | "escapeCell"
       | "formatNumber"
       | "isLatencyMetric"
+      | "judgmentViews"
       | "pairSamples"
       | "pairedScores"
       | "pairedTTest"

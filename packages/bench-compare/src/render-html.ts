@@ -3,13 +3,20 @@ import { chartsSection, latencySection } from "./html/chart-sections.js";
 import type { ChartRun } from "./html/charts.js";
 import { diffSection } from "./html/diff-section.js";
 import { escapeHtml } from "./html/escape.js";
+import {
+  decimalsOf,
+  hasJudgments,
+  JUDGMENTS_CSS,
+  judgmentsDetails,
+  judgmentsPastCap,
+} from "./html/judgments.js";
 import type { HtmlReport, ReportMetric } from "./html/model.js";
 import { tableSection } from "./html/results-section.js";
 import { pageHeader, runsSection } from "./html/runs-section.js";
 import { REPORT_SCRIPT } from "./html/script.js";
 import { REPORT_CSS } from "./html/styles.js";
 import { swatch } from "./html/swatch.js";
-import { trialsSection } from "./html/trials.js";
+import { type TrialSpread, trialsSection } from "./html/trials.js";
 
 /**
  * Renders a computed report as one self-contained HTML document: inline CSS, inline SVG charts
@@ -27,9 +34,11 @@ export function renderHtml(report: HtmlReport, slices = ""): string {
     name: r.name,
     isBaseline: i === report.baselineIndex,
   }));
+  // The judgments' rules only when the report shows some: a report without keeps its bytes.
+  const css = report.showJudgments ? REPORT_CSS + JUDGMENTS_CSS : REPORT_CSS;
   const csp = [
     "default-src 'none'",
-    `style-src '${sha256(REPORT_CSS)}'`,
+    `style-src '${sha256(css)}'`,
     `script-src '${sha256(REPORT_SCRIPT)}'`,
     "img-src 'none'",
     "base-uri 'none'",
@@ -50,6 +59,10 @@ export function renderHtml(report: HtmlReport, slices = ""): string {
       report.diffMetric,
       (report.metrics.find((m) => m.metric === report.diffMetric) as ReportMetric).decimals,
       swatch,
+      report.showJudgments ? (row) => trialJudgments(report, row) : undefined,
+      report.judgmentsLeftOut.trials > 0
+        ? `\n<p class="note">Judgments are shown for the first ${report.judgmentRows.toLocaleString("en-US")} listed samples with judgments per run; ${report.judgmentsLeftOut.trials.toLocaleString("en-US")} more listed samples have some.</p>`
+        : "",
     ),
     pageFooter(report),
   ].join("\n");
@@ -62,7 +75,7 @@ export function renderHtml(report: HtmlReport, slices = ""): string {
 <meta name="color-scheme" content="light dark">
 <meta name="generator" content="fastrag bench">
 <title>${escapeHtml(report.title)}</title>
-<style>${REPORT_CSS}</style>
+<style>${css}</style>
 </head>
 <body>
 ${body}
@@ -70,6 +83,14 @@ ${body}
 </body>
 </html>
 `;
+}
+
+/** A trials row's judgments, trial by trial; a short line past the cap. */
+function trialJudgments(report: HtmlReport, row: TrialSpread): string {
+  if (!report.judgedRows.has(row) && hasJudgments(row.sample)) {
+    return judgmentsPastCap(report.judgmentRows);
+  }
+  return judgmentsDetails("trials", row.sample, report.diffMetric, decimalsOf(report));
 }
 
 function sha256(text: string): string {

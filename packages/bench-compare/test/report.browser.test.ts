@@ -350,6 +350,67 @@ describe.skipIf(SKIP)("the HTML report in Chromium", { timeout: 90_000 }, () => 
       await page.close();
     }
   });
+  it("shows judgments collapsed, opens them on a click, and keeps a hostile statement inert", async () => {
+    const hostile = `<img src=z onerror="window.__xss=5">`;
+    const judged = (score: number, verdict: 0 | 1): SampleResult => ({
+      sampleId: "q0",
+      question: "What is the capital of France?",
+      status: "successful",
+      scores: { faithfulness: score },
+      answer: "Paris.",
+      retrievedIds: ["d1"],
+      retrievedUris: [null],
+      latencyMs: 5,
+      error: null,
+      judgments: {
+        faithfulness: [
+          {
+            step: "verdicts",
+            attempt: 0,
+            about: "the retrieved context",
+            key: "k",
+            reply: { verdicts: [{ statement: hostile, reason: "<b>why</b>", verdict }] },
+          },
+        ],
+      },
+    });
+    const result = (name: string, s: SampleResult) =>
+      new BenchmarkResult({
+        name,
+        createdAt: new Date("2025-01-01T00:00:00Z"),
+        durationS: 1,
+        higherIsBetter: { faithfulness: true },
+        samples: [s],
+      });
+    const html = Comparison.of([
+      result("base", judged(1, 1)),
+      result("cand", judged(0, 0)),
+    ]).toHtml();
+    const withoutCsp = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, "");
+    for (const [name, page_] of [
+      ["judgments.html", html],
+      ["judgments-no-csp.html", withoutCsp],
+    ] as const) {
+      const file = await write(name, page_);
+      const visit = await open(file);
+      const { page } = visit;
+      expectSelfContained(visit, file);
+      const details = page.locator("details.judg");
+      expect(await details.count()).toBe(2);
+      // Collapsed: the summary shows, the statements do not.
+      expect(await page.locator("details.judg li").first().isVisible()).toBe(false);
+      await page.locator("details.judg summary").nth(1).click();
+      const item = page.locator("details.judg").nth(1).locator("li.fail");
+      expect(await item.isVisible()).toBe(true);
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a reader sees.
+      expect(await item.innerText()).toContain(`✗ not supported${hostile}`);
+      expect(visit.dialogs).toEqual([]);
+      expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+      expect(await page.locator("img, b").count()).toBe(0);
+      await page.close();
+    }
+  });
+
   it("shows runs with trials: each sample's spread, and filters the samples whose trials disagree", async () => {
     const n = 300;
     const dataset = Array.from({ length: n }, (_, i) => ({

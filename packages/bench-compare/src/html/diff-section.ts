@@ -6,6 +6,7 @@ import { formatNumber } from "../internal/format.js";
 import type { ChartRun } from "./charts.js";
 import type { ChangeKind, DiffRow } from "./diff-rows.js";
 import { clip, escapeHtml } from "./escape.js";
+import { decimalsOf, hasJudgments, judgmentsDetails, judgmentsPastCap } from "./judgments.js";
 import type { HtmlReport, ReportMetric } from "./model.js";
 import { signed } from "./numbers.js";
 import { sampleDetails } from "./sample-details.js";
@@ -67,6 +68,11 @@ export function diffSection(report: HtmlReport, runs: readonly ChartRun[]): stri
       `<p class="note" id="diff-cap">Showing at most ${report.diffCap.toLocaleString("en-US")} samples per category and run (the largest changes first); ${omitted.toLocaleString("en-US")} more changed samples are not listed. <code>fastrag-bench diff</code> or <code>diff()</code> lists them all.</p>`,
     );
   }
+  if (report.judgmentsLeftOut.diff > 0) {
+    notes.push(
+      `<p class="note" id="judgments-cap">Judgments are shown for the first ${report.judgmentRows.toLocaleString("en-US")} listed samples with judgments per category and run (the largest changes first); ${report.judgmentsLeftOut.diff.toLocaleString("en-US")} more listed samples have some. <code>fastrag-bench diff &lt;baseline&gt; &lt;run&gt; --sample &lt;id&gt; --judgments</code> prints any sample's.</p>`,
+    );
+  }
   const candidates = report.diffs.filter((d) => d.note === undefined);
   const runOptions =
     candidates.length > 1
@@ -108,7 +114,7 @@ ${report.trials.length > 0 ? '<label><input type="checkbox" id="diff-disagree"> 
 <span class="count" id="diff-count" aria-live="polite">${total} rows${total > DIFF_PAGE ? `, first ${DIFF_PAGE} shown` : ""}</span>
 </div>
 <div class="table-wrap diff-wrap"><table id="diff-table">
-<thead><tr><th data-type="text" aria-sort="none"><button type="button">run</button></th><th data-type="num" aria-sort="none"><button type="button">change</button></th><th data-type="text" aria-sort="none"><button type="button">question</button></th><th data-type="num" class="num" aria-sort="none"><button type="button">baseline</button></th><th data-type="num" class="num" aria-sort="none"><button type="button">run score</button></th><th data-type="num" class="num" aria-sort="none"><button type="button">Δ</button></th>${sideHeads}<th data-type="text" aria-sort="none"><button type="button">error</button></th></tr></thead>
+<thead><tr><th data-type="text" aria-sort="none"><button type="button">run</button></th><th data-type="num" aria-sort="none"><button type="button">change</button></th><th data-type="text" aria-sort="none"><button type="button">question</button></th><th data-type="num" class="num" aria-sort="none"><button type="button">baseline</button></th><th data-type="num" class="num" aria-sort="none"><button type="button">run score</button></th><th data-type="num" class="num" aria-sort="none"><button type="button">Δ</button></th>${report.showJudgments ? "<th>judgments</th>" : ""}${sideHeads}<th data-type="text" aria-sort="none"><button type="button">error</button></th></tr></thead>
 <tbody>
 ${rows.join("\n")}
 </tbody></table>${rows.length === 0 ? '<p class="empty">No sample changed.</p>' : ""}</div>
@@ -148,7 +154,17 @@ function diffRow(
   if (row.base.error !== null) errors.push(`baseline: ${row.base.error}`);
   if (row.cand.error !== null) errors.push(`run: ${row.cand.error}`);
   const errorText = clip(errors.join("\n"), TEXT_SHOWN);
-  return `<tr data-kind="${row.kind}" data-run="${row.run}"${disagree ? ' data-disagree="1"' : ""}${hidden ? " hidden" : ""}><td class="run" data-v="${escapeHtml(`${run.label} ${run.name}`)}">${swatch(run)} ${escapeHtml(clip(run.name, 30))}</td><td data-v="${KIND_ORDER[row.kind]}"><span class="kind ${row.kind}">${KIND_TEXT[row.kind]}</span></td><td class="q">${escapeHtml(row.base.question)}${id !== undefined ? `<span class="sid">${escapeHtml(id)}</span>` : ""}${sampleDetails(row.base)}</td>${score(row.baseline, baseSpread)}${score(row.candidate, candSpread)}${delta}${sideCells(row, report)}<td class="err">${escapeHtml(errorText)}</td></tr>`;
+  return `<tr data-kind="${row.kind}" data-run="${row.run}"${disagree ? ' data-disagree="1"' : ""}${hidden ? " hidden" : ""}><td class="run" data-v="${escapeHtml(`${run.label} ${run.name}`)}">${swatch(run)} ${escapeHtml(clip(run.name, 30))}</td><td data-v="${KIND_ORDER[row.kind]}"><span class="kind ${row.kind}">${KIND_TEXT[row.kind]}</span></td><td class="q">${escapeHtml(row.base.question)}${id !== undefined ? `<span class="sid">${escapeHtml(id)}</span>` : ""}${sampleDetails(row.base)}</td>${score(row.baseline, baseSpread)}${score(row.candidate, candSpread)}${delta}${judgmentsCell(row, report)}${sideCells(row, report)}<td class="err">${escapeHtml(errorText)}</td></tr>`;
+}
+
+/** Both sides' judgments, beside the scores; nothing when no listed sample kept any. */
+function judgmentsCell(row: DiffRow, report: HtmlReport): string {
+  if (!report.showJudgments) return "";
+  if (!report.judgedRows.has(row) && (hasJudgments(row.base) || hasJudgments(row.cand))) {
+    return `<td class="judg-cell">${judgmentsPastCap(report.judgmentRows)}</td>`;
+  }
+  const decimals = decimalsOf(report);
+  return `<td class="judg-cell">${judgmentsDetails("baseline", row.base, report.diffMetric, decimals)}${judgmentsDetails("run", row.cand, report.diffMetric, decimals)}</td>`;
 }
 
 function sideCells(row: DiffRow, report: HtmlReport): string {

@@ -11,11 +11,14 @@ import { decimalsFor } from "../internal/format.js";
 import { own } from "../internal/own.js";
 import { expectInteger, optionFields } from "../internal/validate.js";
 import type { ComparisonTable } from "../table.js";
-import { type RunDiff, runDiff } from "./diff-rows.js";
-import { type RunTrials, runTrials } from "./trials.js";
+import { type DiffRow, type RunDiff, runDiff } from "./diff-rows.js";
+import { hasJudgments } from "./judgments.js";
+import { type RunTrials, runTrials, type TrialSpread } from "./trials.js";
 
 /** Default cap of diff rows per category and run: keeps a 100k-sample report openable. */
 export const DEFAULT_DIFF_ROWS: number = 500;
+/** Default cap of listed samples per category and run that show their judgments. */
+export const DEFAULT_JUDGMENT_ROWS: number = 100;
 /** Bootstrap draws (resamples × n) per interval before the default resample count shrinks. */
 const BOOTSTRAP_BUDGET = 20_000_000;
 const DEFAULT_RESAMPLES = 10_000;
@@ -66,6 +69,17 @@ export interface HtmlReport {
   readonly showIds: boolean;
   /** Runs with trials: per sample, the spread of its trials on `diffMetric` (capped as the diff). */
   readonly trials: readonly RunTrials[];
+  /**
+   * Whether a sample the report shows judgments for kept some: the diff and trials tables then
+   * get a judgments column, and the page the judgments' stylesheet.
+   */
+  readonly showJudgments: boolean;
+  /** Listed samples per category and run (per run in the trials table) that show their judgments. */
+  readonly judgmentRows: number;
+  /** The diff rows and trials rows that show their judgments: the first `judgmentRows` of each list. */
+  readonly judgedRows: ReadonlySet<DiffRow | TrialSpread>;
+  /** Listed rows with judgments past `judgmentRows`, which show none (the report says so). */
+  readonly judgmentsLeftOut: { readonly diff: number; readonly trials: number };
 }
 
 /**
@@ -115,6 +129,13 @@ export function buildHtmlReport(
     0,
     undefined,
     "maxDiffRows",
+  );
+  const judgmentRows = expectInteger(
+    options.maxJudgmentRows ?? DEFAULT_JUDGMENT_ROWS,
+    "toHtml: maxJudgmentRows",
+    0,
+    undefined,
+    "maxJudgmentRows",
   );
   const fixedResamples =
     options.resamples === undefined
@@ -199,6 +220,31 @@ export function buildHtmlReport(
     if (showAnswers && showIds) break;
   }
 
+  const trials = runTrials(results, diffMetric, diffCap);
+  // The first rows of each list show their judgments; a row past the cap shows none. With a cap
+  // of 0 (judgments turned off) nothing is counted, so nothing is said.
+  const judgedRows = new Set<DiffRow | TrialSpread>();
+  const judgmentsLeftOut = { diff: 0, trials: 0 };
+  for (const d of judgmentRows === 0 ? [] : diffs) {
+    const seen = new Map<string, number>();
+    for (const row of d.rows) {
+      if (!hasJudgments(row.base) && !hasJudgments(row.cand)) continue;
+      const n = seen.get(row.kind) ?? 0;
+      seen.set(row.kind, n + 1);
+      if (n < judgmentRows) judgedRows.add(row);
+      else judgmentsLeftOut.diff++;
+    }
+  }
+  for (const t of judgmentRows === 0 ? [] : trials) {
+    let n = 0;
+    for (const row of t.rows) {
+      if (!hasJudgments(row.sample)) continue;
+      if (n++ < judgmentRows) judgedRows.add(row);
+      else judgmentsLeftOut.trials++;
+    }
+  }
+  const showJudgments = judgedRows.size > 0;
+
   return {
     title: options.title ?? defaultTitle(results),
     results,
@@ -217,7 +263,11 @@ export function buildHtmlReport(
     diffNote,
     showAnswers,
     showIds,
-    trials: runTrials(results, diffMetric, diffCap),
+    trials,
+    showJudgments,
+    judgmentRows,
+    judgedRows,
+    judgmentsLeftOut,
   };
 }
 

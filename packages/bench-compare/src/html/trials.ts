@@ -105,13 +105,19 @@ export function spreadText(s: TrialSpread, decimals: number): string {
   return `${formatNumber(s.min, decimals)}–${formatNumber(s.max, decimals)}`;
 }
 
-/** The section listing the samples of runs with trials; empty when no run has trials. */
+/**
+ * The section listing the samples of runs with trials; empty when no run has trials. With
+ * `judgments` (the report shows some), a last column holds each sample's, trial by trial;
+ * `judgmentsNote` says how many rows past the cap show none.
+ */
 export function trialsSection(
   trials: readonly RunTrials[],
   runs: readonly ChartRun[],
   metric: string,
   decimals: number,
   swatch: (run: ChartRun) => string,
+  judgments?: (row: TrialSpread) => string,
+  judgmentsNote = "",
 ): string {
   if (trials.length === 0) return "";
   const summary = trials
@@ -139,7 +145,7 @@ export function trialsSection(
       const each = s.scores.map((v) => (v === null ? "✕" : formatNumber(v, decimals))).join(" · ");
       const width = s.min === null || s.max === null ? "" : String(s.max - s.min);
       rows.push(
-        `<tr data-run="${t.run}" data-disagree="${s.disagree ? "1" : "0"}"><td class="run">${swatch(run)} ${escapeHtml(clip(run.name, 30))}</td><td class="q">${escapeHtml(clip(s.sample.question, 300))}${id !== undefined ? `<span class="sid">${escapeHtml(id)}</span>` : ""}</td><td class="num">${s.mean === null ? "—" : formatNumber(s.mean, decimals)}</td><td class="num spread${s.disagree ? " flips" : ""}" data-v="${width}">${spreadText(s, decimals)}</td><td class="trials-each">${escapeHtml(each)}</td></tr>`,
+        `<tr data-run="${t.run}" data-disagree="${s.disagree ? "1" : "0"}"><td class="run">${swatch(run)} ${escapeHtml(clip(run.name, 30))}</td><td class="q">${escapeHtml(clip(s.sample.question, 300))}${id !== undefined ? `<span class="sid">${escapeHtml(id)}</span>` : ""}</td><td class="num">${s.mean === null ? "—" : formatNumber(s.mean, decimals)}</td><td class="num spread${s.disagree ? " flips" : ""}" data-v="${width}">${spreadText(s, decimals)}</td><td class="trials-each">${escapeHtml(each)}</td>${judgments === undefined ? "" : `<td class="judg-cell">${judgments(s)}</td>`}</tr>`,
       );
     }
   }
@@ -153,14 +159,14 @@ export function trialsSection(
 <ul class="diff-summary">
 ${summary}
 </ul>
-${cap}
+${cap}${judgmentsNote}
 <div class="controls">
 <label><input type="checkbox" id="trials-disagree"> only samples whose trials disagree</label>
 ${runOptions}
 <span class="count" id="trials-count" aria-live="polite">${rows.length} samples</span>
 </div>
 <div class="table-wrap diff-wrap"><table id="trials-table">
-<thead><tr><th>run</th><th>question</th><th class="num">mean</th><th class="num">spread (min–max)</th><th>trials</th></tr></thead>
+<thead><tr><th>run</th><th>question</th><th class="num">mean</th><th class="num">spread (min–max)</th><th>trials</th>${judgments === undefined ? "" : "<th>judgments</th>"}</tr></thead>
 <tbody>
 ${rows.join("\n")}
 </tbody></table></div>
