@@ -343,7 +343,8 @@ describe("cached(judge)", () => {
     const cache = new MemoryCache();
     let calls = 0;
     const judge = cached(
-      async (_p: string, o: { attempt?: number }) => `r${o.attempt ?? 0}-${++calls}`,
+      async (_p: string, o: { signal?: AbortSignal; attempt?: number }) =>
+        `r${o.attempt ?? 0}-${++calls}`,
       {
         cache,
         key: "k",

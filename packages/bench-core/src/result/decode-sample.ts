@@ -14,9 +14,9 @@ import {
 } from "../internal/validate.js";
 import { describeValue } from "../runner/describe-value.js";
 import type {
-  Judgments,
-  JudgmentStep,
   JudgeUsage,
+  JudgmentStep,
+  Judgments,
   RetrievedChunk,
   SampleResult,
   SampleStatus,
@@ -277,15 +277,15 @@ function parseJudgments(value: unknown, source: string, where: string): Judgment
     for (let i = 0; i < raw.length; i++) {
       const w = `${at}[${i}]`;
       const s = expectObject(raw[i], source, w);
-      const step: { -readonly [K in keyof JudgmentStep]: JudgmentStep[K] } = {
-        step: expectString(s.step, source, `${w}.step`),
-        attempt: expectNonNegativeInt(s.attempt, source, `${w}.attempt`),
-        key: expectString(s.key, source, `${w}.key`),
-        reply: expectObject(s.reply, source, `${w}.reply`),
-      };
-      if (s.about !== undefined && s.about !== null)
-        step.about = expectString(s.about, source, `${w}.about`);
-      steps[i] = step;
+      const name = expectString(s.step, source, `${w}.step`);
+      const attempt = expectNonNegativeInt(s.attempt, source, `${w}.attempt`);
+      const key = expectString(s.key, source, `${w}.key`);
+      const reply = expectObject(s.reply, source, `${w}.reply`);
+      // In the order the runner writes them, so a loaded record prints as the run's did.
+      steps[i] =
+        s.about === undefined || s.about === null
+          ? { step: name, attempt, key, reply }
+          : { step: name, attempt, about: expectString(s.about, source, `${w}.about`), key, reply };
     }
     Object.defineProperty(out, metric, {
       value: steps,
