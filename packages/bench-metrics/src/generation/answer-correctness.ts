@@ -62,7 +62,7 @@ export class AnswerCorrectness implements Metric {
     ]);
     this.#asker = asker;
     this.name = asker.metric;
-    const weights = o.weights ?? [0.75, 0.25];
+    const weights = o.weights === undefined ? [0.75, 0.25] : o.weights;
     if (
       !Array.isArray(weights) ||
       weights.length !== 2 ||

@@ -48,7 +48,7 @@ export class AnswerRelevancy implements Metric {
     this.#asker = asker;
     this.name = asker.metric;
     this.#embed = functionOption("AnswerRelevancy", "embed", o.embed);
-    const n = o.strictness ?? 3;
+    const n = o.strictness === undefined ? 3 : o.strictness;
     if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 1 || n > 20) {
       throw new ConfigurationError(
         `AnswerRelevancy: option strictness must be an integer from 1 to 20, found ${describeValue(n)}`,

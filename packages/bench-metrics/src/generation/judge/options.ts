@@ -151,10 +151,8 @@ export function judged(metric: string, input: MetricInput): Judged {
   const expected = sample.expectedAnswers;
   for (let i = 0; i < expected.length; i++) {
     const e = expectedAnswerAt(metric, expected, i);
-    if (e.trim() !== "") {
-      reference = e;
-      break;
-    }
+    // Every entry is checked (a malformed one after the reference is still refused).
+    if (reference === null && e.trim() !== "") reference = e;
   }
   const retrieved = input.retrieved;
   expectRetrieved(metric, retrieved);
