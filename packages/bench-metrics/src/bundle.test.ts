@@ -39,6 +39,14 @@ async function bundle(entry: string): Promise<string> {
   return out.outputFiles[0]?.text ?? "";
 }
 
+// Strings that exist only in the judge metrics' code (DESIGN §11): names, step names, prompts.
+const JUDGE = [
+  "faithfulness",
+  "noise_sensitivity",
+  "question_generation",
+  "context_verdict",
+  "Break an answer down into simple statements",
+];
 // Strings that exist only in generation code, and only in retrieval code.
 const GENERATION = [
   "exact_match",
@@ -46,6 +54,7 @@ const GENERATION = [
   "rouge_l",
   "unparsable judge reply",
   "normalizeAnswer",
+  ...JUDGE,
 ];
 const OPERATIONAL = ["latency_ms", "usage.cost"];
 
@@ -68,5 +77,18 @@ describe("tree-shaking", () => {
     );
     expect(code).toContain("exact_match");
     expect(code).not.toContain("recall@");
+    // A lexical metric leaves the judge metrics, their steps and prompts out.
+    for (const s of JUDGE) expect(code, s).not.toContain(s);
+  });
+
+  it("a bundle of one judge metric carries its steps but not the other judge metrics", async () => {
+    const code = await bundle(
+      'import { Faithfulness } from "@fastrag/bench-metrics/generation";\nconsole.log(Faithfulness.name);',
+    );
+    expect(code).toContain('"faithfulness"');
+    expect(code).toContain("Break an answer down into simple statements");
+    for (const s of ["noise_sensitivity", "answer_correctness", "exact_match"]) {
+      expect(code, s).not.toContain(s);
+    }
   });
 });

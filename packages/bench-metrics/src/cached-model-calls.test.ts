@@ -7,13 +7,9 @@ import {
   MemoryCache,
   type QueryEngine,
 } from "@fastrag/bench-core";
+import { scriptedJudge } from "@fastrag/bench-core/testing";
 import { describe, expect, it } from "vitest";
-import {
-  AnswerCorrectness,
-  type EmbedFunction,
-  type JudgeFunction,
-  SemanticSimilarity,
-} from "./generation.js";
+import { AnswerCorrectness, type EmbedFunction, SemanticSimilarity } from "./generation.js";
 
 const samples: EvalSample[] = [
   { id: "q1", question: "Capital of France?", expectedAnswers: ["Paris"], relevantIds: [] },
@@ -27,30 +23,40 @@ const engine: QueryEngine = {
 
 describe("cached() with the judge and embed metrics", () => {
   it("a second run calls the judge 0 times and gives the same scores; one changed answer, 1 call", async () => {
-    let calls = 0;
-    // Grades 1 when the answer line of the prompt names the reference, else 0.
-    const judge: JudgeFunction = async (prompt) => {
-      calls++;
-      const right = ["Paris", "Rome", "Madrid"].some(
-        (city) => prompt.includes(`[1] ${city}`) && prompt.includes(`\n${city}\n`),
-      );
-      return JSON.stringify({ score: right ? 1 : 0, reason: "fake" });
-    };
+    // One statement per text; TP when the answer's statement is the reference's.
+    const judge = scriptedJudge({
+      statements: ({ answer }: { answer: string }) => ({ statements: [answer] }),
+      classification: ({ answer, ground_truth }: { answer: string[]; ground_truth: string[] }) => {
+        const right = answer[0] === ground_truth[0];
+        const entry = (statement: string) => [{ statement, reason: "fake" }];
+        return right
+          ? { TP: entry(answer[0] as string), FP: [], FN: [] }
+          : { TP: [], FP: entry(answer[0] as string), FN: entry(ground_truth[0] as string) };
+      },
+    });
     const cache = new MemoryCache();
-    const metric = new AnswerCorrectness({ judge: cached(judge, { cache, key: "fake:judge" }) });
+    const metric = new AnswerCorrectness({
+      judge: cached(judge, { cache, key: "fake:judge" }),
+      weights: [1, 0],
+    });
     const benchmark = new Benchmark({ dataset: samples, metrics: [metric] });
 
     const first = await benchmark.run(engine, { name: "a" });
     expect(first.samples.map((s) => s.scores.answer_correctness)).toEqual([1, 0, 1]);
-    expect(calls).toBe(3);
+    // q1 and q3: the answer is the reference, so their statements are one step (asked once),
+    // then the classification: 2 calls each; q2: two statements and the classification, 3.
+    expect(judge.count()).toBe(7);
     const second = await benchmark.run(engine, { name: "b" });
-    expect(calls).toBe(3);
+    expect(judge.count()).toBe(7);
     expect(second.samples.map((s) => s.scores)).toEqual(first.samples.map((s) => s.scores));
 
     answers.q2 = "Rome";
     const third = await benchmark.run(engine, { name: "c" });
     answers.q2 = "Milan";
-    expect(calls).toBe(4);
+    // "Rome"'s statements are stored (the reference's, in the first run): only the new
+    // classification is asked.
+    expect(judge.count()).toBe(8);
+    expect(judge.calls[7]?.step).toBe("classification");
     expect(third.samples.map((s) => s.scores.answer_correctness)).toEqual([
       first.samples[0]?.scores.answer_correctness,
       1,

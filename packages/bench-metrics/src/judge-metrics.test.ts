@@ -1,19 +1,37 @@
+// What every judge metric shares: its options, custom prompts, how a run records a reply it cannot
+// use, the run's signal reaching the judge, and any reply giving a score in range or a reason.
+// Each metric's own formula is tested beside it (src/generation/*.test.ts).
 import {
   Benchmark,
   ConfigurationError,
   type EvalSample,
+  type JudgeFunction,
+  type Metric,
   type MetricInput,
   MetricUnavailableError,
+  RunAbortedError,
 } from "@fastrag/bench-core";
+import {
+  fakeEmbed,
+  metricInput,
+  type ScriptedStep,
+  scriptedJudge,
+} from "@fastrag/bench-core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { judgingContext, statementsFrom, verdictsBy } from "./__fixtures__/judge.js";
 import {
   AnswerCorrectness,
-  AnswerRelevance,
+  AnswerRelevancy,
+  ContextPrecision,
+  ContextRecall,
   type EmbedFunction,
+  FactualCorrectness,
   Faithfulness,
-  type JudgeFunction,
+  JUDGE_OPTIONS,
+  NoiseSensitivity,
   SemanticSimilarity,
+  STEP_PROMPTS,
 } from "./generation.js";
 
 const sample: EvalSample = {
@@ -34,140 +52,132 @@ function input(answer: string | null, texts: (string | undefined)[] = []): Metri
   };
 }
 
-/** A deterministic judge that replies with a fixed text and records the prompts it saw. */
-function fakeJudge(reply: string): JudgeFunction & { prompts: string[]; signals: AbortSignal[] } {
-  const prompts: string[] = [];
-  const signals: AbortSignal[] = [];
-  const judge = async (prompt: string, { signal }: { signal: AbortSignal }) => {
-    prompts.push(prompt);
-    signals.push(signal);
-    return reply;
-  };
-  return Object.assign(judge, { prompts, signals });
+const embed = fakeEmbed(() => [1, 0]);
+
+/** Each judge metric (by class name), built from options that may lack `judge`. */
+const makers: readonly (readonly [string, string, (o: object) => Metric])[] = [
+  ["Faithfulness", "", (o) => new Faithfulness(o as never)],
+  ["ContextPrecision", ", against", (o) => new ContextPrecision(o as never)],
+  ["ContextRecall", "", (o) => new ContextRecall(o as never)],
+  ["AnswerRelevancy", ", embed, strictness", (o) => new AnswerRelevancy({ embed, ...o } as never)],
+  [
+    "FactualCorrectness",
+    ", mode, beta, atomicity, coverage",
+    (o) => new FactualCorrectness(o as never),
+  ],
+  ["NoiseSensitivity", ", mode", (o) => new NoiseSensitivity(o as never)],
+  [
+    "AnswerCorrectness",
+    ", embed, weights, beta",
+    (o) => new AnswerCorrectness({ embed, ...o } as never),
+  ],
+];
+
+function thrown(make: () => unknown): Error {
+  try {
+    make();
+  } catch (error) {
+    expect(ConfigurationError.isInstance(error), String(error)).toBe(true);
+    return error as Error;
+  }
+  throw new Error("expected a ConfigurationError");
 }
 
-describe("AnswerCorrectness", () => {
-  it("returns the judge's score and prompts with question, references and answer", async () => {
-    const judge = fakeJudge('{"score": 0.8, "reason": "right city, no detail"}');
-    const m = new AnswerCorrectness({ judge });
-    expect(m.name).toBe("answer_correctness");
-    expect(await m.score(input("In Paris."))).toBe(0.8);
-    const prompt = judge.prompts[0] as string;
-    expect(prompt).toContain("Where is the Eiffel Tower?");
-    expect(prompt).toContain("[1] Paris");
-    expect(prompt).not.toContain("[2]"); // the empty "no answer" reference is left out
-    expect(prompt).toContain("In Paris.");
-    expect(prompt).toContain('{"score": <a number from 0 to 1>');
-    expect(judge.signals[0]?.aborted).toBe(false);
+describe("the judge metrics' options", () => {
+  const judge = scriptedJudge({});
+
+  it("share judge, name, prompts and timeoutMs", () => {
+    expect(JUDGE_OPTIONS).toEqual(["judge", "name", "prompts", "timeoutMs"]);
   });
 
-  it("accepts one fenced JSON object", async () => {
-    const m = new AnswerCorrectness({ judge: fakeJudge('```json\n{"score": 1}\n```') });
-    expect(await m.score(input("Paris"))).toBe(1);
-  });
-
-  it("rejects unparsable replies with a reason, never 0", async () => {
-    const cases: [string, RegExp][] = [
-      ["Score: 0.8", /expected a single JSON object, found the string "Score: 0.8"/],
-      ['Sure! {"score": 0.8}', /expected a single JSON object/],
-      ['{"score": 0.8} {"score": 0.1}', /expected a single JSON object/],
-      ['[{"score": 0.8}]', /expected a JSON object/],
-      ['{"score": "0.8"}', /"score" to be a number from 0 to 1, found the string "0.8"/],
-      ['{"score": 1.5}', /found the number 1.5/],
-      ['{"reason": "ok"}', /found undefined/],
-    ];
-    for (const [reply, reason] of cases) {
-      const m = new AnswerCorrectness({ judge: fakeJudge(reply) });
-      await expect(m.score(input("Paris"))).rejects.toThrow(reason);
-    }
-  });
-
-  it("is null without a non-empty expected answer", async () => {
-    const judge = fakeJudge('{"score": 1}');
-    const m = new AnswerCorrectness({ judge });
-    const noGold = { ...input("x"), sample: { ...sample, expectedAnswers: [""] } };
-    expect(await m.score(noGold)).toBeNull();
-    expect(judge.prompts).toHaveLength(0);
-  });
-
-  it("takes a custom prompt and validates its options", async () => {
-    const judge = fakeJudge('{"score": 0.5}');
-    const m = new AnswerCorrectness({ judge, prompt: (p) => `Q=${p.question} A=${p.answer}` });
-    await m.score(input("x"));
-    expect(judge.prompts[0]).toBe("Q=Where is the Eiffel Tower? A=x");
-    expect(() => new AnswerCorrectness({} as never)).toThrow(ConfigurationError);
-    expect(() => new AnswerCorrectness({ judge: "gpt" } as never)).toThrow(
-      /option judge must be a function, found the string "gpt"/,
-    );
-  });
-
-  it("refuses a misspelled option instead of ignoring it, as every judge metric does", () => {
-    const judge = fakeJudge('{"score": 0.5}');
-    // `promt` would otherwise leave the built-in prompt in force without a word.
-    for (const [label, make] of [
-      ["AnswerCorrectness", (o: object) => new AnswerCorrectness(o as never)],
-      ["AnswerRelevance", (o: object) => new AnswerRelevance(o as never)],
-      ["Faithfulness", (o: object) => new Faithfulness(o as never)],
-    ] as const) {
-      expect(() => make({ judge, promt: () => "" })).toThrow(
-        new RegExp(`${label}: unknown option "promt"; expected judge, name, prompt`),
+  it.each(makers)(
+    "%s refuses a misspelled or removed option, listing the ones it takes",
+    (metric, own, make) => {
+      const expected = `expected judge, name, prompts, timeoutMs${own}`;
+      // `promts` would otherwise leave the built-in prompts in force without a word; `prompt` was
+      // the single-prompt judges' option.
+      expect(thrown(() => make({ judge, promts: {} })).message).toBe(
+        `${metric}: unknown option "promts"; ${expected}`,
       );
-      expect(make({ judge, name: "mine", prompt: () => "p" }).name).toBe("mine");
-    }
-    const embed: EmbedFunction = async (texts) => texts.map(() => [1, 0]);
-    expect(() => new SemanticSimilarity({ embed, model: "x" } as never)).toThrow(
-      /SemanticSimilarity: unknown option "model"; expected embed, name/,
+      expect(thrown(() => make({ judge, prompt: () => "" })).message).toBe(
+        `${metric}: unknown option "prompt"; ${expected}`,
+      );
+    },
+  );
+
+  it.each(makers)("%s needs a judge function", (metric, _, make) => {
+    expect(thrown(() => make({})).message).toBe(
+      `${metric}: option judge must be a function, found undefined`,
+    );
+    expect(thrown(() => make({ judge: "gpt-4o" })).message).toBe(
+      `${metric}: option judge must be a function, found the string "gpt-4o"`,
+    );
+  });
+
+  it.each(makers)("%s takes prompts by step name, each a function", (metric, _, make) => {
+    expect(thrown(() => make({ judge, prompts: { verdict: () => "" } })).message).toBe(
+      `${metric}: option prompts names an unknown step "verdict"; the steps are statements, verdicts, context_verdict, attributions, question_generation, claims, classification`,
+    );
+    expect(thrown(() => make({ judge, prompts: { claims: "Split it." } })).message).toBe(
+      `${metric}: option prompts.claims must be a function, found the string "Split it."`,
+    );
+    expect(thrown(() => make({ judge, prompts: () => "" })).message).toMatch(
+      new RegExp(`^${metric}: option prompts must be an object of step name → function`),
+    );
+    expect(thrown(() => make({ judge, prompts: null })).message).toMatch(/found null$/);
+    expect(make({ judge, prompts: {} }).name).not.toBe("");
+  });
+
+  it.each(makers)("%s takes a name", (_, __, make) => {
+    expect(make({ judge, name: "mine" }).name).toBe("mine");
+    expect(thrown(() => make({ judge, name: " " })).message).toMatch(
+      /option name must be a non-empty string/,
     );
   });
 });
 
-describe("AnswerRelevance", () => {
-  it("grades the answer against the question alone", async () => {
-    const judge = fakeJudge(' {"score": 0} ');
-    const m = new AnswerRelevance({ judge });
-    expect(m.name).toBe("answer_relevance");
-    expect(await m.score(input("I like trains."))).toBe(0);
-    expect(judge.prompts[0]).toContain("I like trains.");
-    expect(judge.prompts[0]).not.toContain("Paris");
-  });
-});
+describe("custom prompts", () => {
+  const steps: Record<string, ScriptedStep> = {
+    statements: statementsFrom({ "In Paris.": ["The tower is in Paris."] }),
+    verdicts: verdictsBy(() => true),
+  };
 
-describe("Faithfulness", () => {
-  it("is the share of supported claims", async () => {
-    const judge = fakeJudge(
-      JSON.stringify({
-        claims: [
-          { claim: "It is in Paris", supported: true },
-          { claim: "It is 330 m tall", supported: true },
-          { claim: "It is painted blue", supported: false },
-        ],
-      }),
+  it("replace the built-in prompt of their step only, from the step's input", async () => {
+    const judge = scriptedJudge(steps);
+    const m = new Faithfulness({
+      judge,
+      prompts: {
+        verdicts: ({ context, statements }) => `C=${context}|S=${statements.join(";")}`,
+      },
+    });
+    expect(await m.score(input("In Paris.", ["The tower stands in Paris."]))).toBe(1);
+    expect(judge.calls[0]?.prompt).toBe(
+      STEP_PROMPTS.statements({ question: sample.question, answer: "In Paris." }),
     );
-    const m = new Faithfulness({ judge });
-    expect(m.name).toBe("faithfulness");
-    const v = await m.score(
-      input("Paris; 330 m; blue", ["The tower is in Paris.", undefined, "It is 330 m tall."]),
-    );
-    expect(v).toBeCloseTo(2 / 3, 15);
-    expect(judge.prompts[0]).toContain("[1] The tower is in Paris.\n[2] It is 330 m tall.");
+    expect(judge.calls[1]?.prompt).toBe("C=The tower stands in Paris.|S=The tower is in Paris.");
   });
 
-  it("gives a reason when it cannot score", async () => {
-    const ok = fakeJudge('{"claims": []}');
-    await expect(new Faithfulness({ judge: ok }).score(input("x", ["t"]))).rejects.toThrow(
-      /no claim/,
-    );
-    await expect(new Faithfulness({ judge: ok }).score(input("x", [undefined]))).rejects.toThrow(
-      /no retrieved chunk carries text \(1 retrieved\)/,
-    );
-    const bad = fakeJudge('{"claims": [{"claim": "x", "supported": "yes"}]}');
-    await expect(new Faithfulness({ judge: bad }).score(input("x", ["t"]))).rejects.toThrow(
-      /claims\[0\]\.supported to be true or false, found the string "yes"/,
-    );
-    const notArray = fakeJudge('{"claims": "none"}');
-    await expect(new Faithfulness({ judge: notArray }).score(input("x", ["t"]))).rejects.toThrow(
-      /"claims" to be an array/,
-    );
+  it("are keyed apart: a custom prompt's step is not shared with the built-in one's", async () => {
+    const judge = scriptedJudge(steps);
+    const judging = judgingContext();
+    const given = { ...input("In Paris.", ["The tower stands in Paris."]), judging };
+    const builtIn = new Faithfulness({ judge });
+    const same = new Faithfulness({ judge, name: "same" });
+    const custom = new Faithfulness({
+      judge,
+      name: "custom",
+      prompts: { statements: ({ answer }) => `Split: ${answer}` },
+    });
+    await Promise.all([builtIn.score(given), same.score(given), custom.score(given)]);
+    // builtIn and same share both steps; custom asks its own statements (its verdicts, asked
+    // with the built-in prompt on the same statements, are shared).
+    expect(judge.count("statements")).toBe(2);
+    expect(judge.count("verdicts")).toBe(1);
+    const key = (name: string, step: string) =>
+      judging.steps[name]?.find((s) => s.step === step)?.key;
+    expect(key("faithfulness", "statements")).toBe(key("same", "statements"));
+    expect(key("custom", "statements")).not.toBe(key("faithfulness", "statements"));
+    expect(key("custom", "verdicts")).toBe(key("faithfulness", "verdicts"));
   });
 });
 
@@ -247,66 +257,145 @@ describe("SemanticSimilarity", () => {
 });
 
 describe("judge metrics in the runner", () => {
-  it("record null and the reason for an unparsable reply, and pass the sample's signal", async () => {
-    const seen: AbortSignal[] = [];
-    const judge: JudgeFunction = async (prompt, { signal }) => {
-      seen.push(signal);
-      return prompt.includes("good answer") ? '{"score": 0.9}' : "I think it is about 0.5";
-    };
+  it("record null and the step's reason for an unparsable reply, never 0", async () => {
+    const judge = scriptedJudge({
+      statements: ({ answer }: { answer: string }) =>
+        answer === "good answer" ? { statements: ["It is good."] } : "I think it is about 0.5",
+      verdicts: verdictsBy(() => true),
+    });
     const dataset = [
       { id: "a", question: "q1", expectedAnswers: ["x"], relevantIds: [] },
       { id: "b", question: "q2", expectedAnswers: ["x"], relevantIds: [] },
     ];
-    const targetSignals: AbortSignal[] = [];
     const engine = {
-      query: async (
-        _q: string,
-        { sample: s, signal }: { sample: EvalSample; signal: AbortSignal },
-      ) => {
-        targetSignals.push(signal);
-        return { answer: s.id === "a" ? "good answer" : "bad answer" };
-      },
+      query: async (_q: string, { sample: s }: { sample: EvalSample }) => ({
+        answer: s.id === "a" ? "good answer" : "bad answer",
+        chunks: [{ id: "c", text: "a passage" }],
+      }),
     };
-    const controller = new AbortController();
-    const result = await new Benchmark({
-      dataset,
-      metrics: [new AnswerCorrectness({ judge })],
-    }).run(engine, { name: "judged", signal: controller.signal });
-    expect(result.samples[0]?.scores.answer_correctness).toBe(0.9);
+    const result = await new Benchmark({ dataset, metrics: [new Faithfulness({ judge })] }).run(
+      engine,
+      { name: "judged", keepChunkText: true },
+    );
+    expect(result.samples[0]?.scores.faithfulness).toBe(1);
     expect(result.samples[0]?.status).toBe("successful");
-    expect(result.samples[1]?.scores.answer_correctness).toBeNull();
+    expect(result.samples[1]?.scores.faithfulness).toBeNull();
     expect(result.samples[1]?.status).toBe("incomplete");
     expect(result.samples[1]?.error).toMatch(
-      /^answer_correctness: (MetricUnavailableError: )?unparsable judge reply: expected a single JSON object, found the string "I think it is about 0.5"/,
+      /^faithfulness: (MetricUnavailableError: )?step statements: unparsable judge reply: expected a single JSON object, found the string "I think it is about 0\.5"/,
     );
-    // Each sample's judge call gets that sample's signal (the one its target call got), which
-    // follows the run's: one signal per sample, not the run's shared by all.
-    expect(seen).toEqual(targetSignals);
+    expect(result.summary.faithfulness?.count).toBe(1);
+  });
+
+  it("hand each judge call a signal of its own that the run's abort reaches", async () => {
+    const seen: AbortSignal[] = [];
+    const controller = new AbortController();
+    const reason = new Error("user pressed Ctrl-C");
+    const judge: JudgeFunction = (_prompt, { signal }) => {
+      seen.push(signal);
+      // Once both samples' calls are pending, the run is aborted.
+      if (seen.length === 2) setTimeout(() => controller.abort(reason), 0);
+      return new Promise((_resolve, reject) =>
+        signal.addEventListener("abort", () => reject(signal.reason), { once: true }),
+      );
+    };
+    const dataset = [
+      { id: "a", question: "q1", expectedAnswers: ["x"], relevantIds: [] },
+      { id: "b", question: "q2", expectedAnswers: ["y"], relevantIds: [] },
+    ];
+    const targetSignals: AbortSignal[] = [];
+    const engine = {
+      query: async (_q: string, { signal }: { signal: AbortSignal }) => {
+        targetSignals.push(signal);
+        return { answer: "an answer", chunks: [{ id: "c", text: "t" }] };
+      },
+    };
+    const run = new Benchmark({
+      dataset,
+      metrics: [new ContextRecall({ judge })],
+      maxConcurrent: 2,
+    }).run(engine, { name: "aborted", signal: controller.signal });
+    const error = await run.catch((e: unknown) => e);
+    expect(RunAbortedError.isInstance(error), String(error)).toBe(true);
+    expect(seen).toHaveLength(2);
+    // Each call's signal is its own (it also carries the call's timeout), neither the run's nor
+    // the sample's, and each follows the run's abort with its reason.
     expect(new Set(seen).size).toBe(2);
-    expect(seen.some((s) => s === controller.signal)).toBe(false);
+    for (const s of seen) {
+      expect(s).not.toBe(controller.signal);
+      expect(targetSignals).not.toContain(s);
+      expect(s.aborted).toBe(true);
+      expect(s.reason).toBe(reason);
+    }
   });
 });
 
-describe("judge and embedding metric properties", () => {
-  it("a judge reply gives a score in [0, 1] or a MetricUnavailableError, nothing else", async () => {
+describe("any judge reply gives a score in range, null, or a MetricUnavailableError", () => {
+  it("for every step of every judge metric", async () => {
     const reply = fc.oneof(
       fc.string(),
       fc.json(),
-      fc.double().map((score) => JSON.stringify({ score })),
-      fc.anything().map((claims) => JSON.stringify({ claims })),
+      fc.anything(),
+      fc.record({ statements: fc.array(fc.oneof(fc.string(), fc.anything()), { maxLength: 3 }) }),
+      fc.record({
+        verdicts: fc.array(
+          fc.record({
+            statement: fc.string(),
+            reason: fc.string(),
+            verdict: fc.integer({ min: -1, max: 2 }),
+          }),
+          { maxLength: 3 },
+        ),
+      }),
+      fc.record({
+        reason: fc.string(),
+        verdict: fc.oneof(fc.integer({ min: -1, max: 2 }), fc.string()),
+      }),
+      fc.record({ question: fc.string(), noncommittal: fc.integer({ min: 0, max: 1 }) }),
     );
     await fc.assert(
-      fc.asyncProperty(reply, async (text) => {
-        const judge: JudgeFunction = async () => text;
-        for (const m of [new AnswerCorrectness({ judge }), new Faithfulness({ judge })]) {
+      fc.asyncProperty(reply, async (r) => {
+        const step: ScriptedStep = () => r as never;
+        const judge = scriptedJudge({
+          statements: step,
+          verdicts: step,
+          context_verdict: step,
+          attributions: step,
+          question_generation: step,
+          claims: step,
+          classification: step,
+        });
+        const embed = fakeEmbed(() => [1, 2]);
+        const metrics = [
+          new Faithfulness({ judge }),
+          new ContextPrecision({ judge }),
+          new ContextRecall({ judge }),
+          new AnswerRelevancy({ judge, embed }),
+          new FactualCorrectness({ judge }),
+          new NoiseSensitivity({ judge }),
+          new AnswerCorrectness({ judge, embed }),
+        ];
+        for (const m of metrics) {
           try {
-            const v = await m.score(input("Paris", ["The tower is in Paris."]));
-            expect(v !== null && v >= 0 && v <= 1).toBe(true);
+            const v = await m.score(
+              metricInput({
+                answer: "Paris",
+                expectedAnswers: ["Paris"],
+                retrieved: [{ id: "c", text: "t" }],
+              }),
+            );
+            const ok =
+              v === null ||
+              (Number.isFinite(v) && v >= (m.name === "answer_relevancy" ? -1 : 0) && v <= 1);
+            expect(ok, `${m.name} = ${v}`).toBe(true);
           } catch (error) {
-            expect(MetricUnavailableError.isInstance(error)).toBe(true);
+            expect(MetricUnavailableError.isInstance(error), `${m.name}: ${String(error)}`).toBe(
+              true,
+            );
           }
         }
       }),
+      { numRuns: 150 },
     );
   });
 

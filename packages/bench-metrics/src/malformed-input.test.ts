@@ -4,14 +4,19 @@ import {
   type MetricInput,
   MetricUnavailableError,
 } from "@fastrag/bench-core";
+import { fakeEmbed, scriptedJudge } from "@fastrag/bench-core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   AnswerContains,
   AnswerCorrectness,
-  AnswerRelevance,
+  AnswerRelevancy,
+  ContextPrecision,
+  ContextRecall,
   ExactMatch,
+  FactualCorrectness,
   Faithfulness,
+  NoiseSensitivity,
   RougeL,
   SemanticSimilarity,
   TokenF1,
@@ -23,9 +28,26 @@ import { HitRate, MAP, MRR, NDCG, Precision, Recall, RPrecision } from "./retrie
 // shape must be a ConfigurationError naming the metric and the field, never a TypeError from a
 // kernel. (The runner validates all of this itself, so these never fire inside a Benchmark.)
 
-const judge = async () => '{"score": 1, "reason": "ok"}';
-const claimsJudge = async () => '{"claims": [{"claim": "x", "supported": true}]}';
+// A judge that gives a valid reply to every step, whatever its input: one statement (or claim)
+// per text, every verdict 1, every chunk useful.
+const supported = (statement: string) => ({ statement, reason: "ok", verdict: 1 });
+const judge = scriptedJudge({
+  statements: ({ answer }: { answer: string }) => ({ statements: [answer] }),
+  claims: ({ text }: { text: string }) => ({ claims: [text] }),
+  verdicts: ({ statements }: { statements: string[] }) => ({ verdicts: statements.map(supported) }),
+  context_verdict: () => ({ reason: "ok", verdict: 1 }),
+  attributions: ({ reference }: { reference: string }) => ({
+    attributions: [{ statement: reference, reason: "ok", attributed: 1 }],
+  }),
+  question_generation: ({ answer }: { answer: string }) => ({ question: answer, noncommittal: 0 }),
+  classification: ({ answer }: { answer: string[] }) => ({
+    TP: answer.map((statement) => ({ statement, reason: "ok" })),
+    FP: [],
+    FN: [],
+  }),
+});
 const embed = async (texts: readonly string[]) => texts.map((_, i) => [1, i]);
+const judgeEmbed = fakeEmbed((text) => [1, text.length]);
 
 const retrieval: [string, Metric][] = [
   ["Recall", new Recall({ k: 3 })],
@@ -42,8 +64,19 @@ const lexical: [string, Metric][] = [
   ["AnswerContains", new AnswerContains()],
   ["RougeL", new RougeL()],
 ];
+const judged: [string, Metric][] = [
+  ["Faithfulness", new Faithfulness({ judge })],
+  ["ContextPrecision", new ContextPrecision({ judge })],
+  ["ContextPrecision", new ContextPrecision({ judge, against: "answer" })],
+  ["ContextRecall", new ContextRecall({ judge })],
+  ["AnswerRelevancy", new AnswerRelevancy({ judge, embed: judgeEmbed })],
+  ["FactualCorrectness", new FactualCorrectness({ judge })],
+  ["NoiseSensitivity", new NoiseSensitivity({ judge })],
+  ["NoiseSensitivity", new NoiseSensitivity({ judge, mode: "irrelevant" })],
+  ["AnswerCorrectness", new AnswerCorrectness({ judge, embed: judgeEmbed })],
+];
 const modelBased: [string, Metric][] = [
-  ["AnswerCorrectness", new AnswerCorrectness({ judge })],
+  ...judged,
   ["SemanticSimilarity", new SemanticSimilarity({ embed })],
 ];
 const operational: [string, Metric][] = [
@@ -51,14 +84,7 @@ const operational: [string, Metric][] = [
   ["Tokens", new Tokens()],
   ["Cost", new Cost()],
 ];
-const every: [string, Metric][] = [
-  ...retrieval,
-  ...lexical,
-  ...modelBased,
-  ["AnswerRelevance", new AnswerRelevance({ judge })],
-  ["Faithfulness", new Faithfulness({ judge: claimsJudge })],
-  ...operational,
-];
+const every: [string, Metric][] = [...retrieval, ...lexical, ...modelBased, ...operational];
 
 function valid(): Record<string, unknown> {
   return {
@@ -95,6 +121,10 @@ async function expectConfigurationError(metric: Metric, input: unknown, message:
 describe("a malformed input called directly is a ConfigurationError naming metric and field", () => {
   it("a valid input scores, so each case below fails on its one malformed field", async () => {
     for (const [, m] of every) expect(await errorOf(m, valid())).toBeUndefined();
+    // The judge metrics score it (not a null that would hide a check never reached).
+    for (const [name, m] of judged) {
+      expect(await m.score(valid() as unknown as MetricInput), name).toEqual(expect.any(Number));
+    }
   });
 
   it("the input or its sample is not an object", async () => {
@@ -268,12 +298,8 @@ describe("a malformed input called directly is a ConfigurationError naming metri
     }
   });
 
-  it("judged: the question they put in the prompt, and Faithfulness's chunks", async () => {
-    for (const [name, m] of [
-      ["AnswerCorrectness", new AnswerCorrectness({ judge })],
-      ["AnswerRelevance", new AnswerRelevance({ judge })],
-      ["Faithfulness", new Faithfulness({ judge: claimsJudge })],
-    ] as const) {
+  it("judged: the question they put in the prompt, and the retrieved chunks", async () => {
+    for (const [name, m] of judged) {
       await expectConfigurationError(
         m,
         malformed({}, { question: undefined }),
@@ -288,18 +314,40 @@ describe("a malformed input called directly is a ConfigurationError naming metri
           `^${name}\\.score: input\\.answer must be a string, .*, found an array of 1 item$`,
         ),
       );
+      await expectConfigurationError(
+        m,
+        malformed({ retrieved: undefined }),
+        new RegExp(
+          `^${name}\\.score: input\\.retrieved must be an array of chunks \\{ id, … \\}, found undefined$`,
+        ),
+      );
+      await expectConfigurationError(
+        m,
+        malformed({ retrieved: [{ id: "a", text: "t" }, 5] }),
+        new RegExp(
+          `^${name}\\.score: input\\.retrieved\\[1\\] must be a chunk \\{ id: string, … \\}, found the number 5$`,
+        ),
+      );
     }
-    const faithfulness = new Faithfulness({ judge: claimsJudge });
-    await expectConfigurationError(
-      faithfulness,
-      malformed({ retrieved: undefined }),
-      /^Faithfulness\.score: input\.retrieved must be an array of chunks \{ id, … \}, found undefined$/,
-    );
-    await expectConfigurationError(
-      faithfulness,
-      malformed({ retrieved: [{ id: "a", text: "t" }, 5] }),
-      /^Faithfulness\.score: input\.retrieved\[1\] must be a chunk \{ id: string, … \}, found the number 5$/,
-    );
+  });
+
+  it("judged: a malformed field is refused even where the metric would be null", async () => {
+    // No answer (null) makes most judge metrics not applicable, but a malformed question or
+    // expected answer is still the caller's mistake, not a null.
+    const before = judge.count();
+    for (const [name, m] of judged) {
+      await expectConfigurationError(
+        m,
+        malformed({ answer: null, retrieved: [] }, { question: 7 }),
+        new RegExp(`^${name}\\.score: input\\.sample\\.question must be a string`),
+      );
+      await expectConfigurationError(
+        m,
+        malformed({ answer: null }, { expectedAnswers: [null] }),
+        new RegExp(`^${name}\\.score: input\\.sample\\.expectedAnswers\\[0\\] must be a string`),
+      );
+    }
+    expect(judge.count()).toBe(before);
   });
 
   it("never throws anything but a ConfigurationError or MetricUnavailableError, whatever the input", async () => {

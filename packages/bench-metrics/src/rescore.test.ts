@@ -12,6 +12,7 @@ import {
   type QueryEngine,
   type Retriever,
 } from "@fastrag/bench-core";
+import { scriptedJudge } from "@fastrag/bench-core/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   AnswerContains,
@@ -64,12 +65,18 @@ const engine: QueryEngine = {
     };
   },
 };
-const judge = (prompt: string): string => {
-  // Deterministic reply from the prompt alone.
-  const n = prompt.length % 4;
-  return JSON.stringify({
-    claims: Array.from({ length: n + 1 }, (_, k) => ({ claim: `c${k}`, supported: k % 2 === 0 })),
-  });
+/** Faithfulness's steps, answered from their inputs alone: 1 to 3 statements, every other one supported. */
+const steps = {
+  statements: ({ answer }: { answer: string }) => ({
+    statements: Array.from({ length: (answer.length % 3) + 1 }, (_, k) => `${answer} #${k}`),
+  }),
+  verdicts: ({ statements }: { statements: string[] }) => ({
+    verdicts: statements.map((statement, k) => ({
+      statement,
+      reason: "",
+      verdict: k % 2 === 0 ? 1 : 0,
+    })),
+  }),
 };
 
 const firstSet = (): Metric[] => [new Recall({ k: 2 }), new ExactMatch()];
@@ -129,19 +136,14 @@ describe("BenchmarkResult.rescore", () => {
     const plain = await new Benchmark({ dataset, metrics: firstSet() }).run(engine, { name: "p" });
     await plain.save(join(dir, "p.json"));
     const saved = await BenchmarkResult.load(join(dir, "p.json"));
-    let judged = 0;
-    const faithfulness = new Faithfulness({
-      judge: (p) => {
-        judged++;
-        return judge(p);
-      },
-    });
+    const judge = scriptedJudge(steps);
+    const faithfulness = new Faithfulness({ judge });
     const error = await saved.rescore([faithfulness], { dataset }).catch((e: unknown) => e);
     expect(ConfigurationError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(/retrieved\[\]\.text/);
     expect((error as Error).message).toMatch(/keepChunkText: true/);
     expect((error as Error).message).toMatch(/--keep-chunk-text/);
-    expect(judged).toBe(0);
+    expect(judge.count()).toBe(0);
 
     const kept = await new Benchmark({ dataset, metrics: firstSet() }).run(engine, {
       name: "k",
@@ -159,6 +161,9 @@ describe("BenchmarkResult.rescore", () => {
       fresh.samples.map((s) => s.scores.faithfulness),
     );
     expect(rescored.summary.faithfulness?.count).toBe(51);
+    // By hand for s0: "answer 0" has 8 characters, so 8 % 3 + 1 = 3 statements, verdicts
+    // [1, 0, 1].
+    expect(rescored.samples[0]?.scores.faithfulness).toBe(2 / 3);
   });
 
   it("refuses an answer metric on a retriever's result, before any work", async () => {
@@ -250,38 +255,41 @@ describe("rescore of a format-1 file written by main before format 2", () => {
 });
 
 describe("judge usage through a real judge metric", () => {
-  it("Faithfulness's judge reports usage: summed per sample in a run and in a rescore", async () => {
-    let judgeCalls = 0;
-    const faithfulness = new Faithfulness({
-      judge: (prompt, { reportUsage }) => {
-        judgeCalls++;
-        reportUsage?.({ inputTokens: 20, outputTokens: 5, totalTokens: 25, cost: 0.125 });
-        return judge(prompt);
-      },
-    });
+  it("Faithfulness's judge reports usage: summed per sample in a run, none in a replaying rescore", async () => {
+    const usage = { inputTokens: 20, outputTokens: 5, totalTokens: 25, cost: 0.125 };
+    const judge = scriptedJudge(steps, { usage });
+    const faithfulness = new Faithfulness({ judge });
     const run = await new Benchmark({ dataset, metrics: [faithfulness] }).run(engine, {
       name: "j",
       keepChunkText: true,
     });
-    // 60 samples, 9 errored: 51 judge calls, one per scored sample.
-    expect(judgeCalls).toBe(51);
+    // 60 samples, 9 errored: 51 scored, two steps each (statements, verdicts).
+    expect(judge.count()).toBe(102);
     expect(run.samples[0]?.judgeUsage).toEqual({
-      calls: 1,
-      inputTokens: 20,
-      outputTokens: 5,
-      totalTokens: 25,
-      cost: 0.125,
+      calls: 2,
+      inputTokens: 40,
+      outputTokens: 10,
+      totalTokens: 50,
+      cost: 0.25,
     });
     expect(run.judgeUsage).toEqual({
-      calls: 51,
-      inputTokens: 1020,
-      outputTokens: 255,
-      totalTokens: 1275,
-      cost: 6.375,
+      calls: 102,
+      inputTokens: 2040,
+      outputTokens: 510,
+      totalTokens: 2550,
+      cost: 12.75,
     });
     await run.save(join(dir, "j.json"));
-    const again = await (await BenchmarkResult.load(join(dir, "j.json"))).rescore([faithfulness]);
-    expect(judgeCalls).toBe(102);
+    const saved = await BenchmarkResult.load(join(dir, "j.json"));
+    // The record kept the judgments: a rescore replays them, paying nothing.
+    const replayed = await saved.rescore([faithfulness]);
+    expect(judge.count()).toBe(102);
+    expect(replayed.judgeUsage).toBeUndefined();
+    expect(replayed.samples.map((s) => s.scores)).toEqual(run.samples.map((s) => s.scores));
+    // Asked again, it pays what the run paid.
+    const again = await saved.rescore([faithfulness], { judgments: "ask" });
+    expect(judge.count()).toBe(204);
     expect(again.judgeUsage).toEqual(run.judgeUsage);
+    expect(again.samples.map((s) => s.scores)).toEqual(run.samples.map((s) => s.scores));
   });
 });
