@@ -430,11 +430,10 @@ describe("a step that fails leaves the sample incomplete, never 0", () => {
     }
   });
 
-  // Core's scoreAsync (bench-core/src/runner/score-sample.ts) starts a sample's metrics at once
-  // but attaches a handler to each only when its loop reaches it: a later metric that rejects
-  // while an earlier one is pending is an unhandled rejection, which ends a Node process (and
-  // fails a vitest run). Unskip once core handles every started metric's rejection at once.
-  it.skip("metrics that fail out of order, or together on a shared step, do not crash the run", async () => {
+  // A sample's metrics start at once: a later metric that rejects while an earlier one is still
+  // pending must be recorded, not left an unhandled rejection (which ends a Node process and fails
+  // a vitest run).
+  it("metrics that fail out of order, or together on a shared step, do not crash the run", async () => {
     const judge = judgeWith({ statements: () => "not JSON" });
     const result = await new Benchmark({
       dataset,

@@ -128,14 +128,20 @@ async function scoreAsync<M extends Metadata>(
   const { output, input, scores } = state;
   // The remaining metrics start at once, in order, so that steps they share (a judge's
   // statements) are asked once and the sample takes as long as its slowest metric, not the sum.
+  // Each is marked handled at once: a later metric that rejects while an earlier one is still
+  // awaited must not be an unhandled rejection (which ends the process); its error is read when
+  // the loop below reaches it.
   const started: { value?: unknown; error?: unknown; threw: boolean }[] = [];
   for (let m = from; m < metrics.length; m++) {
     if (m === from) {
+      quiet(pending);
       started.push({ value: pending, threw: false });
       continue;
     }
     try {
-      started.push({ value: startScore(metrics[m] as Metric<M>, output, input), threw: false });
+      const value = startScore(metrics[m] as Metric<M>, output, input);
+      quiet(value);
+      started.push({ value, threw: false });
     } catch (error) {
       started.push({ error, threw: true });
     }
@@ -151,11 +157,7 @@ async function scoreAsync<M extends Metadata>(
       if (m === from || typeof (value as PromiseLike<unknown> | null)?.then === "function") {
         const promise = value as PromiseLike<unknown>;
         settled = await (cutter === undefined ? promise : cutter.wait(promise));
-        if (settled === CUT_SHORT) {
-          // The others may still settle: their rejections are not this sample's any more.
-          for (const later of started) quiet(later.value);
-          return CANCELLED;
-        }
+        if (settled === CUT_SHORT) return CANCELLED;
       }
       v = scoreToRecord(settled);
     } catch (error) {
@@ -186,7 +188,7 @@ async function scoreAsync<M extends Metadata>(
   );
 }
 
-/** A promise whose rejection nobody awaits any more is marked handled. */
+/** Marks a promise's rejection handled (it is still seen by whoever awaits the promise). */
 function quiet(value: unknown): void {
   if (typeof (value as PromiseLike<unknown> | null)?.then === "function") {
     (value as PromiseLike<unknown>).then(undefined, () => {});
