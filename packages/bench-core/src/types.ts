@@ -233,8 +233,13 @@ export interface JudgingContext {
   readonly cache?: Pick<ResponseCache, "get" | "set">;
   /** With the cache: ask again and overwrite what is stored (`RunOptions.refresh`). */
   readonly refresh?: boolean;
-  /** Keeps one step of `metric` in the sample's record (`judgments`). */
-  keep(metric: string, step: JudgmentStep): void;
+  /**
+   * Reserves the next place in `metric`'s judgments (the sample's record, `judgments`) and returns
+   * what fills it: call it when the step is asked, and the setter once its reply is in, so the
+   * steps are kept in the order the metric asked them whatever order the replies come in. A
+   * place never filled (the step failed) is left out.
+   */
+  keep(metric: string): (step: JudgmentStep) => void;
   /**
    * Replies kept by an earlier scoring of this same output (a rescore of a result with
    * `judgments`), by step key: a step found here is answered with no model call.

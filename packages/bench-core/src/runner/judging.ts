@@ -17,7 +17,7 @@ export class SampleJudging implements JudgingContext {
   readonly refresh: boolean;
   readonly kept: ReadonlyMap<string, Readonly<Record<string, unknown>>> | undefined;
   #memo: Map<string, Promise<unknown>> | undefined;
-  #judgments: Record<string, JudgmentStep[]> | undefined;
+  #judgments: Record<string, (JudgmentStep | undefined)[]> | undefined;
 
   constructor(settings: JudgeSettings | undefined, kept: Judgments | undefined) {
     this.cache = settings?.cache;
@@ -36,11 +36,18 @@ export class SampleJudging implements JudgingContext {
     return pending;
   }
 
-  keep(metric: string, step: JudgmentStep): void {
-    this.#judgments ??= Object.create(null) as Record<string, JudgmentStep[]>;
-    const list = this.#judgments[metric];
-    if (list === undefined) this.#judgments[metric] = [step];
-    else list.push(step);
+  keep(metric: string): (step: JudgmentStep) => void {
+    this.#judgments ??= Object.create(null) as Record<string, (JudgmentStep | undefined)[]>;
+    let list = this.#judgments[metric];
+    if (list === undefined) {
+      list = [];
+      this.#judgments[metric] = list;
+    }
+    const places = list;
+    const at = places.push(undefined) - 1;
+    return (step) => {
+      places[at] = step;
+    };
   }
 
   /**
@@ -53,8 +60,10 @@ export class SampleJudging implements JudgingContext {
     const out: Record<string, readonly JudgmentStep[]> = {};
     let any = false;
     for (const name of names) {
-      const steps = all[name];
-      if (steps === undefined) continue;
+      const places = all[name];
+      if (places === undefined) continue;
+      const steps = places.filter((s): s is JudgmentStep => s !== undefined);
+      if (steps.length === 0) continue;
       Object.defineProperty(out, name, {
         value: steps,
         enumerable: true,

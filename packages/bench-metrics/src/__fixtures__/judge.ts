@@ -124,10 +124,15 @@ export function judgingContext(
       }
       return pending;
     },
-    keep(metric: string, step: JudgmentStep): void {
-      const list = steps[metric];
-      if (list === undefined) steps[metric] = [step];
-      else list.push(step);
+    keep(metric: string): (step: JudgmentStep) => void {
+      // Steps in the order they were asked; a place never filled (a failed step) is dropped.
+      const list = steps[metric] ?? [];
+      steps[metric] = list;
+      const at = list.length;
+      list.length = at + 1;
+      return (step) => {
+        list[at] = step;
+      };
     },
     ...(kept === undefined ? {} : { kept }),
   };

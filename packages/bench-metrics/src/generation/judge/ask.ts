@@ -125,12 +125,13 @@ export async function askStep<S extends StepName>(
     promptId(asker, step, request.input),
   );
   const judging = input.judging;
+  const place = judging?.keep(asker.metric);
   const ask = () => fetchStep(asker, input, request, key, modelKey !== null);
   const reply =
     judging === undefined
       ? await ask()
       : await judging.share(modelKey === null ? `${key}#${identityOf(asker.judge)}` : key, ask);
-  judging?.keep(asker.metric, {
+  place?.({
     step,
     attempt,
     ...(request.about === undefined ? {} : { about: request.about }),
@@ -206,6 +207,7 @@ export async function similarities(
   const modelKey = modelKeyOf(embed);
   const key = judgeStepKey(modelKey, "embed", { texts }, 0);
   const judging = input.judging;
+  const place = judging?.keep(asker.metric);
   const ask = async (): Promise<readonly number[]> => {
     const kept = judging?.kept?.get(key)?.cosines;
     if (Array.isArray(kept) && kept.length === texts.length - 1 && kept.every(Number.isFinite)) {
@@ -220,7 +222,18 @@ export async function similarities(
       if (hit !== undefined) vectors = checkedVectors(hit, texts.length);
     }
     if (vectors === undefined || typeof vectors === "string") {
-      const raw = await modelCall("embed", asker.timeoutMs, input, (o) => embed([...texts], o));
+      let raw: unknown;
+      try {
+        raw = await modelCall("embed", asker.timeoutMs, input, (o) => embed([...texts], o));
+      } catch (error) {
+        if (MetricUnavailableError.isInstance(error)) {
+          throw new MetricUnavailableError(`step embed: ${error.message}`, {
+            cause: error,
+            step: "embed",
+          });
+        }
+        throw error;
+      }
       vectors = checkedVectors(raw, texts.length);
       if (typeof vectors === "string") {
         throw new MetricUnavailableError(`step embed: ${vectors}`, { step: "embed" });
@@ -233,7 +246,7 @@ export async function similarities(
   const cosines = await (judging === undefined
     ? ask()
     : judging.share(modelKey === null ? `${key}#${identityOf(embed)}` : key, ask));
-  judging?.keep(asker.metric, { step: "embed", attempt: 0, about, key, reply: { cosines } });
+  place?.({ step: "embed", attempt: 0, about, key, reply: { cosines } });
   return cosines;
 }
 
