@@ -10,8 +10,7 @@
 // For each shape, `rounds` rounds alternate, in one run of this script, the processes compared:
 // - bare: a Node process that reads both files and looks at every byte (bench/bare-read.mjs);
 // - floor: the same parse as eval's, with no metric, no output, no CLI (bench/eval-floor.mjs);
-// - eval: `fastrag-bench eval` with map, mrr, ndcg@10, recall@10, precision@10;
-// - eval --threads 2 (accepted for compatibility; it must not be slower than the default).
+// - eval: `fastrag-bench eval` with map, mrr, ndcg@10, recall@10, precision@10.
 // It prints the medians of wall time and of CPU time (user + system), the ratios eval / bare and
 // eval / floor (targets: ≤ 2× bare, or ≤ 1.25× the floor), and peak RSS. With TREC_EVAL=path
 // (a trec_eval binary you built), it also runs trec_eval once per shape on the same files, for
@@ -75,10 +74,6 @@ for (const [queries, docs] of [
     bare: [process.execPath, [here("./bare-read.mjs"), run, qrels]],
     floor: [process.execPath, [here("./eval-floor.mjs"), qrels, run]],
     eval: [process.execPath, [bin, "eval", "--qrels", qrels, "--run", run, ...METRICS]],
-    "eval --threads 2": [
-      process.execPath,
-      [bin, "eval", "--qrels", qrels, "--run", run, ...METRICS, "--threads", "2"],
-    ],
   };
   const samples = Object.fromEntries(Object.keys(kinds).map((k) => [k, []]));
   for (let r = 0; r < rounds; r++) {
@@ -102,9 +97,6 @@ for (const [queries, docs] of [
   );
   console.log(
     `  eval / floor: ${ratio("eval", "floor", "wall")}× wall, ${ratio("eval", "floor", "cpu")}× cpu (target ≤ 1.25× where 2× bare is out of reach); floor / bare: ${ratio("floor", "bare", "wall")}× wall`,
-  );
-  console.log(
-    `  --threads 2 / default: ${ratio("eval --threads 2", "eval", "wall")}× wall (the flag changes nothing)`,
   );
   if (trecEval) {
     const te = measure(trecEval, [

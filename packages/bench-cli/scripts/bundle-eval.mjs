@@ -3,7 +3,7 @@
 // file. Loaded one by one they were ~40 modules, a third of eval's time on a 1,000,000-line run
 // beside the parse itself (docs/decisions/eval-reading.md). Run by `build`, after tsc.
 //
-// What the rest of the CLI also loads stays shared (commander, the eval command's spec, io and
+// What the rest of the CLI also loads stays shared (commander, eval's default measures, io and
 // printable), and so does the record path (`--save`, or a metric without a kernel here), which
 // loads the packages as any command does. The bundle's copies of core's error classes are told
 // apart from no other copy: errors are recognized by their brand (`isInstance`), not `instanceof`.
@@ -11,7 +11,7 @@ import { build } from "esbuild";
 
 const shared = [
   "commander",
-  "./eval-command.js",
+  "./eval-defaults.js",
   "../internal/io.js",
   "../internal/printable.js",
   "../internal/eval-records.js",

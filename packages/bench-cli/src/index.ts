@@ -1,5 +1,5 @@
 export { main } from "./cli.js";
-export { DEFAULT_EVAL_METRICS } from "./commands/eval-command.js";
+export { DEFAULT_EVAL_METRICS } from "./commands/eval-defaults.js";
 export {
   type BenchConfig,
   type ConfigDataset,

@@ -1,15 +1,5 @@
-import { Option } from "commander";
 import { type CommandSpec, collect } from "./command-spec.js";
-
-/** The measures `eval` prints when no `-m` is given. */
-export const DEFAULT_EVAL_METRICS: readonly string[] = [
-  "map",
-  "mrr",
-  "r_precision",
-  "ndcg@10",
-  "recall@100",
-  "precision@10",
-];
+import { DEFAULT_EVAL_METRICS } from "./eval-defaults.js";
 
 /** `fastrag-bench eval`: its options and help; the action loads `./eval.js`. */
 export const evalCommandSpec: CommandSpec = {
@@ -34,8 +24,6 @@ export const evalCommandSpec: CommandSpec = {
         "minimum grade that counts as relevant for binary measures (like trec_eval -l)",
       )
       .option("--json", "machine-readable output")
-      // Kept for scripts written for it; it changes nothing (see the README), so help leaves it out.
-      .addOption(new Option("--threads <n>", "no effect; kept for compatibility").hideHelp())
       .addHelpText(
         "after",
         "\nOutput: num_q, num_ret, num_rel, num_rel_ret (as trec_eval), then metric<TAB>query|all<TAB>value, 4 decimals. A qrels query missing from the run scores 0 (as trec_eval -c);\na query with no relevant document is left out of the average (trec_eval counts it as 0), and a note says so.",
@@ -58,8 +46,9 @@ async function loadEvalCommand(): Promise<typeof import("./eval.js").evalCommand
     return ((await import(bundle)) as typeof import("./eval.js")).evalCommand;
   } catch (error) {
     // Built, the bundle must load: a missing or broken one is an error, never a quiet fallback.
+    // From the sources there is no bundle beside this file, so a module not found is the bundle.
     const fromSources = !import.meta.url.endsWith(".js");
-    if (!fromSources || !String((error as Error | null)?.message).includes("eval-bundle")) {
+    if (!fromSources || (error as { code?: unknown } | null)?.code !== "ERR_MODULE_NOT_FOUND") {
       throw error;
     }
     return (await import("./eval.js")).evalCommand;

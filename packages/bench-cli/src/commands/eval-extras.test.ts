@@ -170,12 +170,22 @@ describe("eval's refusals", () => {
     expect(one.code).toBe(2);
     expect(one.stderr).toMatch(/--run .*looks like qrels.*--qrels and --run swapped/);
   });
+
+  it("knows no --threads (it never changed anything, and is gone)", () => {
+    const r = cli([
+      ...["eval", "--qrels", join(trec, "qrels.test"), "--run", join(trec, "results.test")],
+      ...["--threads", "2"],
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: unknown option '--threads'/);
+    expect(r.stdout).toBe("");
+  });
 });
 
 describe("the built eval", () => {
   const bundle = fileURLToPath(new URL("../../dist/commands/eval-bundle.js", import.meta.url));
 
-  it("is one file that shares with the CLI only io, the command's spec and the record path", async () => {
+  it("is one file that shares with the CLI only io, the default measures and the record path", async () => {
     expect(existsSync(bundle)).toBe(true);
     const text = await readFile(bundle, "utf8");
     const imported = new Set(
@@ -187,7 +197,7 @@ describe("the built eval", () => {
     expect([...imported].filter((s) => !s.startsWith("node:")).sort()).toEqual([
       "../internal/io.js",
       "../internal/printable.js",
-      "./eval-command.js",
+      "./eval-defaults.js",
     ]);
     expect([...dynamic]).toEqual(["../internal/eval-records.js"]);
     const loaded = spawnSync(

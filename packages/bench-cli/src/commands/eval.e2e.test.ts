@@ -105,7 +105,7 @@ describe("fastrag-bench eval", () => {
     }
   });
 
-  it("reads gzip-compressed qrels and runs, on one thread or several", async () => {
+  it("reads gzip-compressed qrels and runs", async () => {
     const { gzipSync } = await import("node:zlib");
     const qrels = join(dir, "qrels.test.gz");
     const run = join(dir, "results.test.gz");
@@ -113,12 +113,10 @@ describe("fastrag-bench eval", () => {
     await writeFile(run, gzipSync(await readFile(join(trec, "results.test"))));
     const expected = evalTrec("results.test", "--per-query");
     expect(expected.code).toBe(0);
-    for (const threads of ["1", "2"]) {
-      const r = cli(["eval", "--qrels", qrels, "--run", run, "--per-query", "--threads", threads]);
-      expect(r.stderr).toBe(expected.stderr);
-      expect(r.code).toBe(0);
-      expect(r.stdout).toBe(expected.stdout);
-    }
+    const r = cli(["eval", "--qrels", qrels, "--run", run, "--per-query"]);
+    expect(r.stderr).toBe(expected.stderr);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(expected.stdout);
     expect(expected.stdout.split("\n").length).toBeGreaterThan(20);
   });
 
@@ -272,24 +270,11 @@ describe("fastrag-bench eval", () => {
     const none = cli(["eval", "--qrels", empty, "--run", join(trec, "results.test")]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^error: .*empty\.qrels: no judgments/);
-    // On threads too: the shards have nothing to score either, and the error reads the same.
-    for (const threads of ["1", "2"]) {
-      const high = evalTrec(
-        "results.test",
-        "-l",
-        "99",
-        "-m",
-        "map",
-        "-m",
-        "P.10",
-        "--threads",
-        threads,
-      );
-      expect(high.code).toBe(2);
-      expect(high.stderr).toMatch(
-        /qrels\.test: no query has a document of grade 99 or more.*lower -l/,
-      );
-    }
+    const high = evalTrec("results.test", "-l", "99", "-m", "map", "-m", "P.10");
+    expect(high.code).toBe(2);
+    expect(high.stderr).toMatch(
+      /qrels\.test: no query has a document of grade 99 or more.*lower -l/,
+    );
   });
 
   it("scores ndcg under -l above every grade, as trec_eval does", () => {
@@ -301,19 +286,6 @@ describe("fastrag-bench eval", () => {
       "num_q\tall\t3\nnum_ret\tall\t1500\nnum_rel\tall\t0\nnum_rel_ret\tall\t0\n" +
         "ndcg@10\tall\t0.3016\nmap\tall\t—\n",
     );
-    const threads = evalTrec(
-      "results.test",
-      "-l",
-      "99",
-      "-m",
-      "ndcg_cut.10",
-      "-m",
-      "map",
-      "--threads",
-      "2",
-    );
-    expect(threads.stdout).toBe(high.stdout);
-    expect(threads.stderr).toBe(high.stderr);
     expect(high.stderr).toMatch(
       /warning: map scored no query: no query has a document of grade 99 or more \(lower -l\)/,
     );
