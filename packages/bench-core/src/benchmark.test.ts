@@ -1,6 +1,10 @@
 import { getEventListeners } from "node:events";
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ABORT_GRACE, Benchmark } from "./benchmark.js";
+import { MemoryCache } from "./cache.js";
 import { ConfigurationError, RunAbortedError } from "./errors.js";
 import type { EvalSample, Metric, MetricInput, QueryEngine, Retriever } from "./types.js";
 
@@ -1035,5 +1039,47 @@ describe("the record keeps what the dataset held", () => {
       ["errored", "question 0", "q0", 2],
     ]);
     expect(seen).toEqual(["question 0", "question 0"]);
+  });
+});
+
+describe("a run refused before its first sample", () => {
+  /** File descriptors of this process open on `path` (Linux: /proc/self/fd). */
+  function openDescriptors(path: string): number {
+    let n = 0;
+    for (const fd of readdirSync("/proc/self/fd")) {
+      try {
+        if (readlinkSync(`/proc/self/fd/${fd}`) === path) n++;
+      } catch {
+        // closed between the listing and the read
+      }
+    }
+    return n;
+  }
+
+  it("leaves no journal, open or on disk, for a target whose cacheKey is refused", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bench-cachekey-"));
+    const checkpoint = join(dir, "run.jsonl");
+    try {
+      let calls = 0;
+      const target = {
+        cacheKey: 42,
+        async retrieve() {
+          calls++;
+          return [];
+        },
+      } as unknown as Retriever;
+      const b = new Benchmark({ dataset: dataset(3), metrics: [hit] });
+      const run = () => b.run(target, { name: "r", checkpoint, cache: new MemoryCache() });
+      const error = await run().catch((e: unknown) => e);
+      expect(ConfigurationError.isInstance(error), String(error)).toBe(true);
+      expect((error as ConfigurationError).message).toMatch(/cacheKey must be a non-empty string/);
+      expect(calls).toBe(0);
+      expect(openDescriptors(checkpoint)).toBe(0);
+      expect(existsSync(checkpoint)).toBe(false);
+      // Refused again the same way: the journal was not left claimed either.
+      await expect(run()).rejects.toThrow(/cacheKey must be a non-empty string/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

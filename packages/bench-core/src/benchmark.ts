@@ -31,6 +31,7 @@ import { RunLimiter } from "./runner/rate-limiter.js";
 import { runLoop } from "./runner/run-loop.js";
 import { expectRunOptions, expectTrials, type RunOptions } from "./runner/run-options.js";
 import type { SampleContext } from "./runner/sample-context.js";
+import { expectCacheKey } from "./runner/target-cache.js";
 import { runTrialsLoop } from "./runner/trials.js";
 import type { EvalSample, Metadata, Metric, SampleResult, Target } from "./types.js";
 
@@ -158,6 +159,8 @@ export class Benchmark<M extends Metadata = Metadata> {
     const kind = detectTarget(target);
     expectRunOptions(options);
     expectTargetServesMetrics(kind, this.metrics, options.name);
+    // Before the journal is opened: a refusal must leave no descriptor open and no file behind.
+    expectCacheKey(target.cacheKey, options.cache !== undefined);
     // Two runs of this process on one journal would both run the samples it lacks, each
     // appending its own lines: the second is refused before it reads the journal. (Across
     // processes, the CLI's lock does this; see the README.)
@@ -240,16 +243,6 @@ export class Benchmark<M extends Metadata = Metadata> {
       progress.countTrials(trials, already);
     }
 
-    const cacheKey = target.cacheKey;
-    if (
-      options.cache !== undefined &&
-      cacheKey !== undefined &&
-      (typeof cacheKey !== "string" || cacheKey === "")
-    ) {
-      throw new ConfigurationError(
-        `Benchmark.run: the target's cacheKey must be a non-empty string, found ${describeValue(cacheKey)}`,
-      );
-    }
     const ctx: SampleContext<M> = {
       target,
       kind,
@@ -273,7 +266,7 @@ export class Benchmark<M extends Metadata = Metadata> {
           : {
               cache: options.cache,
               refresh: options.refresh === true,
-              cacheKey,
+              cacheKey: target.cacheKey,
               runName: name,
             },
       // The judge metrics' steps go through the same store (DESIGN §11): no hand wiring.

@@ -134,14 +134,14 @@ async function scoreAsync<M extends Metadata>(
   const started: { value?: unknown; error?: unknown; threw: boolean }[] = [];
   for (let m = from; m < metrics.length; m++) {
     if (m === from) {
-      quiet(pending);
-      started.push({ value: pending, threw: false });
+      started.push({ value: quiet(pending), threw: false });
       continue;
     }
     try {
-      const value = startScore(metrics[m] as Metric<M>, output, input);
-      quiet(value);
-      started.push({ value, threw: false });
+      started.push({
+        value: quiet(startScore(metrics[m] as Metric<M>, output, input)),
+        threw: false,
+      });
     } catch (error) {
       started.push({ error, threw: true });
     }
@@ -188,11 +188,16 @@ async function scoreAsync<M extends Metadata>(
   );
 }
 
-/** Marks a promise's rejection handled (it is still seen by whoever awaits the promise). */
-function quiet(value: unknown): void {
-  if (typeof (value as PromiseLike<unknown> | null)?.then === "function") {
-    (value as PromiseLike<unknown>).then(undefined, () => {});
-  }
+/**
+ * A metric's value with its rejection marked handled: a thenable becomes a promise (its `then`
+ * called once, as `await` would call it, however it treats a second argument), which whoever
+ * awaits it still sees reject. Any other value is returned as is.
+ */
+function quiet(value: unknown): unknown {
+  if (typeof (value as PromiseLike<unknown> | null)?.then !== "function") return value;
+  const promise = Promise.resolve(value);
+  promise.then(undefined, () => {});
+  return promise;
 }
 
 const NAMES = new WeakMap<readonly unknown[], readonly string[]>();

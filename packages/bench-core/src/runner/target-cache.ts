@@ -3,6 +3,7 @@
 import type { ResponseCache } from "../cache.js";
 import { targetCacheKey } from "../cache-key.js";
 import { ConfigurationError } from "../errors.js";
+import { describeValue } from "./describe-value.js";
 import type { EvalSample, Metadata, RetrievedChunk } from "../types.js";
 import { expectOutput, type PipelineOutput, type TargetKind } from "./check-output.js";
 
@@ -20,6 +21,23 @@ export interface TargetCache {
 interface Entry {
   readonly output: unknown;
   readonly latency_ms: number;
+}
+
+/**
+ * The target's `cacheKey` when the run has a cache: a non-empty string, or absent (the run name is
+ * used). Checked by `run` before it opens a checkpoint journal, so a refusal leaves nothing open.
+ *
+ * @throws {ConfigurationError} of kind `unsupported-target` (`field` `cacheKey`) otherwise.
+ */
+export function expectCacheKey(cacheKey: unknown, hasCache: boolean): string | undefined {
+  if (!hasCache || cacheKey === undefined) return undefined;
+  if (typeof cacheKey !== "string" || cacheKey === "") {
+    throw new ConfigurationError(
+      `Benchmark.run: the target's cacheKey must be a non-empty string, found ${describeValue(cacheKey)}`,
+      { kind: "unsupported-target", field: "cacheKey" },
+    );
+  }
+  return cacheKey;
 }
 
 /** The key of a sample's output, from the question read when the sample started. */
