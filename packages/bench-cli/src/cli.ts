@@ -11,6 +11,7 @@ import { rescoreCommandSpec } from "./commands/rescore-command.js";
 import { runCommandSpec } from "./commands/run/command.js";
 import { colors, type Io, UsageError, writeLine } from "./internal/io.js";
 import { printable, terminalSafe } from "./internal/printable.js";
+import { TargetLockedError } from "./internal/target-locked-error.js";
 
 /**
  * The commands, in the order `--help` lists them. Each declares its own options and help; its
@@ -87,8 +88,8 @@ export async function main(
       writeLine(io.stderr, `${c.red("error:")} ${firstLine(error.message)}`);
       const first = argv.find((arg) => !arg.startsWith("-"));
       const command = program.commands.find((cmd) => cmd.name() === first)?.name();
-      // A lock's message says itself what to do (by name: the lock module loads with `run` only).
-      if (error.name !== "TargetLockedError") writeLine(io.stderr, c.dim(hint(error, command)));
+      // A lock's message says itself what to do.
+      if (!TargetLockedError.isInstance(error)) writeLine(io.stderr, c.dim(hint(error, command)));
       if (argv.includes("--verbose")) writeLine(io.stderr, c.dim(details(error)));
       return 2;
     }

@@ -28,6 +28,7 @@ export function parseBound(spec: string, kind: "min" | "max"): Bound {
   if (eq <= 0 || !Number.isFinite(value)) {
     throw new UsageError(
       `--${kind} "${spec}": expected METRIC[:STAT]=NUMBER, e.g. recall@5=0.8 or latency_ms:p95=1200`,
+      { option: `--${kind}` },
     );
   }
   const left = spec.slice(0, eq);
@@ -37,6 +38,7 @@ export function parseBound(spec: string, kind: "min" | "max"): Bound {
   if (!(SUMMARY_STATS as readonly string[]).includes(stat)) {
     throw new UsageError(
       `--${kind} "${spec}": unknown stat "${stat}"; expected one of ${SUMMARY_STATS.join(", ")}`,
+      { option: `--${kind}` },
     );
   }
   return { metric, stat: stat as SummaryStat, kind, value };
@@ -67,6 +69,7 @@ export function parseMaxErrored(spec: string): MaxErrored {
   if (!m || (m[2] === "%" ? value > 100 : !Number.isSafeInteger(value))) {
     throw new UsageError(
       `--max-errored "${spec}": expected a count of samples (e.g. 0) or a percentage up to 100% (e.g. 5%)`,
+      { option: "--max-errored" },
     );
   }
   return m[2] === "%" ? { percent: m[1] as string } : { count: value };
@@ -74,34 +77,9 @@ export function parseMaxErrored(spec: string): MaxErrored {
 
 /** `fastrag-bench check`: exit 1 when any bound fails, printing every failure. */
 export async function checkCommand(file: string, options: CheckOptions, io: Io): Promise<number> {
-  const bounds = [
-    ...(options.min ?? []).map((s) => parseBound(s, "min")),
-    ...(options.max ?? []).map((s) => parseBound(s, "max")),
-  ];
-  const maxErrored =
-    options.maxErrored === undefined ? undefined : parseMaxErrored(options.maxErrored);
-  if (bounds.length === 0 && maxErrored === undefined) {
-    throw new UsageError("check: give at least one --min, --max or --max-errored bound");
-  }
-  // A min above a max of the same metric and stat: nothing could pass (the library refuses it
-  // too), so it is a usage error rather than a failed gate.
-  for (const low of bounds) {
-    if (low.kind !== "min") continue;
-    for (const high of bounds) {
-      if (
-        high.kind === "max" &&
-        high.metric === low.metric &&
-        high.stat === low.stat &&
-        low.value > high.value
-      ) {
-        throw new UsageError(
-          `check: --min ${low.metric}:${low.stat}=${low.value} is above --max ${high.metric}:${high.stat}=${high.value}; nothing could pass`,
-        );
-      }
-    }
-  }
+  const { bounds, maxErrored } = checkBounds(options);
   const result = await BenchmarkResult.load(cliPath(io, file));
-  const failures: (CheckFailure & { readonly side: "min" | "max" })[] = [];
+  const failures: Failure[] = [];
   for (const b of bounds) {
     for (const f of check(result, { [b.metric]: { stat: b.stat, [b.kind]: b.value } })) {
       // `side` says which bound a `missing` failure was (its `kind` cannot).
@@ -111,29 +89,16 @@ export async function checkCommand(file: string, options: CheckOptions, io: Io):
   const { status } = result;
   const total = status.successful + status.incomplete + status.errored;
   if (maxErrored !== undefined) {
-    // A share is rounded down to whole samples: 5% of 30 allows 1.
-    const limit = erroredLimit(maxErrored, total);
-    if (status.errored > limit) {
-      const given = maxErrored.percent === undefined ? "" : ` (${maxErrored.percent}% of ${total})`;
-      failures.push({
-        metric: "errored",
-        stat: "count",
-        value: status.errored,
-        bound: limit,
-        kind: "max",
-        side: "max",
-        message: `errored samples: ${status.errored} of ${total}, above the maximum ${limit}${given}`,
-      });
-    }
+    const failure = erroredFailure(maxErrored, status.errored, total);
+    if (failure !== undefined) failures.push(failure);
   }
   const count = bounds.length + (maxErrored === undefined ? 0 : 1);
-  const c = colors(io);
   if (status.errored > 0 && maxErrored === undefined) {
     // Means leave errored samples out (a failure is never a zero), so a run that mostly failed
     // can pass its score bounds. Say so, where CI logs show it.
     writeLine(
       io.stderr,
-      c.yellow(
+      colors(io).yellow(
         `warning: ${status.errored} of ${total} samples of "${printable(result.name)}" errored, and every mean leaves them out; gate them with --max-errored N`,
       ),
     );
@@ -160,4 +125,62 @@ export async function checkCommand(file: string, options: CheckOptions, io: Io):
   writeLine(io.stdout, `${out.red("✗")} ${name}: ${failures.length} of ${count} bound(s) failed`);
   for (const f of failures) writeLine(io.stdout, `  ${out.red("✗")} ${printable(f.message)}`);
   return 1;
+}
+
+/** A failed bound, and which side of it (`min`, `max`) it was. */
+type Failure = CheckFailure & { readonly side: "min" | "max" };
+
+/**
+ * `--min`, `--max` and `--max-errored` parsed, and checked before any file is read: at least
+ * one, and no min above a max of the same metric and stat (nothing could pass, and the library
+ * refuses it too, so it is a usage error rather than a failed gate).
+ */
+function checkBounds(options: CheckOptions): {
+  bounds: Bound[];
+  maxErrored: MaxErrored | undefined;
+} {
+  const bounds = [
+    ...(options.min ?? []).map((s) => parseBound(s, "min")),
+    ...(options.max ?? []).map((s) => parseBound(s, "max")),
+  ];
+  const maxErrored =
+    options.maxErrored === undefined ? undefined : parseMaxErrored(options.maxErrored);
+  if (bounds.length === 0 && maxErrored === undefined) {
+    throw new UsageError("check: give at least one --min, --max or --max-errored bound", {
+      option: "--min",
+    });
+  }
+  for (const low of bounds) {
+    if (low.kind !== "min") continue;
+    for (const high of bounds) {
+      if (
+        high.kind === "max" &&
+        high.metric === low.metric &&
+        high.stat === low.stat &&
+        low.value > high.value
+      ) {
+        throw new UsageError(
+          `check: --min ${low.metric}:${low.stat}=${low.value} is above --max ${high.metric}:${high.stat}=${high.value}; nothing could pass`,
+          { option: "--min" },
+        );
+      }
+    }
+  }
+  return { bounds, maxErrored };
+}
+
+/** `--max-errored` as a failure when the run errored on more samples; a share rounds down (5% of 30 allows 1). */
+function erroredFailure(spec: MaxErrored, errored: number, total: number): Failure | undefined {
+  const limit = erroredLimit(spec, total);
+  if (errored <= limit) return undefined;
+  const given = spec.percent === undefined ? "" : ` (${spec.percent}% of ${total})`;
+  return {
+    metric: "errored",
+    stat: "count",
+    value: errored,
+    bound: limit,
+    kind: "max",
+    side: "max",
+    message: `errored samples: ${errored} of ${total}, above the maximum ${limit}${given}`,
+  };
 }

@@ -2,6 +2,7 @@ import { extname, resolve } from "node:path";
 import { Comparison, pairSamples } from "@fastrag/bench-compare";
 import { ConfigurationError, SUMMARY_STATS, type SummaryStat } from "@fastrag/bench-core";
 import { writeFileAtomic } from "@fastrag/bench-core/internal";
+import { fieldsOf } from "../internal/error-fields.js";
 import { expandPaths } from "../internal/files.js";
 import { cliPath, type Io, UsageError, writeLine } from "../internal/io.js";
 import { printable, terminalSafe } from "../internal/printable.js";
@@ -42,28 +43,71 @@ export async function compareCommand(
   options: CompareOptions,
   io: Io,
 ): Promise<number> {
+  const flags = compareFlags(options);
+  const paths = await expandPaths(patterns, io.cwd);
+  const comparison = relabel(await Comparison.load(...paths), options.label ?? [], io);
+  const many = comparison.results.length > 1;
+  const tableOptions = tableOptionsOf(comparison, flags, options, io);
+  if (tableOptions.test === "none" && many) warnIfUnpaired(comparison, io);
+  // The basis in force: runs that cannot be paired fall back to each run's own scores.
+  const { stat, samples } = flags;
+  const basis =
+    samples === "common" && many
+      ? (comparison.table({ stat, samples, test: "none" }).samples ?? "all")
+      : "all";
+  warnIfErrored(comparison, io, basis);
+  const text = render(comparison, flags.format, tableOptions, options);
+  const ended = text.endsWith("\n") ? text : `${text}\n`;
+  if (options.out !== undefined) {
+    await writeFileAtomic(cliPath(io, options.out), () => [ended]);
+    writeLine(io.stderr, `wrote ${printable(options.out)}`);
+  } else {
+    // Markdown and JSON escape control characters themselves; a CSV or HTML document keeps a
+    // name's bytes (it is data), so only a terminal gets them escaped.
+    io.stdout.write(io.stdout.isTTY ? terminalSafe(ended) : ended);
+  }
+  return 0;
+}
+
+/** `compare`'s flags, checked before any file is read. */
+interface CompareFlags {
+  readonly stat: SummaryStat;
+  readonly format: Format;
+  readonly alpha: number | undefined;
+  readonly samples: "common" | "all";
+}
+
+function compareFlags(options: CompareOptions): CompareFlags {
   // "median" is what people type for p50.
   const stat = (options.stat === "median" ? "p50" : (options.stat ?? "mean")) as SummaryStat;
   if (!(SUMMARY_STATS as readonly string[]).includes(stat)) {
-    throw new UsageError(`--stat "${stat}": expected one of ${SUMMARY_STATS.join(", ")}`);
+    throw new UsageError(`--stat "${stat}": expected one of ${SUMMARY_STATS.join(", ")}`, {
+      option: "--stat",
+    });
   }
   const format = outputFormat(options.format, options.out);
   if (options.test !== undefined && !(TESTS as readonly string[]).includes(options.test)) {
-    throw new UsageError(`--test "${options.test}": expected one of ${TESTS.join(", ")}`);
+    throw new UsageError(`--test "${options.test}": expected one of ${TESTS.join(", ")}`, {
+      option: "--test",
+    });
   }
   if (options.test !== undefined && options.test !== "none" && stat !== "mean") {
     throw new UsageError(
       `--test ${options.test} with --stat ${stat}: the tests compare per-sample means; use --stat mean, or --test none`,
+      { option: "--test" },
     );
   }
   const alpha = options.alpha === undefined ? undefined : Number(options.alpha);
   if (alpha !== undefined && !(alpha > 0 && alpha < 1)) {
-    throw new UsageError(`--alpha "${options.alpha}": expected a number between 0 and 1`);
+    throw new UsageError(`--alpha "${options.alpha}": expected a number between 0 and 1`, {
+      option: "--alpha",
+    });
   }
   const samples = (options.samples ?? "common") as "common" | "all";
   if (samples !== "common" && samples !== "all") {
     throw new UsageError(
       `--samples "${samples}": expected common (the samples every run scored) or all (each run's own scores)`,
+      { option: "--samples" },
     );
   }
   if (options.by !== undefined && !/^metadata\.\S/.test(options.by)) {
@@ -72,15 +116,23 @@ export async function compareCommand(
       { kind: "invalid-option", option: "--by" },
     );
   }
-  const paths = await expandPaths(patterns, io.cwd);
-  const comparison = relabel(await Comparison.load(...paths), options.label ?? [], io);
+  return { stat, format, alpha, samples };
+}
+
+/** The table's options: the flags, the test (randomization by default for runs by the mean), the baseline. */
+function tableOptionsOf(
+  comparison: Comparison,
+  { stat, alpha, samples }: CompareFlags,
+  options: CompareOptions,
+  io: Io,
+) {
   const many = comparison.results.length > 1;
   // Significance needs per-sample means; other stats get a plain table.
   const test = (options.test ??
     (many && stat === "mean" ? "randomization" : "none")) as (typeof TESTS)[number];
   const baseline =
     options.baseline === undefined ? undefined : baselineIndex(comparison, options.baseline, io);
-  const tableOptions = {
+  return {
     ...(options.by !== undefined ? { by: options.by } : {}),
     stat,
     samples,
@@ -88,29 +140,29 @@ export async function compareCommand(
     ...(baseline !== undefined ? { baseline } : {}),
     ...(alpha !== undefined ? { alpha } : {}),
   };
-  if (test === "none" && many) warnIfUnpaired(comparison, io);
-  // The basis in force: runs that cannot be paired fall back to each run's own scores.
-  const basis =
-    samples === "common" && many
-      ? (comparison.table({ stat, samples, test: "none" }).samples ?? "all")
-      : "all";
-  warnIfErrored(comparison, io, basis);
-  let text: string;
+}
+
+/** The comparison in `format`; the library's errors about a flag worded as the flag's. */
+function render(
+  comparison: Comparison,
+  format: Format,
+  tableOptions: ReturnType<typeof tableOptionsOf>,
+  options: CompareOptions,
+): string {
   try {
-    if (format === "md") text = comparison.toMarkdown(tableOptions);
-    else if (format === "csv") text = comparison.toCsv(tableOptions);
-    else if (format === "json") text = comparison.toJson(tableOptions);
-    else {
-      text = comparison.toHtml({
-        ...tableOptions,
-        ...(options.diffMetric !== undefined ? { diffMetric: options.diffMetric } : {}),
-        ...(options.title !== undefined ? { title: options.title } : {}),
-      });
-    }
+    if (format === "md") return comparison.toMarkdown(tableOptions);
+    if (format === "csv") return comparison.toCsv(tableOptions);
+    if (format === "json") return comparison.toJson(tableOptions);
+    return comparison.toHtml({
+      ...tableOptions,
+      ...(options.diffMetric !== undefined ? { diffMetric: options.diffMetric } : {}),
+      ...(options.title !== undefined ? { title: options.title } : {}),
+    });
   } catch (error) {
     if (ConfigurationError.isInstance(error) && error.option === "by") {
       // The library's error names its option; the user typed --by.
       throw new ConfigurationError(`--by ${printable(options.by ?? "")}: ${error.message}`, {
+        ...fieldsOf(error),
         kind: "invalid-option",
         option: "--by",
         cause: error,
@@ -120,23 +172,11 @@ export async function compareCommand(
       // The tests pair samples; a table of runs over different datasets needs none.
       throw new ConfigurationError(
         `${error.message}. For a table without significance tests: --test none`,
-        { cause: error },
+        { ...fieldsOf(error), option: "--test", cause: error },
       );
     }
     throw error;
   }
-  if (options.out !== undefined) {
-    await writeFileAtomic(cliPath(io, options.out), () => [
-      text.endsWith("\n") ? text : `${text}\n`,
-    ]);
-    writeLine(io.stderr, `wrote ${printable(options.out)}`);
-  } else {
-    const ended = text.endsWith("\n") ? text : `${text}\n`;
-    // Markdown and JSON escape control characters themselves; a CSV or HTML document keeps a
-    // name's bytes (it is data), so only a terminal gets them escaped.
-    io.stdout.write(io.stdout.isTTY ? terminalSafe(ended) : ended);
-  }
-  return 0;
 }
 
 /**
@@ -153,12 +193,15 @@ function relabel(comparison: Comparison, labels: readonly string[], io: Io): Com
     const file = eq > 0 ? spec.slice(0, eq) : "";
     const name = eq > 0 ? spec.slice(eq + 1) : "";
     if (file === "" || name.trim() === "") {
-      throw new UsageError(`--label "${spec}": expected FILE=NAME, e.g. b/bm25.json=bm25-seed2`);
+      throw new UsageError(`--label "${spec}": expected FILE=NAME, e.g. b/bm25.json=bm25-seed2`, {
+        option: "--label",
+      });
     }
     const at = paths.indexOf(resolve(io.cwd, file));
     if (at < 0) {
       throw new UsageError(
         `--label "${spec}": ${file} is not one of the compared files (${(comparison.paths ?? []).join(", ")})`,
+        { option: "--label" },
       );
     }
     names[at] = name;
@@ -173,7 +216,9 @@ function relabel(comparison: Comparison, labels: readonly string[], io: Io): Com
  */
 export function outputFormat(format: string | undefined, out: string | undefined): Format {
   if (format !== undefined && !(FORMATS as readonly string[]).includes(format)) {
-    throw new UsageError(`--format "${format}": expected one of ${FORMATS.join(", ")}`);
+    throw new UsageError(`--format "${format}": expected one of ${FORMATS.join(", ")}`, {
+      option: "--format",
+    });
   }
   const ext = out === undefined ? "" : extname(out).toLowerCase();
   const implied = FORMAT_OF_EXTENSION.get(ext);
@@ -181,6 +226,7 @@ export function outputFormat(format: string | undefined, out: string | undefined
   if (implied !== undefined && implied !== format) {
     throw new UsageError(
       `--format ${format} does not match --out "${out}" (a ${ext} file): drop --format to write ${implied}, or give --out a .${format} name`,
+      { option: "--format" },
     );
   }
   return format as Format;
@@ -205,6 +251,7 @@ function baselineIndex(comparison: Comparison, baseline: string, io: Io): number
     const files = named.map((i) => paths[i] ?? `#${i + 1}`).join(", ");
     throw new UsageError(
       `--baseline "${baseline}": ${named.length} runs have that name (${files}); pass the baseline's result file instead`,
+      { option: "--baseline" },
     );
   }
   return baseline;

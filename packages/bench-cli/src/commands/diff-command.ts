@@ -38,7 +38,9 @@ export const diffCommandSpec: CommandSpec = {
 function parseRowLimit(value: string): number {
   const n = Number(value);
   if (value.trim() === "" || !Number.isSafeInteger(n) || n < 0) {
-    throw new UsageError(`--limit "${value}": expected a whole number of rows, 0 or more`);
+    throw new UsageError(`--limit "${value}": expected a whole number of rows, 0 or more`, {
+      option: "--limit",
+    });
   }
   return n;
 }

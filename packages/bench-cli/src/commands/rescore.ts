@@ -2,6 +2,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { openCache } from "@fastrag/bench-cache";
 import { BenchmarkResult, ConfigurationError } from "@fastrag/bench-core";
 import { loadConfig, loadConfigDataset } from "../config/load.js";
+import { fieldsOf } from "../internal/error-fields.js";
 import { expandPaths } from "../internal/files.js";
 import { cliPath, colors, type Io, writeLine } from "../internal/io.js";
 import { printable } from "../internal/printable.js";
@@ -46,6 +47,7 @@ export async function rescoreCommand(
     if (other !== undefined) {
       throw new ConfigurationError(
         `--out-dir: ${other} and ${inputs[i]} would both be written to ${out}; rescore them into different directories`,
+        { kind: "invalid-option", option: "--out-dir", path: out },
       );
     }
     seen.set(out, inputs[i] as string);
@@ -58,7 +60,11 @@ export async function rescoreCommand(
     } catch (error) {
       if (error === CHECK_ONLY) continue;
       if (ConfigurationError.isInstance(error)) {
-        throw new ConfigurationError(`${inputs[i]}: ${error.message}`, { cause: error });
+        throw new ConfigurationError(`${inputs[i]}: ${error.message}`, {
+          ...fieldsOf(error),
+          path: inputs[i] as string,
+          cause: error,
+        });
       }
       throw error;
     }

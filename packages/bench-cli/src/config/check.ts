@@ -47,7 +47,7 @@ export function expectWarmup(configPath: string, warmup: unknown): void {
   if (warmup !== undefined && typeof warmup !== "boolean") {
     throw new UsageError(
       `${configPath}: warmup must be true or false, found ${describeValue(warmup)}`,
-      { option: "warmup" },
+      { option: "warmup", path: configPath },
     );
   }
 }
@@ -62,20 +62,20 @@ export function expectRunSettings(configPath: string, config: BenchConfig): void
   if (config.keepChunkText !== undefined && typeof config.keepChunkText !== "boolean") {
     throw new UsageError(
       `${configPath}: keepChunkText must be true or false, found ${describeValue(config.keepChunkText)}`,
-      { option: "keepChunkText" },
+      { option: "keepChunkText", path: configPath },
     );
   }
   if (config.outDir !== undefined && typeof config.outDir !== "string") {
     throw new UsageError(
       `${configPath}: outDir must be a path (a string), found ${typeof config.outDir}`,
-      { option: "outDir" },
+      { option: "outDir", path: configPath },
     );
   }
   const timeout: unknown = config.timeoutMs;
   if (timeout !== undefined && !isTimeoutMs(timeout)) {
     throw new UsageError(
       `${configPath}: timeoutMs must be a positive number of milliseconds (at most ${MAX_TIMER_MS}), found ${describeValue(timeout)}`,
-      { option: "timeoutMs" },
+      { option: "timeoutMs", path: configPath },
     );
   }
   const concurrent: unknown = config.maxConcurrent;
@@ -85,14 +85,14 @@ export function expectRunSettings(configPath: string, config: BenchConfig): void
   ) {
     throw new UsageError(
       `${configPath}: maxConcurrent must be a positive integer, found ${describeValue(concurrent)}`,
-      { option: "maxConcurrent" },
+      { option: "maxConcurrent", path: configPath },
     );
   }
   const useCache: unknown = config.cache;
   if (useCache !== undefined && typeof useCache !== "boolean") {
     throw new UsageError(
       `${configPath}: cache must be true or false, found ${describeValue(useCache)}`,
-      { option: "cache" },
+      { option: "cache", path: configPath },
     );
   }
   expectRetries(configPath, config.retries);
@@ -110,7 +110,7 @@ export function expectRetries(configPath: string, retries: unknown): void {
   if (typeof retries !== "object" || retries === null || Array.isArray(retries)) {
     throw new UsageError(
       `${configPath}: retries must be ${expected}, found ${describeValue(retries)}`,
-      { option: "retries" },
+      { option: "retries", path: configPath },
     );
   }
   const r = retries as Record<string, unknown>;
@@ -118,20 +118,20 @@ export function expectRetries(configPath: string, retries: unknown): void {
     if (!["attempts", "backoffMs", "maxBackoffMs", "retryOn"].includes(key)) {
       throw new UsageError(
         `${configPath}: retries has an unknown field ${JSON.stringify(key)}; expected ${expected}`,
-        { option: "retries" },
+        { option: "retries", field: key, path: configPath },
       );
     }
   }
   if (!(Number.isSafeInteger(r.attempts) && (r.attempts as number) >= 1)) {
     throw new UsageError(
       `${configPath}: retries.attempts must be a positive integer (attempts per sample, the first included), found ${r.attempts === undefined ? "none" : describeValue(r.attempts)}`,
-      { option: "retries.attempts" },
+      { option: "retries.attempts", path: configPath },
     );
   }
   if (typeof r.retryOn !== "function") {
     throw new UsageError(
       `${configPath}: retries.retryOn must be a function (error) => boolean that marks transient errors, found ${r.retryOn === undefined ? "none" : describeValue(r.retryOn)}`,
-      { option: "retries.retryOn" },
+      { option: "retries.retryOn", path: configPath },
     );
   }
   for (const key of ["backoffMs", "maxBackoffMs"]) {
@@ -139,7 +139,7 @@ export function expectRetries(configPath: string, retries: unknown): void {
     if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v >= 0)) {
       throw new UsageError(
         `${configPath}: retries.${key} must be a non-negative number of milliseconds, found ${describeValue(v)}`,
-        { option: `retries.${key}` },
+        { option: `retries.${key}`, path: configPath },
       );
     }
   }
@@ -175,6 +175,7 @@ export function expectTarget(
   if (name.trim() === "") {
     throw new ConfigurationError(
       `${path}: a target has an empty name (${JSON.stringify(name)}); its result would have no name to compare by`,
+      { kind: "invalid-option", option: "targets", path },
     );
   }
   const t =
@@ -182,7 +183,7 @@ export function expectTarget(
   if (t.cacheKey !== undefined && (typeof t.cacheKey !== "string" || t.cacheKey === "")) {
     throw new ConfigurationError(
       `${path}: target "${name}": cacheKey must be a non-empty string that names the pipeline's version in the response cache, found ${describeValue(t.cacheKey)}`,
-      { kind: "invalid-option", option: `targets.${name}.cacheKey` },
+      { kind: "invalid-option", option: `targets.${name}.cacheKey`, path },
     );
   }
   const kind = targetKindOf(target);
@@ -190,14 +191,14 @@ export function expectTarget(
   if (kind === undefined) {
     throw new ConfigurationError(
       `${path}: target "${name}" is neither a QueryEngine (an object with query(question, { signal, sample })) nor a Retriever (an object with retrieve(query, { signal, sample }))`,
-      { kind: "unsupported-target", option: `targets.${name}` },
+      { kind: "unsupported-target", option: `targets.${name}`, path },
     );
   }
   const needy = metrics.filter((m) => m.needsAnswer).map((m) => m.name);
   if (needy.length > 0) {
     throw new ConfigurationError(
       `${path}: target "${name}" is a Retriever (it has retrieve() but no query()), and ${needy.join(", ")} ${needy.length === 1 ? "needs" : "need"} an answer. Make it a QueryEngine or drop ${needy.length === 1 ? "that metric" : "those metrics"}`,
-      { kind: "unsupported-target", option: `targets.${name}` },
+      { kind: "unsupported-target", option: `targets.${name}`, path },
     );
   }
 }

@@ -9,7 +9,7 @@ import { QADataset } from "@fastrag/bench-datasets";
 import { awaiting, doneAwaiting } from "../internal/activity.js";
 import { UsageError } from "../internal/io.js";
 import type { BenchConfig } from "./define-config.js";
-import { syntaxErrorLocation, thrownAt } from "./syntax-error-location.js";
+import { formatLocation, syntaxErrorLocation, thrownAt } from "./syntax-error-location.js";
 
 /** The suffixes a config file may have. */
 const CONFIG_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"];
@@ -25,9 +25,27 @@ const CONFIG_SUFFIXES = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"];
 export async function loadConfig(path: string): Promise<BenchConfig> {
   const ext = extname(path);
   if (!CONFIG_SUFFIXES.includes(ext)) {
-    throw new UsageError(`${path}: a config must be a ${CONFIG_SUFFIXES.join(", ")} file`);
+    throw new UsageError(`${path}: a config must be a ${CONFIG_SUFFIXES.join(", ")} file`, {
+      option: "<config>",
+      path,
+    });
   }
-  if (!existsSync(path)) throw new UsageError(`${path}: no such config file`);
+  if (!existsSync(path)) {
+    throw new UsageError(`${path}: no such config file`, { option: "<config>", path });
+  }
+  const mod = await importConfig(path);
+  const config = await defaultExport(mod, path);
+  // `dataset: QADataset.load(…)` is already loading: should a check below refuse the config, its
+  // rejection must not surface later as an unhandled one (a stack trace and exit 1). It is
+  // still awaited, and reported, when the config is fine.
+  if (isThenable(config.dataset)) config.dataset.then(undefined, () => {});
+  expectTargetsAndMetrics(config, path);
+  return config;
+}
+
+/** The config module, imported: TypeScript through jiti, JavaScript natively. */
+async function importConfig(path: string): Promise<Record<string, unknown>> {
+  const ext = extname(path);
   let mod: Record<string, unknown>;
   awaiting(
     `${path}: the config's top-level code awaits a promise that never settles`,
@@ -45,10 +63,24 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
     // A syntax error or a throw in the config's top-level code is bad input: say where, briefly.
     const where = syntaxErrorLocation(error, path) ?? thrownAt(error);
     throw new ConfigurationError(
-      `${path}: could not load the config: ${where === undefined ? "" : `${where}: `}${errorMessage(error)}`,
-      { cause: error },
+      `${path}: could not load the config: ${where === undefined ? "" : `${formatLocation(where)}: `}${errorMessage(error)}`,
+      {
+        kind: "invalid-input",
+        ...(where === undefined
+          ? { path }
+          : { path: where.file, line: where.line, column: where.column }),
+        cause: error,
+      },
     );
   }
+  return mod;
+}
+
+/**
+ * The config the module exports (`default`, or `config`), unwrapped from module interop and
+ * awaited when it is a promise: an object, or a `ConfigurationError` saying what was found.
+ */
+async function defaultExport(mod: Record<string, unknown>, path: string): Promise<BenchConfig> {
   let config = unwrapExport(mod.default ?? mod.config) as
     | BenchConfig
     | PromiseLike<BenchConfig>
@@ -65,6 +97,8 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
       throw new ConfigurationError(
         `${path}: the config's promise rejected: ${errorMessage(error)}`,
         {
+          kind: "invalid-input",
+          path,
           cause: error,
         },
       );
@@ -83,22 +117,24 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
             .join(", ")}${names.length > 8 ? ", …" : ""}`;
     throw new ConfigurationError(
       `${path}: the config has no default export (${found}); write export default defineConfig({ dataset, metrics, targets })`,
-      { path },
+      { kind: "invalid-input", path },
     );
   }
   if (typeof config !== "object" || config === null) {
     throw new ConfigurationError(
       `${path}: expected a default export made with defineConfig({ dataset, metrics, targets }), found ${describeValue(config)}`,
-      { path },
+      { kind: "invalid-input", path },
     );
   }
-  // `dataset: QADataset.load(…)` is already loading: should a check below refuse the config, its
-  // rejection must not surface later as an unhandled one (a stack trace and exit 1). It is
-  // still awaited, and reported, when the config is fine.
-  if (isThenable(config.dataset)) config.dataset.then(undefined, () => {});
+  return config;
+}
+
+/** `targets`, an object naming at least one target, and `metrics`, a non-empty array. */
+function expectTargetsAndMetrics(config: BenchConfig, path: string): void {
   if (Array.isArray(config.targets)) {
     throw new ConfigurationError(
       `${path}: targets must be an object of name → target, e.g. targets: { bm25: retriever }, not an array (its results would be named 0, 1, …)`,
+      { kind: "invalid-option", option: "targets", path },
     );
   }
   if (
@@ -108,14 +144,15 @@ export async function loadConfig(path: string): Promise<BenchConfig> {
   ) {
     throw new ConfigurationError(
       `${path}: targets must name at least one target, e.g. targets: { bm25: retriever }`,
+      { kind: "invalid-option", option: "targets", path },
     );
   }
   if (!Array.isArray(config.metrics) || config.metrics.length === 0) {
     throw new ConfigurationError(
       `${path}: metrics must be a non-empty array of Metric objects, e.g. metrics: [new Recall({ k: 5 })]`,
+      { kind: "invalid-option", option: "metrics", path },
     );
   }
-  return config;
 }
 
 /**
@@ -168,6 +205,7 @@ export async function loadConfigDataset(
     // An async loader that forgot its `return` resolves to undefined.
     throw new UsageError(
       `${configPath}: dataset is ${dataset === null ? "null" : "missing (or a promise of undefined)"}; expected a QADataset, an array of samples, a path, or a promise of one`,
+      { option: "dataset", path: configPath },
     );
   }
   return dataset;

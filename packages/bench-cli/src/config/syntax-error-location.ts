@@ -1,9 +1,21 @@
-// Where a config that failed to load went wrong, as `file:line:column`, for the one-line error.
+// Where a config that failed to load went wrong (`file:line:column` in the one-line error).
 import { spawnSync } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
+/** A place in a source file: the file, and its 1-based line and column. */
+export interface SourceLocation {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** `file:line:column`, as editors and terminals link it. */
+export function formatLocation({ file, line, column }: SourceLocation): string {
+  return `${file}:${line}:${column}`;
+}
+
 /**
- * Where a JavaScript syntax error is, as `file:line:column`. Node's message ("Unexpected token
+ * Where a JavaScript syntax error is. Node's message ("Unexpected token
  * ';'") names neither the file, which may be a module the config imports, nor the line. For
  * CommonJS the stack starts with them; for an ES module Node prints them only when the error is
  * uncaught, so the import is made again in a child process, and read from what it prints. The
@@ -13,7 +25,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
  * call paid APIs). (jiti's errors for TypeScript configs name the place themselves.) `undefined`
  * when unknown.
  */
-export function syntaxErrorLocation(error: unknown, path: string): string | undefined {
+export function syntaxErrorLocation(error: unknown, path: string): SourceLocation | undefined {
   if (!(error instanceof SyntaxError)) return undefined;
   const stack = typeof error.stack === "string" ? error.stack : "";
   let text = stack;
@@ -40,15 +52,15 @@ export function syntaxErrorLocation(error: unknown, path: string): string | unde
   const file = (m[1] as string).startsWith("file:") ? fileURLToPath(m[1] as string) : m[1];
   const line = Number(m[2]);
   const column = (m[4] as string).length + 1 - (line === 1 ? shift : 0);
-  return `${file}:${line}:${Math.max(1, column)}`;
+  return { file: file as string, line, column: Math.max(1, column) };
 }
 
 /**
- * Where the config's code threw, as `file:line:column`: the first frame of the error's stack in
+ * Where the config's code threw: the first frame of the error's stack in
  * the user's own files (not Node's, not a package under node_modules, not jiti's loader), so a
  * throw in a module the config imports names that module. `undefined` when the stack has none.
  */
-export function thrownAt(error: unknown): string | undefined {
+export function thrownAt(error: unknown): SourceLocation | undefined {
   if (!(error instanceof Error) || typeof error.stack !== "string") return undefined;
   for (const line of error.stack.split("\n").slice(1)) {
     const m = /^\s+at (?:.*? \()?(.+?):(\d+):(\d+)\)?$/.exec(line);
@@ -63,7 +75,7 @@ export function thrownAt(error: unknown): string | undefined {
       }
     }
     if (!file.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(file)) continue;
-    return `${file}:${m[2]}:${m[3]}`;
+    return { file, line: Number(m[2]), column: Number(m[3]) };
   }
   return undefined;
 }

@@ -21,7 +21,10 @@ export async function expandPaths(args: readonly string[], cwd: string): Promise
     if (found?.isDirectory()) {
       // `compare results`: the files are in it, not it.
       const pattern = `${arg.replace(/[\\/]+$/, "")}/*.json`;
-      throw new UsageError(`"${arg}" is a directory; give its result files, e.g. '${pattern}'`);
+      throw new UsageError(`"${arg}" is a directory; give its result files, e.g. '${pattern}'`, {
+        option: "<files>",
+        path: arg,
+      });
     }
     const matched = await globby(arg, {
       cwd,
@@ -29,7 +32,8 @@ export async function expandPaths(args: readonly string[], cwd: string): Promise
       expandDirectories: false,
       onlyFiles: true,
     });
-    if (matched.length === 0) throw new UsageError(`no file matches "${arg}"`);
+    if (matched.length === 0)
+      throw new UsageError(`no file matches "${arg}"`, { option: "<files>", path: arg });
     out.push(...matched.sort());
   }
   return [...new Set(out)];

@@ -1,5 +1,8 @@
 import { isAbsolute, resolve } from "node:path";
-import { ConfigurationError } from "@fastrag/bench-core/internal/base";
+import {
+  ConfigurationError,
+  type ConfigurationErrorFields,
+} from "@fastrag/bench-core/internal/base";
 
 /**
  * A stream a command writes text to: `process.stdout` and `process.stderr` are ones. Declared
@@ -20,12 +23,13 @@ export interface Io {
 }
 
 /**
- * A bad command line: exit code 2 with a one-line message and the fix. Its `kind` is
- * `invalid-option`; `option` names the flag at fault (`--limit`, `--only`) when one is, for code
- * and tests that react to it rather than to the message's text.
+ * A bad command line, or a bad setting of the config: exit code 2 with a one-line message and the
+ * fix. Its `kind` is `invalid-option`; `option` names the flag, argument or setting at fault
+ * (`--limit`, `<config>`, `retries.attempts`), and `path` the config when it is one, for code and
+ * tests that react to them rather than to the message's text.
  */
 export class UsageError extends ConfigurationError {
-  constructor(message: string, fields?: { readonly option?: string; readonly cause?: unknown }) {
+  constructor(message: string, fields?: Omit<ConfigurationErrorFields, "kind">) {
     super(message, { kind: "invalid-option", ...fields });
     this.name = "UsageError";
   }

@@ -55,5 +55,6 @@ export function retrievalMetric(spec: string): Metric {
   }
   throw new ConfigurationError(
     `unknown metric "${spec}"; expected one of ${RETRIEVAL_METRIC_NAMES}`,
+    { kind: "invalid-option", option: "--metric" },
   );
 }

@@ -107,14 +107,14 @@ export function targetParams(
   if (!isPlainObject(params)) {
     throw new ConfigurationError(
       `${configPath}: target ${JSON.stringify(name)}: params must be an object of JSON values, e.g. params: { topK: 5, model: "gpt-4o" }, found ${kindOf(params)}`,
-      { kind: "invalid-option", option },
+      { kind: "invalid-option", option, path: configPath },
     );
   }
   const bad = firstNonJson(params, "params", new Set());
   if (bad !== undefined) {
     throw new ConfigurationError(
       `${configPath}: target ${JSON.stringify(name)}: ${bad.at} is ${bad.found}; params hold JSON values only (strings, finite numbers, booleans, null, arrays and plain objects), so that the result keeps them as they are`,
-      { kind: "invalid-option", option },
+      { kind: "invalid-option", option, field: bad.at, path: configPath },
     );
   }
   return params;

@@ -5,6 +5,7 @@ import { hostname, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LockWaitInterruptedError, TargetLocks, takeOver } from "./run-lock.js";
+import { TargetLockedError } from "./target-locked-error.js";
 
 const dir = await mkdtemp(join(tmpdir(), "fastrag-lock-"));
 
@@ -15,7 +16,7 @@ afterEach(() => {
 /** This machine's id as the lock module writes it (read back from a lock it made). */
 async function thisMachine(): Promise<string> {
   const lock = join(dir, "machine", "probe.lock");
-  const locks = await TargetLocks.acquire([{ name: "probe", lock }], () => {});
+  const locks = await TargetLocks.acquire([{ name: "probe", lock }], { onNote: () => {} });
   const { machine } = JSON.parse(await readFile(lock, "utf8"));
   await locks.release();
   return machine;
@@ -50,8 +51,12 @@ describe("TargetLocks", () => {
     const file = join(dir, "a-file");
     await writeFile(file, "");
     const lock = join(file, ".journal", "a.lock");
-    const error = await TargetLocks.acquire([{ name: "a", lock }], () => {}).catch((e) => e);
+    const error = await TargetLocks.acquire([{ name: "a", lock }], { onNote: () => {} }).catch(
+      (e) => e,
+    );
     expect(error.name).toBe("ConfigurationError");
+    expect(error.kind).toBe("unwritable-file");
+    expect(error.path).toBe(lock);
     expect(error.message).toMatch(
       /a-file\/\.journal\/a\.lock: cannot create the lock of target "a": ENOTDIR.*is the output directory writable\?$/,
     );
@@ -66,7 +71,7 @@ describe("TargetLocks", () => {
         { name: "a", lock: a },
         { name: "b", lock: b },
       ],
-      () => {},
+      { onNote: () => {} },
     );
     const hourAgo = new Date(Date.now() - 3_600_000);
     await utimes(a, hourAgo, hourAgo);
@@ -101,12 +106,14 @@ describe("TargetLocks", () => {
         { name: "first", lock: first },
         { name: "watched", lock: watched },
       ],
-      (m) => {
-        notes.push(m);
-        // The watch of the second lock begins: the first one, taken already, looks an hour old.
-        if (m.includes("watching")) utimesSync(first, hourAgo, hourAgo);
+      {
+        onNote: (m) => {
+          notes.push(m);
+          // The watch of the second lock begins: the first one, taken already, looks an hour old.
+          if (m.includes("watching")) utimesSync(first, hourAgo, hourAgo);
+        },
+        timings: quick,
       },
-      quick,
     );
     try {
       expect(notes[0]).toContain("watched: the lock");
@@ -131,10 +138,12 @@ describe("TargetLocks", () => {
             { name: "free", lock: free },
             { name: "taken", lock: taken },
           ],
-          () => {},
+          { onNote: () => {} },
         ),
       ).rejects.toMatchObject({
         name: "TargetLockedError",
+        kind: "journal-in-use",
+        path: taken,
         message: expect.stringContaining(`running target "taken"`),
       });
     } finally {
@@ -151,23 +160,26 @@ describe("TargetLocks", () => {
     const sleeper = spawn(process.execPath, ["-e", "setTimeout(() => {}, 5000)"]);
     try {
       await writeLock(lock, { pid: sleeper.pid as number, machine }, 3_600_000);
-      await expect(TargetLocks.acquire([{ name: "t", lock }], () => {}, quick)).rejects.toThrow(
-        `another fastrag-bench run (pid ${sleeper.pid} on ${hostname()}`,
-      );
+      await expect(
+        TargetLocks.acquire([{ name: "t", lock }], { onNote: () => {}, timings: quick }),
+      ).rejects.toThrow(`another fastrag-bench run (pid ${sleeper.pid} on ${hostname()}`);
     } finally {
       sleeper.kill();
     }
     // This very process's pid: a restarted container (pid 1 again) whose old run was killed.
     await writeLock(lock, { pid: process.pid, machine, token: "before-restart" });
-    const restarted = await TargetLocks.acquire([{ name: "t", lock }], () => {}, quick);
+    const restarted = await TargetLocks.acquire([{ name: "t", lock }], {
+      onNote: () => {},
+      timings: quick,
+    });
     await restarted.release();
     // A live other process, its lock fresh: held.
     const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 5000)"]);
     try {
       await writeLock(lock, { pid: child.pid as number, machine });
-      await expect(TargetLocks.acquire([{ name: "t", lock }], () => {}, quick)).rejects.toThrow(
-        `(pid ${child.pid} on`,
-      );
+      await expect(
+        TargetLocks.acquire([{ name: "t", lock }], { onNote: () => {}, timings: quick }),
+      ).rejects.toThrow(`(pid ${child.pid} on`);
     } finally {
       child.kill();
     }
@@ -175,7 +187,10 @@ describe("TargetLocks", () => {
     const gone = spawnSync(process.execPath, ["-e", ""]).pid as number;
     await writeLock(lock, { pid: gone, machine });
     const notes: string[] = [];
-    const locks = await TargetLocks.acquire([{ name: "t", lock }], (m) => notes.push(m), quick);
+    const locks = await TargetLocks.acquire([{ name: "t", lock }], {
+      onNote: (m) => notes.push(m),
+      timings: quick,
+    });
     expect(notes).toEqual([`t: took over the lock ${lock}, whose process (pid ${gone}) has ended`]);
     await locks.release();
   });
@@ -193,13 +208,16 @@ describe("TargetLocks", () => {
         expect(start).toMatch(/^\d+$/);
         // The lock's holder is the live process that started then: held.
         await writeLock(lock, { pid, machine, processStart: start });
-        await expect(TargetLocks.acquire([{ name: "t", lock }], () => {}, quick)).rejects.toThrow(
-          `(pid ${pid} on`,
-        );
+        await expect(
+          TargetLocks.acquire([{ name: "t", lock }], { onNote: () => {}, timings: quick }),
+        ).rejects.toThrow(`(pid ${pid} on`);
         // The lock's holder started at another time: its pid was given to this process since.
         await writeLock(lock, { pid, machine, processStart: String(Number(start) + 1) });
         const notes: string[] = [];
-        const locks = await TargetLocks.acquire([{ name: "t", lock }], (m) => notes.push(m), quick);
+        const locks = await TargetLocks.acquire([{ name: "t", lock }], {
+          onNote: (m) => notes.push(m),
+          timings: quick,
+        });
         expect(notes).toEqual([
           `t: took over the lock ${lock}, whose process (pid ${pid}) has ended (the pid now belongs to another process)`,
         ]);
@@ -217,9 +235,9 @@ describe("TargetLocks", () => {
     const lock = join(dir, "remote", "t.lock");
     // Fresh by our clock: held, with no wait.
     await writeLock(lock, { pid: 42, host: "ci-runner-2" });
-    await expect(TargetLocks.acquire([{ name: "t", lock }], () => {}, quick)).rejects.toThrow(
-      "(pid 42 on ci-runner-2, since 2026-01-01T00:00:00.000Z)",
-    );
+    await expect(
+      TargetLocks.acquire([{ name: "t", lock }], { onNote: () => {}, timings: quick }),
+    ).rejects.toThrow("(pid 42 on ci-runner-2, since 2026-01-01T00:00:00.000Z)");
     // Old by our clock, but its holder (whose clock is behind) still touches it: held.
     // The holder touches it (to a time still old by our clock) while the watch is on: the note
     // comes after the watch has read the lock's time.
@@ -230,14 +248,17 @@ describe("TargetLocks", () => {
       const then = new Date(Date.now() - 59_000);
       if (m.includes("watching")) utimesSync(lock, then, then);
     };
-    await expect(TargetLocks.acquire([{ name: "t", lock }], touch, quick)).rejects.toThrow(
-      /pid 42 on ci-runner-2/,
-    );
+    await expect(
+      TargetLocks.acquire([{ name: "t", lock }], { onNote: touch, timings: quick }),
+    ).rejects.toThrow(/pid 42 on ci-runner-2/);
     expect(notes).toEqual([expect.stringMatching(/looks abandoned; watching it for 0 s/)]);
     // Old and left alone: taken over after the watch.
     await writeLock(lock, { pid: 42, host: "ci-runner-2" }, 60_000);
     notes.length = 0;
-    const locks = await TargetLocks.acquire([{ name: "t", lock }], (m) => notes.push(m), quick);
+    const locks = await TargetLocks.acquire([{ name: "t", lock }], {
+      onNote: (m) => notes.push(m),
+      timings: quick,
+    });
     expect(notes[1]).toMatch(/^t: took over the lock .*, not refreshed for 0 s/);
     expect(JSON.parse(await readFile(lock, "utf8")).pid).toBe(process.pid);
     await locks.release();
@@ -254,13 +275,15 @@ describe("TargetLocks", () => {
         { name: "a", lock: free },
         { name: "b", lock: watched },
       ],
-      (m) => {
-        notes.push(m);
-        // Aborted as the watch (10 s with these timings) starts.
-        setTimeout(() => controller.abort(), 50);
+      {
+        onNote: (m) => {
+          notes.push(m);
+          // Aborted as the watch (10 s with these timings) starts.
+          setTimeout(() => controller.abort(), 50);
+        },
+        timings: { refreshMs: 5_000, staleMs: 1_000 },
+        signal: controller.signal,
       },
-      { refreshMs: 5_000, staleMs: 1_000 },
-      controller.signal,
     );
     const started = Date.now();
     const error = await acquiring.then(
@@ -276,12 +299,11 @@ describe("TargetLocks", () => {
     expect(existsSync(free)).toBe(false);
     expect(JSON.parse(await readFile(watched, "utf8")).token).toBe("theirs");
     // Already aborted: no wait at all.
-    const again = await TargetLocks.acquire(
-      [{ name: "b", lock: watched }],
-      () => {},
-      { refreshMs: 5_000, staleMs: 1_000 },
-      controller.signal,
-    ).then(
+    const again = await TargetLocks.acquire([{ name: "b", lock: watched }], {
+      onNote: () => {},
+      timings: { refreshMs: 5_000, staleMs: 1_000 },
+      signal: controller.signal,
+    }).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -296,7 +318,7 @@ describe("TargetLocks", () => {
       await writeLock(lock, { pid: gone, machine });
       const outcomes = await Promise.allSettled(
         Array.from({ length: 6 }, () =>
-          TargetLocks.acquire([{ name: "t", lock }], () => {}, quick),
+          TargetLocks.acquire([{ name: "t", lock }], { onNote: () => {}, timings: quick }),
         ),
       );
       const won = outcomes.filter((o) => o.status === "fulfilled");
@@ -312,14 +334,22 @@ describe("TargetLocks", () => {
     // Two runs in one process (two main() calls) share its pid: the pid alone cannot tell the
     // live one from a restarted container's dead run.
     const lock = join(dir, "same-process", "t.lock");
-    const first = await TargetLocks.acquire([{ name: "t", lock }], () => {}, quick);
-    const second = await TargetLocks.acquire([{ name: "t", lock }], () => {}, quick).catch(
-      (e: unknown) => e,
-    );
+    const first = await TargetLocks.acquire([{ name: "t", lock }], {
+      onNote: () => {},
+      timings: quick,
+    });
+    const second = await TargetLocks.acquire([{ name: "t", lock }], {
+      onNote: () => {},
+      timings: quick,
+    }).catch((e: unknown) => e);
+    expect(TargetLockedError.isInstance(second)).toBe(true);
     expect((second as Error).name).toBe("TargetLockedError");
     expect((second as Error).message).toContain(`(pid ${process.pid} on`);
     await first.release();
-    const third = await TargetLocks.acquire([{ name: "t", lock }], () => {}, quick);
+    const third = await TargetLocks.acquire([{ name: "t", lock }], {
+      onNote: () => {},
+      timings: quick,
+    });
     await third.release();
     expect(existsSync(lock)).toBe(false);
   });
@@ -350,12 +380,15 @@ describe("TargetLocks", () => {
     const lock = join(dir, "garbled", "t.lock");
     await mkdir(dirname(lock), { recursive: true });
     await writeFile(lock, "{half-writ");
-    await expect(TargetLocks.acquire([{ name: "t", lock }], () => {}, quick)).rejects.toThrow(
-      /another fastrag-bench run is running target "t"/,
-    );
+    await expect(
+      TargetLocks.acquire([{ name: "t", lock }], { onNote: () => {}, timings: quick }),
+    ).rejects.toThrow(/another fastrag-bench run is running target "t"/);
     const old = new Date(Date.now() - 60_000);
     await utimes(lock, old, old);
-    const locks = await TargetLocks.acquire([{ name: "t", lock }], () => {}, quick);
+    const locks = await TargetLocks.acquire([{ name: "t", lock }], {
+      onNote: () => {},
+      timings: quick,
+    });
     expect(JSON.parse(await readFile(lock, "utf8")).pid).toBe(process.pid);
     await locks.release();
   });

@@ -5,6 +5,7 @@ import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { ConfigurationError, errorMessage } from "@fastrag/bench-core";
+import { TargetLockedError } from "./target-locked-error.js";
 
 // Two `run`s of one target into one directory at once would both make every call (paid API calls,
 // twice) and write over each other's result file. So `run` holds a lock file per target beside
@@ -22,14 +23,6 @@ import { ConfigurationError, errorMessage } from "@fastrag/bench-core";
 
 const REFRESH_MS = 15_000;
 const STALE_MS = 120_000;
-
-/** Another run holds a target's lock; the message names it and what to do. */
-export class TargetLockedError extends ConfigurationError {
-  constructor(message: string) {
-    super(message);
-    this.name = "TargetLockedError";
-  }
-}
 
 /** What a lock file holds: who runs the target. */
 interface Holder {
@@ -54,6 +47,24 @@ export interface LockTimings {
 }
 
 const TIMINGS: LockTimings = { refreshMs: REFRESH_MS, staleMs: STALE_MS };
+
+/** How {@link TargetLocks.acquire} reports, times and stops. */
+export interface AcquireOptions {
+  /** Told of each lock taken over, and of a wait to see whether another machine's lock is alive. */
+  readonly onNote: (message: string) => void;
+  /** The refresh and staleness periods (tests shorten them). */
+  readonly timings?: LockTimings;
+  /** Ends a wait on another machine's lock at once (the first Ctrl-C). */
+  readonly signal?: AbortSignal;
+}
+
+/** One `acquire`'s claim: who takes the locks, and how it reports, times and stops. */
+interface Claim {
+  readonly holder: Holder;
+  readonly onNote: (message: string) => void;
+  readonly timings: LockTimings;
+  readonly signal: AbortSignal | undefined;
+}
 
 /**
  * The tokens of the runs in this process that are taking or holding locks: a lock naming this
@@ -94,10 +105,9 @@ export class TargetLocks {
    */
   static async acquire(
     targets: readonly { readonly name: string; readonly lock: string }[],
-    onNote: (message: string) => void,
-    timings: LockTimings = TIMINGS,
-    signal?: AbortSignal,
+    options: AcquireOptions,
   ): Promise<TargetLocks> {
+    const timings = options.timings ?? TIMINGS;
     const token = randomUUID();
     const start = processStart(process.pid);
     const holder: Holder = {
@@ -109,11 +119,12 @@ export class TargetLocks {
       ...(start === undefined ? {} : { processStart: start }),
     };
     const locks = new TargetLocks(token, timings);
+    const claim: Claim = { holder, onNote: options.onNote, timings, signal: options.signal };
     // Before the first lock exists, so that no run in this process ever sees it as a dead run's.
     liveHere.add(token);
     try {
       for (const { name, lock } of targets) {
-        await take(lock, name, holder, onNote, timings, signal);
+        await take(lock, name, claim);
         locks.hold(lock);
       }
     } catch (error) {
@@ -157,18 +168,12 @@ export class TargetLocks {
   }
 }
 
-async function take(
-  lock: string,
-  name: string,
-  holder: Holder,
-  onNote: (message: string) => void,
-  timings: LockTimings,
-  signal: AbortSignal | undefined,
-): Promise<void> {
+async function take(lock: string, name: string, claim: Claim): Promise<void> {
+  const { holder, onNote } = claim;
   for (let attempt = 0; ; attempt++) {
     if (await create(lock, holder, name)) return;
     const other = await readHolder(lock);
-    const stale = await staleness(lock, other, name, onNote, timings, signal);
+    const stale = await staleness(lock, other, name, claim);
     if (stale === "gone") {
       // Released meanwhile: try again (a few times, should other runs keep taking it first).
       if (attempt < 5) continue;
@@ -215,7 +220,7 @@ async function create(lock: string, holder: Holder, name: string): Promise<boole
       if ((error as { code?: unknown }).code === "ENOENT" && attempt < 5) continue;
       throw new ConfigurationError(
         `${lock}: cannot create the lock of target ${JSON.stringify(name)}: ${errorMessage(error)}; is the output directory writable?`,
-        { cause: error },
+        { kind: "unwritable-file", path: lock, cause: error },
       );
     } finally {
       // Where the draft could not be made (a path under a file, a name too long), removing it
@@ -264,9 +269,7 @@ async function staleness(
   lock: string,
   other: Holder | undefined,
   name: string,
-  onNote: (message: string) => void,
-  timings: LockTimings,
-  signal: AbortSignal | undefined,
+  { onNote, timings, signal }: Claim,
 ): Promise<string | undefined | "gone"> {
   const before = await stat(lock).catch(() => undefined);
   if (before === undefined) return "gone";
@@ -373,6 +376,7 @@ function held(lock: string, name: string, other: Holder | undefined): TargetLock
       : `another fastrag-bench run (pid ${other.pid} on ${other.host}, since ${other.started})`;
   return new TargetLockedError(
     `${who} is running target ${JSON.stringify(name)} into this directory; wait for it to finish, or give this run another --out-dir. If no such run is going on, delete ${lock}`,
+    { path: lock },
   );
 }
 

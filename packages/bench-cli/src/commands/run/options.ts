@@ -109,7 +109,7 @@ export function resolveRateLimit(
   if (configured !== undefined && (typeof configured !== "object" || configured === null)) {
     throw new UsageError(
       `${configPath}: rateLimit must be { requestsPerMinute?, tokensPerMinute?, adaptive?, isRateLimit?, maxWaits? }, found ${describeValue(configured)}`,
-      { option: "rateLimit" },
+      { option: "rateLimit", path: configPath },
     );
   }
   if (configured === undefined && rpm === undefined && tpm === undefined && !options.adaptive) {
@@ -146,7 +146,7 @@ export function resolveTrials(
   if (!(Number.isSafeInteger(configured) && (configured as number) >= 1)) {
     throw new UsageError(
       `${configPath}: trials must be a positive integer (runs of every sample), found ${describeValue(configured)}`,
-      { option: "trials" },
+      { option: "trials", path: configPath },
     );
   }
   return configured as number;

@@ -16,6 +16,7 @@ import {
 } from "@fastrag/bench-core";
 import type { BenchConfig } from "../../config/define-config.js";
 import { awaiting, doneAwaiting } from "../../internal/activity.js";
+import { fieldsOf } from "../../internal/error-fields.js";
 import { colors, type Io, writeLine } from "../../internal/io.js";
 import { printable } from "../../internal/printable.js";
 import { provenanceOf } from "../../internal/provenance.js";
@@ -36,231 +37,307 @@ export async function runTargets(
   signal: AbortSignal,
   stop: AbortSignal,
 ): Promise<BenchmarkResult[] | number> {
-  const { config, benchmarks, names, paths, options, shard, cache } = run;
-  const c = colors(io);
   const results: BenchmarkResult[] = [];
-  if (options.fresh) {
-    for (const p of paths) {
-      await rm(p.journal, { force: true });
-      await rm(p.marker, { force: true });
-      await rm(p.config, { force: true });
-    }
-  }
-  for (const [t, name] of names.entries()) {
-    const target = config.targets[name];
-    const benchmark = benchmarks[t] as Benchmark;
-    const trials = benchmark.trials;
-    const { file, journal, marker } = paths[t] as TargetPaths;
-    // A target that finished before an interruption of this command keeps its saved result: a
-    // resume must not spend its calls again, nor overwrite the file.
-    if (!options.retryErrored && existsSync(marker)) {
-      const kept = await keptResult(file, name, benchmark, shard, trials);
-      if (kept) {
-        writeLine(
-          io.stderr,
-          `${kept.status.errored > 0 ? c.yellow("!") : c.green("✓")} ${printable(name)}: finished before the interruption; kept ${file} (--fresh runs it again)`,
-        );
-        for (const line of problemLines(kept, file, options.verbose))
-          writeLine(io.stderr, c.yellow(`  ${line}`));
-        results.push(kept);
-        continue;
-      }
-    }
-    await rm(marker, { force: true });
-    const statePaths = paths[t] as TargetPaths;
-    let seededNow = false;
-    if (options.retryErrored) {
-      // After a finished run (no journal): its saved result seeds one, errored samples left out.
-      const seeded = await seedFromResult(statePaths, name, benchmark, shard, {
-        path: run.configPath,
-        hash: run.hash,
-        force: options.force === true,
-      });
-      if (seeded !== undefined && seeded.errored === 0) {
-        writeLine(
-          io.stderr,
-          `${c.green("✓")} ${printable(name)}: no sample of ${file} errored; kept it as it is`,
-        );
-        results.push(seeded.result);
-        continue;
-      }
-      if (seeded !== undefined) {
-        seededNow = true;
-        writeLine(
-          io.stderr,
-          c.dim(
-            `${printable(name)}: running the ${plural(seeded.errored, "errored sample")} of ${file} again; its other ${plural(seeded.result.samples.length - seeded.errored, "sample")} are kept`,
-          ),
-        );
-      }
-    }
-    const resuming = existsSync(journal);
-    if (resuming && !seededNow)
-      writeLine(io.stderr, c.dim(`${printable(name)}: resuming from ${journal}`));
-    // Which config this journal is written under, so that a resume under another one is refused.
-    if (!resuming || options.force === true || (await journalConfigHash(statePaths)) === undefined)
-      await writeJournalConfigHash(statePaths, run.hash, run.configPath).catch(() => {});
-    if (run.warmup && !stop.aborted) {
-      const warm = await warmUp(target, benchmark, {
-        name,
-        first: shard ? shard.index : 0,
-        signal,
-        timeoutMs: config.timeoutMs,
-        cache:
-          cache === undefined ? undefined : { store: cache, refresh: options.refresh === true },
-        rateLimit: benchmark.rateLimit,
-        onBudgetWait: (ms) =>
-          writeLine(
-            io.stderr,
-            c.dim(
-              `${printable(name)}: the warm-up call counts against rateLimit; waiting ${(ms / 1000).toFixed(1)} s before the samples`,
-            ),
-          ),
-      });
-      if (!warm.called) {
-        writeLine(
-          io.stderr,
-          c.dim(
-            `${printable(name)}: no warm-up call (${warm.reason === "cached" ? "the cache answers" : "no sample to run"})`,
-          ),
-        );
-      } else if (warm.error !== undefined) {
-        writeLine(
-          io.stderr,
-          c.yellow(
-            `warning: ${printable(name)}: the warm-up call failed (${printable(errorMessage(warm.error))}); running the samples anyway`,
-          ),
-        );
-      }
-    }
-    const total = shard
-      ? Math.max(0, Math.ceil((benchmark.samples.length - shard.index) / shard.count))
-      : benchmark.samples.length;
-    const progress = startProgress(io, name, total, benchmark.rateLimit !== undefined, trials);
-    let finished = 0;
-    const onProgress = (p: Progress) => {
-      finished = p.done;
-      progress.update(p);
+  if (run.options.fresh) await removeState(run.paths);
+  for (const [t, name] of run.names.entries()) {
+    const one: OneTarget = {
+      name,
+      target: run.config.targets[name],
+      benchmark: run.benchmarks[t] as Benchmark,
+      paths: run.paths[t] as TargetPaths,
     };
-    awaiting(
-      () =>
-        `target ${JSON.stringify(printable(name))}: ${finished} of ${total} samples finished, and the rest wait on a target call or a metric whose promise never settles`,
-      `Finished samples are kept in ${journal}. Make every call settle (timeoutMs in the config bounds each target call), then run the same command again to resume.`,
-    );
-    let result: BenchmarkResult;
-    try {
-      result = await benchmark.run(target as never, {
-        name,
-        signal,
-        stop,
-        checkpoint: journal,
-        onProgress,
-        ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
-        ...(config.retries !== undefined ? { retries: config.retries } : {}),
-        ...(shard ? { shard } : {}),
-        ...(options.retryErrored ? { retryErrored: true } : {}),
-        ...(cache !== undefined ? { cache, refresh: options.refresh === true } : {}),
-        ...(options.continueWithoutJournal ? { continueWithoutJournal: true } : {}),
-        onWarning: (message) => {
-          progress.stop();
-          writeLine(io.stderr, c.yellow(`warning: ${message}`));
-        },
-        ...(options.keepChunkText || config.keepChunkText === true ? { keepChunkText: true } : {}),
-        provenance: provenanceOf(run.hash, run.commit, run.params.get(name)),
-      });
-    } catch (error) {
-      progress.stop();
-      if (JournalWriteError.isInstance(error)) {
-        // The runner's advice is the library's; a user of the command resumes with the command.
-        throw new ConfigurationError(
-          `${error.summary}, and the same command run again resumes from them${error.unjournaled}; or run again with --continue-without-journal to go on without a journal`,
-          { cause: error },
-        );
-      }
-      if (RunAbortedError.isInstance(error)) {
-        writeLine(
-          io.stderr,
-          c.yellow(
-            `${printable(name)}: stopped; finished samples are kept in ${journal}. Run the same command again to resume.`,
-          ),
-        );
-        return 130;
-      }
-      if (
-        ConfigurationError.isInstance(error) &&
-        error.path === journal &&
-        (error.kind === "journal-unusable" ||
-          error.kind === "journal-in-use" ||
-          error.kind === "invalid-input")
-      ) {
-        // The journal is another run's or damaged: the CLI's way out is --fresh.
-        throw new ConfigurationError(
-          `${error.message}. To run ${JSON.stringify(name)} from the start, delete ${journal}; to run every target from the start: fastrag-bench run --fresh`,
-          { cause: error },
-        );
-      }
-      throw error;
+    const earlier = await earlierResult(run, one, io);
+    if (earlier.result !== undefined) {
+      results.push(earlier.result);
+      continue;
     }
-    progress.stop();
-    doneAwaiting();
-    try {
-      await result.save(file);
-    } catch (error) {
-      // The journal is kept (it is removed only once every result is saved): say so, and how on.
-      if (!ConfigurationError.isInstance(error)) throw error;
-      throw new ConfigurationError(
-        `${error.message}. ${JSON.stringify(printable(name))} was not saved; its ${plural(result.samples.length, "finished sample")} ${result.samples.length === 1 ? "is" : "are"} kept in ${journal}, and the same command run again saves the result from it without calling the target again`,
-        {
-          kind: error.kind,
-          ...(error.path !== undefined ? { path: error.path } : {}),
-          cause: error,
-        },
-      );
-    }
-    // The journal stays until every target is done: should a later target be interrupted, the
-    // marker says this one's result is saved, and the resume keeps it. A marker that cannot be
-    // written costs nothing but that: the resume then reads this target's journal again.
-    await mkdir(dirname(marker), { recursive: true })
-      .then(() => writeFile(marker, `${JSON.stringify({ result: file })}\n`))
-      .catch(() => rm(marker, { force: true }).catch(() => {}));
-    const s = result.status;
-    let fromCache = "";
-    if (cache !== undefined) {
-      let n = 0;
-      for (const sample of result.samples) if (sample.cached === true) n++;
-      fromCache = `, ${n.toLocaleString("en-US")} from the cache`;
-    }
-    const status = `successful ${s.successful}, incomplete ${s.incomplete}, errored ${s.errored}${fromCache}`;
-    const each = result.trials > 1 ? ` × ${result.trials} trials` : "";
-    const smoke =
-      run.limit === undefined
-        ? ""
-        : run.limit.n < run.limit.of
-          ? `; --limit ${run.limit.n}: a smoke test of the first ${run.limit.n} of ${run.limit.of} samples, not a benchmark`
-          : `; --limit ${run.limit.n}: all ${run.limit.of} samples`;
-    writeLine(
-      io.stderr,
-      `${s.errored > 0 ? c.yellow("!") : c.green("✓")} ${printable(name)}: ${plural(result.samples.length, "sample")}${each} in ${result.durationS.toFixed(1)} s (${status}${smoke}) → ${file}`,
-    );
-    const limited = result.rateLimit;
-    if (limited !== undefined) {
-      writeLine(
-        io.stderr,
-        c.dim(
-          `  rate limit: ${plural(limited.rateLimitedCalls, "call")} rate-limited (each waited and ran again); concurrency ${limited.concurrencyFinal} at the end, ${limited.concurrencyMin} at the lowest`,
-        ),
-      );
-    }
-    for (const line of problemLines(result, file, options.verbose))
-      writeLine(io.stderr, c.yellow(`  ${line}`));
+    await startJournal(run, one, earlier.seeded, io);
+    if (run.warmup && !stop.aborted) await warmUpTarget(run, one, signal, io);
+    const result = await runTarget(run, one, { signal, stop }, io);
+    if (typeof result === "number") return result;
+    await saveTarget(result, one);
+    reportFinished(run, one, result, io);
     results.push(result);
   }
+  await removeState(run.paths);
+  return results;
+}
+
+/** One target of the plan: its name, what the config gives, its `Benchmark` and its files. */
+interface OneTarget {
+  readonly name: string;
+  readonly target: unknown;
+  readonly benchmark: Benchmark;
+  readonly paths: TargetPaths;
+}
+
+/** Every journal, marker and config-hash file of the targets: gone once all are saved, or for --fresh. */
+async function removeState(paths: readonly TargetPaths[]): Promise<void> {
   for (const p of paths) {
     await rm(p.journal, { force: true });
     await rm(p.marker, { force: true });
     await rm(p.config, { force: true });
   }
-  return results;
+}
+
+/**
+ * What an earlier command left of this target: a result saved before an interruption (kept, so
+ * a resume spends no call again nor overwrites the file), or under `--retry-errored` a finished
+ * result with no errored sample (kept as it is) or with some (seeded into the journal, `seeded`).
+ */
+async function earlierResult(
+  run: RunPlan,
+  { name, benchmark, paths }: OneTarget,
+  io: Io,
+): Promise<{ readonly result?: BenchmarkResult; readonly seeded: boolean }> {
+  const { options, shard } = run;
+  const c = colors(io);
+  const { file, marker } = paths;
+  if (!options.retryErrored && existsSync(marker)) {
+    const kept = await keptResult(file, name, benchmark, shard, benchmark.trials);
+    if (kept) {
+      writeLine(
+        io.stderr,
+        `${kept.status.errored > 0 ? c.yellow("!") : c.green("✓")} ${printable(name)}: finished before the interruption; kept ${file} (--fresh runs it again)`,
+      );
+      for (const line of problemLines(kept, file, options.verbose))
+        writeLine(io.stderr, c.yellow(`  ${line}`));
+      return { result: kept, seeded: false };
+    }
+  }
+  await rm(marker, { force: true });
+  if (!options.retryErrored) return { seeded: false };
+  // After a finished run (no journal): its saved result seeds one, errored samples left out.
+  const seeded = await seedFromResult(paths, name, benchmark, shard, {
+    path: run.configPath,
+    hash: run.hash,
+    force: options.force === true,
+  });
+  if (seeded === undefined) return { seeded: false };
+  if (seeded.errored === 0) {
+    writeLine(
+      io.stderr,
+      `${c.green("✓")} ${printable(name)}: no sample of ${file} errored; kept it as it is`,
+    );
+    return { result: seeded.result, seeded: false };
+  }
+  writeLine(
+    io.stderr,
+    c.dim(
+      `${printable(name)}: running the ${plural(seeded.errored, "errored sample")} of ${file} again; its other ${plural(seeded.result.samples.length - seeded.errored, "sample")} are kept`,
+    ),
+  );
+  return { seeded: true };
+}
+
+/** Says a resume, and records which config the journal is written under (a resume under another is refused). */
+async function startJournal(run: RunPlan, { name, paths }: OneTarget, seeded: boolean, io: Io) {
+  const resuming = existsSync(paths.journal);
+  if (resuming && !seeded)
+    writeLine(io.stderr, colors(io).dim(`${printable(name)}: resuming from ${paths.journal}`));
+  if (!resuming || run.options.force === true || (await journalConfigHash(paths)) === undefined)
+    await writeJournalConfigHash(paths, run.hash, run.configPath).catch(() => {});
+}
+
+/** `--warmup`: one call before the samples, its outcome said when it is not a plain success. */
+async function warmUpTarget(
+  run: RunPlan,
+  { name, target, benchmark }: OneTarget,
+  signal: AbortSignal,
+  io: Io,
+): Promise<void> {
+  const { cache, options, shard } = run;
+  const c = colors(io);
+  const warm = await warmUp(target, benchmark, {
+    name,
+    first: shard ? shard.index : 0,
+    signal,
+    timeoutMs: run.config.timeoutMs,
+    cache: cache === undefined ? undefined : { store: cache, refresh: options.refresh === true },
+    rateLimit: benchmark.rateLimit,
+    onBudgetWait: (ms) =>
+      writeLine(
+        io.stderr,
+        c.dim(
+          `${printable(name)}: the warm-up call counts against rateLimit; waiting ${(ms / 1000).toFixed(1)} s before the samples`,
+        ),
+      ),
+  });
+  if (!warm.called) {
+    writeLine(
+      io.stderr,
+      c.dim(
+        `${printable(name)}: no warm-up call (${warm.reason === "cached" ? "the cache answers" : "no sample to run"})`,
+      ),
+    );
+  } else if (warm.error !== undefined) {
+    writeLine(
+      io.stderr,
+      c.yellow(
+        `warning: ${printable(name)}: the warm-up call failed (${printable(errorMessage(warm.error))}); running the samples anyway`,
+      ),
+    );
+  }
+}
+
+/**
+ * The target's run, with its journal and progress: its result, or 130 when it was stopped. The
+ * runner's errors about the journal are given the command's way on.
+ */
+async function runTarget(
+  run: RunPlan,
+  { name, target, benchmark, paths }: OneTarget,
+  { signal, stop }: { readonly signal: AbortSignal; readonly stop: AbortSignal },
+  io: Io,
+): Promise<BenchmarkResult | number> {
+  const { config, options, shard, cache } = run;
+  const c = colors(io);
+  const journal = paths.journal;
+  const total = shard
+    ? Math.max(0, Math.ceil((benchmark.samples.length - shard.index) / shard.count))
+    : benchmark.samples.length;
+  const progress = startProgress(io, {
+    name,
+    total,
+    limited: benchmark.rateLimit !== undefined,
+    trials: benchmark.trials,
+  });
+  let finished = 0;
+  awaiting(
+    () =>
+      `target ${JSON.stringify(printable(name))}: ${finished} of ${total} samples finished, and the rest wait on a target call or a metric whose promise never settles`,
+    `Finished samples are kept in ${journal}. Make every call settle (timeoutMs in the config bounds each target call), then run the same command again to resume.`,
+  );
+  let result: BenchmarkResult;
+  try {
+    result = await benchmark.run(target as never, {
+      name,
+      signal,
+      stop,
+      checkpoint: journal,
+      onProgress: (p: Progress) => {
+        finished = p.done;
+        progress.update(p);
+      },
+      ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+      ...(config.retries !== undefined ? { retries: config.retries } : {}),
+      ...(shard ? { shard } : {}),
+      ...(options.retryErrored ? { retryErrored: true } : {}),
+      ...(cache !== undefined ? { cache, refresh: options.refresh === true } : {}),
+      ...(options.continueWithoutJournal ? { continueWithoutJournal: true } : {}),
+      onWarning: (message) => {
+        progress.stop();
+        writeLine(io.stderr, c.yellow(`warning: ${message}`));
+      },
+      ...(options.keepChunkText || config.keepChunkText === true ? { keepChunkText: true } : {}),
+      provenance: provenanceOf(run.hash, run.commit, run.params.get(name)),
+    });
+  } catch (error) {
+    progress.stop();
+    if (RunAbortedError.isInstance(error)) {
+      writeLine(
+        io.stderr,
+        c.yellow(
+          `${printable(name)}: stopped; finished samples are kept in ${journal}. Run the same command again to resume.`,
+        ),
+      );
+      return 130;
+    }
+    throw journalAdvice(error, name, journal);
+  }
+  progress.stop();
+  doneAwaiting();
+  return result;
+}
+
+/**
+ * The runner's error about the journal with the command's way on (the runner's advice is the
+ * library's: a user of the command resumes, or starts over, with the command); any other as is.
+ */
+function journalAdvice(error: unknown, name: string, journal: string): unknown {
+  if (JournalWriteError.isInstance(error)) {
+    return new ConfigurationError(
+      `${error.summary}, and the same command run again resumes from them${error.unjournaled}; or run again with --continue-without-journal to go on without a journal`,
+      { ...fieldsOf(error), option: "--continue-without-journal", cause: error },
+    );
+  }
+  if (
+    ConfigurationError.isInstance(error) &&
+    error.path === journal &&
+    (error.kind === "journal-unusable" ||
+      error.kind === "journal-in-use" ||
+      error.kind === "invalid-input")
+  ) {
+    // The journal is another run's or damaged: the CLI's way out is --fresh.
+    return new ConfigurationError(
+      `${error.message}. To run ${JSON.stringify(name)} from the start, delete ${journal}; to run every target from the start: fastrag-bench run --fresh`,
+      { ...fieldsOf(error), option: "--fresh", cause: error },
+    );
+  }
+  return error;
+}
+
+/**
+ * Saves the result, then the marker that says it is saved. The journal stays until every target
+ * is done: should a later target be interrupted, the marker says this one's result is saved, and
+ * the resume keeps it. A marker that cannot be written costs nothing but that: the resume then
+ * reads this target's journal again.
+ */
+async function saveTarget(result: BenchmarkResult, { name, paths }: OneTarget): Promise<void> {
+  const { file, journal, marker } = paths;
+  try {
+    await result.save(file);
+  } catch (error) {
+    // The journal is kept (it is removed only once every result is saved): say so, and how on.
+    if (!ConfigurationError.isInstance(error)) throw error;
+    throw new ConfigurationError(
+      `${error.message}. ${JSON.stringify(printable(name))} was not saved; its ${plural(result.samples.length, "finished sample")} ${result.samples.length === 1 ? "is" : "are"} kept in ${journal}, and the same command run again saves the result from it without calling the target again`,
+      { ...fieldsOf(error), cause: error },
+    );
+  }
+  await mkdir(dirname(marker), { recursive: true })
+    .then(() => writeFile(marker, `${JSON.stringify({ result: file })}\n`))
+    .catch(() => rm(marker, { force: true }).catch(() => {}));
+}
+
+/** The target's lines once saved: samples, statuses, the cache and `--limit`, the rate limit, problems. */
+function reportFinished(
+  run: RunPlan,
+  { name, paths }: OneTarget,
+  result: BenchmarkResult,
+  io: Io,
+): void {
+  const c = colors(io);
+  const s = result.status;
+  let fromCache = "";
+  if (run.cache !== undefined) {
+    let n = 0;
+    for (const sample of result.samples) if (sample.cached === true) n++;
+    fromCache = `, ${n.toLocaleString("en-US")} from the cache`;
+  }
+  const status = `successful ${s.successful}, incomplete ${s.incomplete}, errored ${s.errored}${fromCache}`;
+  const each = result.trials > 1 ? ` × ${result.trials} trials` : "";
+  const smoke =
+    run.limit === undefined
+      ? ""
+      : run.limit.n < run.limit.of
+        ? `; --limit ${run.limit.n}: a smoke test of the first ${run.limit.n} of ${run.limit.of} samples, not a benchmark`
+        : `; --limit ${run.limit.n}: all ${run.limit.of} samples`;
+  writeLine(
+    io.stderr,
+    `${s.errored > 0 ? c.yellow("!") : c.green("✓")} ${printable(name)}: ${plural(result.samples.length, "sample")}${each} in ${result.durationS.toFixed(1)} s (${status}${smoke}) → ${paths.file}`,
+  );
+  const limited = result.rateLimit;
+  if (limited !== undefined) {
+    writeLine(
+      io.stderr,
+      c.dim(
+        `  rate limit: ${plural(limited.rateLimitedCalls, "call")} rate-limited (each waited and ran again); concurrency ${limited.concurrencyFinal} at the end, ${limited.concurrencyMin} at the lowest`,
+      ),
+    );
+  }
+  for (const line of problemLines(result, paths.file, run.options.verbose))
+    writeLine(io.stderr, c.yellow(`  ${line}`));
 }
 
 /** What `runTargets` runs: the targets, their files, and what it records and does for them. */

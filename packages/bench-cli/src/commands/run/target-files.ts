@@ -74,6 +74,7 @@ export function expectTargetFileNames(path: string, names: readonly string[]): v
       const shown = name.length > 40 ? `${name.slice(0, 40)}…` : name;
       throw new ConfigurationError(
         `${path}: target ${JSON.stringify(shown)} has a name too long for its result file (${file.length} characters once file-safe; at most ${MAX_FILE_NAME}); shorten it`,
+        { kind: "invalid-option", option: `targets.${name}`, path },
       );
     }
     // `<name>.shard-N-of-COUNT` is where shard N of COUNT of `<name>` is saved (and journaled):
@@ -82,6 +83,7 @@ export function expectTargetFileNames(path: string, names: readonly string[]): v
     if (shardLike !== null) {
       throw new ConfigurationError(
         `${path}: target ${JSON.stringify(name)} ends like a shard's result file (.shard-N-of-COUNT): its result would overwrite shard ${shardLike[1]} of ${shardLike[2]} of target ${JSON.stringify(file.slice(0, shardLike.index))}; rename it`,
+        { kind: "invalid-option", option: `targets.${name}`, path },
       );
     }
     const other = byFile.get(file.toLowerCase());
@@ -90,6 +92,7 @@ export function expectTargetFileNames(path: string, names: readonly string[]): v
         fileSafe(other) === file ? "" : " on a case-insensitive file system (macOS, Windows)";
       throw new ConfigurationError(
         `${path}: targets "${other}" and "${name}" would both be saved as ${file}.json${where}; rename one`,
+        { kind: "invalid-option", option: `targets.${name}`, path },
       );
     }
     byFile.set(file.toLowerCase(), name);
