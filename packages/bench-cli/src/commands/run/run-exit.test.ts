@@ -1,39 +1,24 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { answersConfigHead, memoryIo, scratchWith } from "../../__fixtures__/in-process.js";
 import { main } from "../../cli.js";
 
 // Issue 34, items 2 and 3: a run that failed must not exit 0; config errors name where they
 // happened; the first Ctrl-C lets paid calls in flight finish.
 
-/** A config with one metric (exact answer) and the given targets' bodies, no imports. */
+/** Four samples, ExactMatch and the given targets' bodies; `extra` first, on line 1. */
 function config(targets: string, extra = ""): string {
   return `${extra}
-const dataset = Array.from({ length: 4 }, (_, i) => ({
-  id: "q" + i, question: "q " + i, expectedAnswers: ["a" + i], relevantIds: [],
-}));
-const exact = {
-  name: "exact", higherIsBetter: true, needsRelevantIds: false, needsAnswer: true,
-  score: ({ sample, answer }) => (answer === sample.expectedAnswers[0] ? 1 : 0),
-};
+${answersConfigHead(4)}
 export default { dataset, metrics: [exact], maxConcurrent: 1, targets: { ${targets} } };
 `;
 }
 
 async function setup(text: string) {
-  const dir = await mkdtemp(join(tmpdir(), "fastrag-run-exit-"));
-  await writeFile(join(dir, "bench.config.mjs"), text);
-  let stdout = "";
-  let stderr = "";
-  const io = {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    env: { NO_COLOR: "1" },
-    cwd: dir,
-  };
-  return { dir, io, out: () => stdout, err: () => stderr };
+  const dir = await scratchWith("run-exit", { "bench.config.mjs": text });
+  return { dir, ...memoryIo(dir) };
 }
 
 const ALWAYS_FAILS = `down: { query: async () => { throw new Error("connection refused"); } }`;

@@ -1,10 +1,10 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { appendFile, mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { answersConfigHead, memoryIo, scratchWith } from "../../__fixtures__/in-process.js";
 import { main } from "../../cli.js";
 
 // Issue 34, item 4: a result records where it came from, and a resume under a changed config is
@@ -16,15 +16,8 @@ interface Globals {
 }
 const g = globalThis as Globals;
 
-/** Four samples, one exact-answer metric, and targets that log each call in `globalThis`. */
-const CONFIG = `
-const dataset = Array.from({ length: 4 }, (_, i) => ({
-  id: "q" + i, question: "q " + i, expectedAnswers: ["a" + i], relevantIds: [],
-}));
-const exact = {
-  name: "exact", higherIsBetter: true, needsRelevantIds: false, needsAnswer: true,
-  score: ({ sample, answer }) => (answer === sample.expectedAnswers[0] ? 1 : 0),
-};
+/** Four samples, ExactMatch, and targets that log each call in `globalThis`. */
+const CONFIG = `${answersConfigHead(4)}
 const call = async (who, sample) => {
   globalThis.__r34Calls.push(who + " " + sample.id);
   if (who === "tuned" && sample.id === "q1") globalThis.__r34Stop?.abort();
@@ -40,18 +33,10 @@ export default {
 `;
 
 async function setup(text = CONFIG) {
-  const dir = await mkdtemp(join(tmpdir(), "fastrag-provenance-"));
-  await writeFile(join(dir, "bench.config.mjs"), text);
-  let stderr = "";
-  const io = {
-    stdout: { write: (_s: string) => {} },
-    stderr: { write: (s: string) => (stderr += s) },
-    env: { NO_COLOR: "1" },
-    cwd: dir,
-  };
+  const dir = await scratchWith("provenance", { "bench.config.mjs": text });
   g.__r34Calls = [];
   g.__r34Stop = undefined;
-  return { dir, io, err: () => stderr, clear: () => (stderr = "") };
+  return { dir, ...memoryIo(dir) };
 }
 
 const sha256 = async (path: string) =>

@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigurationError } from "@fastrag/bench-core";
 import { describe, expect, it } from "vitest";
+import { answersConfigHead, memoryIo, scratchWith } from "../../__fixtures__/in-process.js";
 import { main } from "../../cli.js";
 import { runCommand } from "./run-command.js";
 
@@ -20,18 +20,11 @@ interface Globals {
 const g = globalThis as Globals;
 
 /**
- * Four samples, an exact-answer metric and targets `a` and `b`, each logging its calls; a call
- * whose `target sample` is in `__r9Fail` throws; each target's first call in the process answers
+ * Four samples, ExactMatch and targets `a` and `b`, each logging its calls; a call whose
+ * `target sample` is in `__r9Fail` throws; each target's first call in the process answers
  * "cold" (wrong) unless it is a warm-up that keeps it out of the samples.
  */
-const body = (extra = "") => `
-const dataset = Array.from({ length: 4 }, (_, i) => ({
-  id: "q" + i, question: "q " + i, expectedAnswers: ["a" + i], relevantIds: [],
-}));
-const exact = {
-  name: "exact", higherIsBetter: true, needsRelevantIds: false, needsAnswer: true,
-  score: ({ sample, answer }) => (answer === sample.expectedAnswers[0] ? 1 : 0),
-};
+const body = (extra = "") => `${answersConfigHead(4)}
 const call = async (who, sample) => {
   globalThis.__r9Calls.push(who + " " + sample.id);
   globalThis.__r9Times?.push(performance.now());
@@ -50,23 +43,14 @@ export default {
 `;
 
 async function setup(files: Record<string, string> = { "bench.config.mjs": body() }) {
-  const dir = await mkdtemp(join(tmpdir(), "fastrag-run-select-"));
-  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
-  let stderr = "";
-  let stdout = "";
-  const io = {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    env: { NO_COLOR: "1" },
-    cwd: dir,
-  };
+  const dir = await scratchWith("run-select", files);
   g.__r9Calls = [];
   g.__r9Fail = new Set();
   // Warm by default: only the warm-up tests start cold.
   g.__r9Cold = new Set(["a", "b"]);
   g.__r9Times = [];
   g.__r9Usage = undefined;
-  return { dir, io, err: () => stderr, out: () => stdout };
+  return { dir, ...memoryIo(dir) };
 }
 
 /** The error `run` throws for these arguments (a flag's error is a UsageError with `option`). */
@@ -210,7 +194,7 @@ describe("--retry-errored after a finished run", () => {
       "successful",
       "successful",
     ]);
-    expect(merged.samples[1].scores).toEqual({ exact: 1 });
+    expect(merged.samples[1].scores).toEqual({ exact_match: 1 });
   });
 
   it("refuses a result file that is not this config's run of the target", async () => {

@@ -1,0 +1,66 @@
+// Shared by the tests that call `main` (or a command) in this process: an `Io` that keeps what is
+// written, a scratch directory holding a test's files, and the opening of the small configs the
+// `run` tests write, built from core's test kit and a real metric.
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Io } from "../internal/io.js";
+
+/** An `Io` without colors, in `cwd`, that keeps what each stream was given. */
+export interface MemoryIo {
+  readonly io: Io;
+  /** Everything written to stdout so far. */
+  readonly out: () => string;
+  /** Everything written to stderr so far. */
+  readonly err: () => string;
+  /** Forgets what was written. */
+  readonly clear: () => void;
+}
+
+export function memoryIo(cwd: string): MemoryIo {
+  let stdout = "";
+  let stderr = "";
+  const io: Io = {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    env: { NO_COLOR: "1" },
+    cwd,
+  };
+  return {
+    io,
+    out: () => stdout,
+    err: () => stderr,
+    clear: () => {
+      stdout = "";
+      stderr = "";
+    },
+  };
+}
+
+/** A new directory under the system's temporary one (`prefix` names the test), holding `files`. */
+export async function scratchWith(
+  prefix: string,
+  files: Readonly<Record<string, string>> = {},
+): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `fastrag-${prefix}-`));
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  return dir;
+}
+
+/**
+ * The opening of a config (its imports resolve in this process, through the test runner's
+ * aliases, not in a child process): `dataset`, `samples` samples from core's `fakeDataset` with
+ * ids `q0`…, questions `q 0`… and the expected answer `a0`… (with `judged`, the relevant id
+ * `d0`…), and `exact`, an `ExactMatch`. A target answering `"a" + sample.id.slice(1)` is right.
+ * Its imports are hoisted, so the config's own first line may come before them.
+ */
+export function answersConfigHead(samples: number, { judged = false } = {}): string {
+  const relevant = judged ? `, relevantIds: ["d" + i]` : "";
+  return `import { fakeDataset } from "@fastrag/bench-core/testing";
+import { ExactMatch } from "@fastrag/bench-metrics/generation";
+const dataset = fakeDataset(
+  Array.from({ length: ${samples} }, (_, i) => ({ id: "q" + i, question: "q " + i, expectedAnswers: ["a" + i]${relevant} })),
+);
+const exact = new ExactMatch();
+`;
+}
