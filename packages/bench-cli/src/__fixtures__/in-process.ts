@@ -54,7 +54,10 @@ export async function scratchWith(
  * `d0`…), and `exact`, an `ExactMatch`. A target answering `"a" + sample.id.slice(1)` is right.
  * Its imports are hoisted, so the config's own first line may come before them.
  */
-export function answersConfigHead(samples: number, { judged = false } = {}): string {
+export function answersConfigHead(
+  samples: number,
+  { judged = false }: { readonly judged?: boolean } = {},
+): string {
   const relevant = judged ? `, relevantIds: ["d" + i]` : "";
   return `import { fakeDataset } from "@fastrag/bench-core/testing";
 import { ExactMatch } from "@fastrag/bench-metrics/generation";
