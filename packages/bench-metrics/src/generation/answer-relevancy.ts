@@ -28,6 +28,11 @@ export interface AnswerRelevancyOptions extends JudgeMetricOptions {
  * generation calls the answer noncommittal (else 1). Not clipped: a cosine may be negative.
  *
  * `null` (no call paid) for no answer or a blank one.
+ *
+ * The attempts are the same question asked again: a judge at temperature 0 tends to generate one
+ * question n times, paying n calls for what one would give. RAGAS samples its n generations at
+ * temperature 0.3; give this metric a judge that samples (`aiJudge(model, { temperature: 0.3 })`),
+ * or `strictness: 1` with a deterministic judge.
  */
 export class AnswerRelevancy implements Metric {
   readonly name: string;
