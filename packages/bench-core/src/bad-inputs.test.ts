@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { Benchmark } from "./benchmark.js";
+import { BenchmarkResult } from "./benchmark-result.js";
 import { ConfigurationError } from "./errors.js";
-import { BenchmarkResult } from "./results.js";
 import type { EvalSample, Metric } from "./types.js";
 
 // The bad-input corpus: every file under __fixtures__/bad must give a ConfigurationError that

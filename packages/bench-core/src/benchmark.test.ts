@@ -3,9 +3,11 @@ import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ABORT_GRACE, Benchmark } from "./benchmark.js";
+import { Benchmark } from "./benchmark.js";
 import { MemoryCache } from "./cache.js";
-import { ConfigurationError, RunAbortedError } from "./errors.js";
+import { ConfigurationError } from "./errors.js";
+import { RunAbortedError } from "./run-errors.js";
+import { ABORT_GRACE } from "./runner/metric-cutter.js";
 import type { EvalSample, Metric, MetricInput, QueryEngine, Retriever } from "./types.js";
 
 function dataset(n: number, withRelevant = true): EvalSample[] {

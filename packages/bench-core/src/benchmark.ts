@@ -1,16 +1,19 @@
 // The Benchmark: a dataset and its metrics, checked once, and `run`, the story of one run. Each
 // stage of a run is a module of runner/ and the result's modules are under result/;
 // docs/architecture.md ("Core in detail") maps them.
-import { ConfigurationError, JournalWriteError, RunAbortedError } from "./errors.js";
-import { fingerprintSamples, fingerprintShard } from "./internal/fingerprint.js";
-import type { JournalHeader } from "./internal/journal.js";
-import { setOwn } from "./internal/validate.js";
 import {
   BenchmarkResult,
   type DatasetInfo,
   type ResultShard,
   type ShardSpec,
-} from "./result/model.js";
+} from "./benchmark-result.js";
+import { describeValue } from "./describe-value.js";
+import { errorMessage } from "./error-message.js";
+import { ConfigurationError } from "./errors.js";
+import { fingerprintSamples, fingerprintShard } from "./internal/fingerprint.js";
+import type { JournalHeader } from "./internal/journal.js";
+import { setOwn } from "./internal/validate.js";
+import { JournalWriteError, RunAbortedError } from "./run-errors.js";
 import { expectMetrics, expectMetricsCanScore } from "./runner/check-metrics.js";
 import { detectTarget, expectTargetServesMetrics, type TargetKind } from "./runner/check-output.js";
 import { expectDataset } from "./runner/check-sample.js";
@@ -20,10 +23,10 @@ import {
   JournalSink,
   releaseJournal,
   resumeJournal,
+  unjournaledNote,
   warningHandler,
 } from "./runner/checkpoint.js";
-import { describeValue } from "./runner/describe-value.js";
-import { errorMessage } from "./runner/error-message.js";
+import { journaledWords } from "./runner/journaled-count.js";
 import { MetricCutter } from "./runner/metric-cutter.js";
 import { ProgressCounter } from "./runner/progress.js";
 import { expectRateLimit, type RateLimitOptions } from "./runner/rate-limit-options.js";
@@ -33,18 +36,7 @@ import { expectRunOptions, expectTrials, type RunOptions } from "./runner/run-op
 import type { SampleContext } from "./runner/sample-context.js";
 import { expectCacheKey } from "./runner/target-cache.js";
 import { runTrialsLoop } from "./runner/trials.js";
-import type { EvalSample, Metadata, Metric, SampleResult, Target } from "./types.js";
-
-export { errorMessage } from "./runner/error-message.js";
-export { ABORT_GRACE } from "./runner/metric-cutter.js";
-export type { RateLimitOptions } from "./runner/rate-limit-options.js";
-export type { RetryOptions } from "./runner/retry.js";
-export type { RunOptions } from "./runner/run-options.js";
-
-/** A dataset the runner accepts: an array of samples, or an object holding one (a `QADataset`). */
-export type DatasetLike<M extends Metadata = Metadata> =
-  | readonly EvalSample<M>[]
-  | { readonly samples: readonly EvalSample<M>[] };
+import type { DatasetLike, EvalSample, Metadata, Metric, SampleResult, Target } from "./types.js";
 
 /** Options of `new Benchmark(...)`. */
 export interface BenchmarkOptions<M extends Metadata = Metadata> {
@@ -338,19 +330,13 @@ export class Benchmark<M extends Metadata = Metadata> {
       ...(trials > 1 ? { trials } : {}),
     });
     if (journal?.failure !== undefined) {
-      const unstarted = positions.length - samples.length;
-      const summary = `${errorMessage(journal.failure)}; the run stopped at once, with ${unstarted} of ${positions.length} samples not run. Nothing finished is lost: ${journal.journaled} are kept in ${checkpoint}`;
-      const unjournaled = journal.unjournaledNote(slots, trials > 1);
-      throw new JournalWriteError(
-        `${summary}, and a run with the same checkpoint resumes from them${unjournaled}; or pass continueWithoutJournal: true to go on without a journal`,
-        checkpoint as string,
+      throw journalWriteError(journal, {
+        path: checkpoint as string,
         result,
-        {
-          cause: (journal.failure as { cause?: unknown }).cause ?? journal.failure,
-          summary,
-          unjournaled,
-        },
-      );
+        samplesInRun: positions.length,
+        withTrials: trials > 1,
+        unjournaledSamples: journal.unjournaledSamples(slots, trials > 1),
+      });
     }
     if (signal?.aborted || (stop?.aborted && samples.length < positions.length)) {
       throw new RunAbortedError(
@@ -361,6 +347,39 @@ export class Benchmark<M extends Metadata = Metadata> {
     }
     return result;
   }
+}
+
+/**
+ * The error of a run stopped by a journal line that could not be written: the counts of what the
+ * journal keeps and what it lacks, and the message that words them with the library's advice.
+ */
+function journalWriteError(
+  journal: JournalSink,
+  run: {
+    readonly path: string;
+    readonly result: BenchmarkResult;
+    readonly samplesInRun: number;
+    readonly withTrials: boolean;
+    readonly unjournaledSamples: number;
+  },
+): JournalWriteError {
+  const { path, result, samplesInRun, unjournaledSamples } = run;
+  const samplesNotRun = samplesInRun - result.samples.length;
+  const journaled = journal.journaled;
+  const summary = `${errorMessage(journal.failure)}; the run stopped at once, with ${samplesNotRun} of ${samplesInRun} samples not run. Nothing finished is lost: ${journaledWords(journaled)} are kept in ${path}`;
+  const unjournaled = unjournaledNote(unjournaledSamples, run.withTrials);
+  return new JournalWriteError({
+    message: `${summary}, and a run with the same checkpoint resumes from them${unjournaled}; or pass continueWithoutJournal: true to go on without a journal`,
+    path,
+    partial: result,
+    cause: (journal.failure as { cause?: unknown }).cause ?? journal.failure,
+    samplesInRun,
+    samplesNotRun,
+    journaled,
+    unjournaledSamples,
+    summary,
+    unjournaled,
+  });
 }
 
 /**

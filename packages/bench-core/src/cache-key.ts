@@ -1,8 +1,8 @@
 // Cache keys: what a target's answer for a sample, or a model call, is stored under (a hash of
 // canonical JSON, so that equal inputs meet).
 import { createHash } from "node:crypto";
+import { describeValue } from "./describe-value.js";
 import { ConfigurationError } from "./errors.js";
-import { describeValue } from "./runner/describe-value.js";
 import type { EvalSample } from "./types.js";
 
 /** What {@link targetCacheKey} reads. */

@@ -1,7 +1,7 @@
 import type { ResponseCache } from "./cache.js";
 import { modelCacheKey } from "./cache-key.js";
+import { describeValue } from "./describe-value.js";
 import { ConfigurationError } from "./errors.js";
-import { describeValue } from "./runner/describe-value.js";
 import { schemaProblem } from "./internal/json-schema.js";
 import type { JsonSchema, JudgeReply, Usage } from "./types.js";
 

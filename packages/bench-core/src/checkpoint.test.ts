@@ -5,9 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { ABORT_GRACE, Benchmark } from "./benchmark.js";
-import { ConfigurationError, RunAbortedError } from "./errors.js";
-import { BenchmarkResult } from "./results.js";
+import { Benchmark } from "./benchmark.js";
+import { BenchmarkResult } from "./benchmark-result.js";
+import { ConfigurationError } from "./errors.js";
+import { RunAbortedError } from "./run-errors.js";
+import { ABORT_GRACE } from "./runner/metric-cutter.js";
 import type { EvalSample, Metric, QueryEngine } from "./types.js";
 
 let dir: string;

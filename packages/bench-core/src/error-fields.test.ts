@@ -2,8 +2,9 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Benchmark } from "./benchmark.js";
-import { ConfigurationError, JournalWriteError } from "./errors.js";
+import { ConfigurationError } from "./errors.js";
 import { decodeUtf8 } from "./internal/text.js";
+import { JournalWriteError } from "./run-errors.js";
 import { fakeDataset, fakeEngine } from "./testing.js";
 import type { Metric } from "./types.js";
 
@@ -76,8 +77,25 @@ describe("ConfigurationError's fields", () => {
 
   it("gives a journal that cannot be written the kind unwritable-file, with its path", () => {
     const cause = Object.assign(new Error("no space"), { code: "ENOSPC" });
-    const error = new JournalWriteError("full", "/tmp/run.journal", [], { cause });
-    expect(error).toMatchObject({ kind: "unwritable-file", path: "/tmp/run.journal" });
+    const journaled = { finishedSamples: 2, unfinishedTrials: 0, unfinishedSamples: 0 };
+    const error = new JournalWriteError({
+      message: "full",
+      path: "/tmp/run.journal",
+      partial: [],
+      cause,
+      samplesInRun: 5,
+      samplesNotRun: 2,
+      journaled,
+      unjournaledSamples: 1,
+    });
+    expect(error).toMatchObject({
+      kind: "unwritable-file",
+      path: "/tmp/run.journal",
+      samplesInRun: 5,
+      samplesNotRun: 2,
+      journaled,
+      unjournaledSamples: 1,
+    });
     expect(error.cause).toBe(cause);
     expect(ConfigurationError.isInstance(error)).toBe(true);
   });

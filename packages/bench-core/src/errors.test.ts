@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  ConfigurationError,
-  FastragBenchError,
-  MetricUnavailableError,
-  RunAbortedError,
-} from "./errors.js";
+import { ConfigurationError, FastragBenchError, MetricUnavailableError } from "./errors.js";
+import { RunAbortedError } from "./run-errors.js";
 
 describe("error family", () => {
   it("recognizes its errors by brand, across copies of the package", () => {

@@ -1,22 +1,11 @@
-import type { BenchmarkResult } from "./result/model.js";
+// The error family: one base class with a brand, so that `isInstance` works across duplicate
+// copies of the package. The errors `Benchmark.run` throws with a partial result are in
+// run-errors.ts.
+import { brand, hasBrand } from "./internal/brand.js";
 
 const BRAND = Symbol.for("fastrag.bench.error");
 const CONFIG_BRAND = Symbol.for("fastrag.bench.error.configuration");
-const ABORT_BRAND = Symbol.for("fastrag.bench.error.run-aborted");
 const UNAVAILABLE_BRAND = Symbol.for("fastrag.bench.error.metric-unavailable");
-const JOURNAL_BRAND = Symbol.for("fastrag.bench.error.journal-write");
-
-function brand(target: object, symbol: symbol): void {
-  Object.defineProperty(target, symbol, { value: true, enumerable: false });
-}
-
-function hasBrand(error: unknown, symbol: symbol): boolean {
-  return (
-    typeof error === "object" &&
-    error !== null &&
-    (error as Record<symbol, unknown>)[symbol] === true
-  );
-}
 
 /**
  * Base of the fastrag bench error family.
@@ -131,78 +120,6 @@ export class ConfigurationError extends FastragBenchError {
   /** True for a `ConfigurationError` from any copy of the package. */
   static override isInstance(error: unknown): error is ConfigurationError {
     return hasBrand(error, CONFIG_BRAND);
-  }
-}
-
-/**
- * Thrown by `Benchmark.run` when a line of its checkpoint journal cannot be written (a full disk,
- * a file size limit, an I/O error). The run stops at once: no new sample starts, since a sample
- * that cannot be journaled would be paid for and then lost to a crash. Samples in flight settle.
- *
- * Nothing finished is lost: every sample whose line was written is in the journal (`path`), which
- * a run with the same checkpoint resumes once the disk has room; `partial` holds every finished
- * sample, those that finished after the failure included. Pass `continueWithoutJournal: true` to
- * `run` to go on without a journal instead.
- *
- * A `ConfigurationError` of kind `unwritable-file`, so that code which handles those (the CLI:
- * exit 2, one line) handles it; its `cause` is the system's error, with its `code` (`ENOSPC`, `EFBIG`, …).
- */
-export class JournalWriteError<TPartial = unknown> extends ConfigurationError {
-  /** The checkpoint journal that could not be written; it keeps every line written before. */
-  declare readonly path: string;
-  /** The result of every finished sample (unstarted samples are absent). */
-  readonly partial: TPartial;
-  /**
-   * What happened and what is kept, without the library's advice (the message's first part), so
-   * a command can give its own advice: the cause, how many samples were not run, and how many
-   * finished ones the journal keeps.
-   */
-  readonly summary: string;
-  /** What the journal could not keep, when something (", except …"); else "". */
-  readonly unjournaled: string;
-
-  constructor(
-    message: string,
-    path: string,
-    partial: TPartial,
-    options?: { cause?: unknown; summary?: string; unjournaled?: string },
-  ) {
-    super(message, {
-      kind: "unwritable-file",
-      path,
-      ...(options !== undefined && "cause" in options ? { cause: options.cause } : {}),
-    });
-    this.name = "JournalWriteError";
-    this.partial = partial;
-    this.summary = options?.summary ?? message;
-    this.unjournaled = options?.unjournaled ?? "";
-    brand(this, JOURNAL_BRAND);
-  }
-
-  /** True for a `JournalWriteError` from any copy of the package. */
-  static override isInstance(error: unknown): error is JournalWriteError {
-    return hasBrand(error, JOURNAL_BRAND);
-  }
-}
-
-/**
- * Thrown by `Benchmark.run` when its `signal` aborts. Samples already in flight are settled
- * first; `partial` holds every finished sample, so nothing finished is lost.
- */
-export class RunAbortedError<TPartial = BenchmarkResult> extends FastragBenchError {
-  /** The result of the samples that finished before the abort (unstarted samples are absent). */
-  readonly partial: TPartial;
-
-  constructor(message: string, partial: TPartial, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "RunAbortedError";
-    this.partial = partial;
-    brand(this, ABORT_BRAND);
-  }
-
-  /** True for a `RunAbortedError` from any copy of the package. */
-  static override isInstance(error: unknown): error is RunAbortedError {
-    return hasBrand(error, ABORT_BRAND);
   }
 }
 

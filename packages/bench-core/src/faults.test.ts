@@ -4,8 +4,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Benchmark } from "./benchmark.js";
+import { BenchmarkResult } from "./benchmark-result.js";
 import { ConfigurationError } from "./errors.js";
-import { BenchmarkResult } from "./results.js";
 import type { EvalSample, Metric, QueryEngine, Retriever } from "./types.js";
 
 // Fault injection: whatever the target or a metric does, the run finishes, every status is exact

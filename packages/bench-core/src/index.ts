@@ -1,4 +1,14 @@
-export { Benchmark, type BenchmarkOptions, type DatasetLike } from "./benchmark.js";
+export { Benchmark, type BenchmarkOptions } from "./benchmark.js";
+export {
+  BenchmarkResult,
+  type BenchmarkResultInit,
+  type DatasetInfo,
+  type LoadResultOptions,
+  type Provenance,
+  type RateLimitRecord,
+  type ResultShard,
+  type ShardSpec,
+} from "./benchmark-result.js";
 export { cacheValueText, MemoryCache, type ResponseCache } from "./cache.js";
 export {
   judgeStepKey,
@@ -13,20 +23,13 @@ export {
   type CachedOptions,
   cached,
 } from "./cached.js";
-export {
-  fingerprintSamples,
-  firstInvalidUtf8,
-  setOwn,
-  writeFileAtomic,
-} from "./deprecated.js";
+export { errorMessage } from "./error-message.js";
 export {
   ConfigurationError,
   type ConfigurationErrorFields,
   type ConfigurationErrorKind,
   FastragBenchError,
-  JournalWriteError,
   MetricUnavailableError,
-  RunAbortedError,
 } from "./errors.js";
 export {
   type ChunkFile,
@@ -41,28 +44,24 @@ export {
   type UsageFile,
 } from "./result/codec.js";
 export { shardSize } from "./result/merge.js";
-export {
-  BenchmarkResult,
-  type BenchmarkResultInit,
-  type DatasetInfo,
-  type LoadResultOptions,
-  type Provenance,
-  type RateLimitRecord,
-  type ResultShard,
-  type ShardSpec,
-} from "./result/model.js";
-export type { RescoreOptions } from "./result/rescore.js";
 export { countStatuses, summarizeSamples } from "./result/summarize-samples.js";
-export { errorMessage } from "./runner/error-message.js";
+export {
+  type JournaledCounts,
+  JournalWriteError,
+  type JournalWriteErrorInit,
+  RunAbortedError,
+} from "./run-errors.js";
 export {
   DEFAULT_MAX_WAITS,
   type RateLimitOptions,
 } from "./runner/rate-limit-options.js";
+export type { RescoreOptions } from "./runner/rescore.js";
 export type { RetryOptions } from "./runner/retry.js";
 export type { RunOptions } from "./runner/run-options.js";
 export { percentile, summarize } from "./summary.js";
 export {
   type CallLimiter,
+  type DatasetLike,
   type DistributionSummary,
   type EmbedCallOptions,
   type EmbedFunction,
@@ -73,8 +72,8 @@ export {
   type JudgeReply,
   type JudgeUsage,
   type JudgingContext,
-  type Judgments,
   type JudgmentStep,
+  type Judgments,
   type Metadata,
   type Metric,
   type MetricInput,

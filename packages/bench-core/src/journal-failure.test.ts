@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { mountSmallDisk } from "./__fixtures__/small-disk.js";
 import { Benchmark } from "./benchmark.js";
-import { ConfigurationError, JournalWriteError } from "./errors.js";
-import type { BenchmarkResult } from "./results.js";
+import type { BenchmarkResult } from "./benchmark-result.js";
+import { ConfigurationError } from "./errors.js";
+import { JournalWriteError } from "./run-errors.js";
 import type { EvalSample, Metric, QueryEngine } from "./types.js";
 
 // The journal's writes, stubbed: a disk that takes `whole` more write calls in full, then writes

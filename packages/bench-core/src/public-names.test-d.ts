@@ -1,7 +1,6 @@
 // The public API's names: a rename or a removal fails here. New names are added to the lists.
 import { describe, expectTypeOf, it } from "vitest";
 import type * as Root from "./index.js";
-import type * as Internal from "./internal.js";
 import type * as Testing from "./testing.js";
 
 describe("@fastrag/bench-core's exported names", () => {
@@ -22,17 +21,13 @@ describe("@fastrag/bench-core's exported names", () => {
       | "cached"
       | "countStatuses"
       | "errorMessage"
-      | "fingerprintSamples"
-      | "firstInvalidUtf8"
       | "judgeStepKey"
       | "modelCacheKey"
       | "percentile"
-      | "setOwn"
       | "shardSize"
       | "summarize"
       | "summarizeSamples"
       | "targetCacheKey"
-      | "writeFileAtomic"
     >();
   });
 
@@ -78,6 +73,8 @@ describe("@fastrag/bench-core's exported names", () => {
     expectTypeOf<Root.JudgeUsage>().not.toBeNever();
     expectTypeOf<Root.ConfigurationErrorFields>().not.toBeNever();
     expectTypeOf<Root.ConfigurationErrorKind>().not.toBeNever();
+    expectTypeOf<Root.JournaledCounts>().not.toBeNever();
+    expectTypeOf<Root.JournalWriteErrorInit<unknown>>().not.toBeNever();
     expectTypeOf<Root.DistributionSummary>().not.toBeNever();
     expectTypeOf<Root.EvalSample>().not.toBeNever();
     expectTypeOf<Root.Metadata>().not.toBeNever();
@@ -98,15 +95,6 @@ describe("@fastrag/bench-core's exported names", () => {
     expectTypeOf<Root.Target>().not.toBeNever();
     expectTypeOf<Root.TargetCallOptions>().not.toBeNever();
     expectTypeOf<Root.Usage>().not.toBeNever();
-  });
-
-  it("keeps the deprecated root helpers the same functions as /internal's", () => {
-    expectTypeOf<typeof Root.writeFileAtomic>().toEqualTypeOf<typeof Internal.writeFileAtomic>();
-    expectTypeOf<typeof Root.setOwn>().toEqualTypeOf<typeof Internal.setOwn>();
-    expectTypeOf<typeof Root.firstInvalidUtf8>().toEqualTypeOf<typeof Internal.firstInvalidUtf8>();
-    expectTypeOf<typeof Root.fingerprintSamples>().toEqualTypeOf<
-      typeof Internal.fingerprintSamples
-    >();
   });
 
   it("keeps the testing entry's helpers", () => {

@@ -7,8 +7,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { logNormal, SimulatedProvider, seeded } from "./__fixtures__/simulated-provider.js";
 import { Benchmark } from "./benchmark.js";
-import { ConfigurationError, RunAbortedError } from "./errors.js";
-import { BenchmarkResult } from "./results.js";
+import { BenchmarkResult } from "./benchmark-result.js";
+import { ConfigurationError } from "./errors.js";
+import { RunAbortedError } from "./run-errors.js";
 import type { EvalSample, Metric, Progress, QueryEngine } from "./types.js";
 
 const samples = (n: number): EvalSample[] =>

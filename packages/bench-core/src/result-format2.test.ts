@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Benchmark } from "./benchmark.js";
+import { BenchmarkResult } from "./benchmark-result.js";
 import { ConfigurationError } from "./errors.js";
-import { BenchmarkResult, RESULT_FORMAT } from "./results.js";
+import { RESULT_FORMAT } from "./result/codec.js";
 import type { EvalSample, Metric, QueryEngine, RetrievedChunk } from "./types.js";
 
 const fixture = (name: string): string =>

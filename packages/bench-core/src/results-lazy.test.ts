@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { BenchmarkResult } from "./benchmark-result.js";
 import { ConfigurationError } from "./errors.js";
-import { BenchmarkResult } from "./results.js";
 import type { SampleResult } from "./types.js";
 
 let dir: string;

@@ -5,8 +5,9 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Benchmark } from "./benchmark.js";
+import { BenchmarkResult } from "./benchmark-result.js";
 import { ConfigurationError } from "./errors.js";
-import { BenchmarkResult, RESULT_FORMAT } from "./results.js";
+import { RESULT_FORMAT } from "./result/codec.js";
 import type { EvalSample, Metric, QueryEngine } from "./types.js";
 
 let dir: string;

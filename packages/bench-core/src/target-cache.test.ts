@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Benchmark } from "./benchmark.js";
+import { BenchmarkResult } from "./benchmark-result.js";
 import { MemoryCache, type ResponseCache } from "./cache.js";
 import { ConfigurationError } from "./errors.js";
-import { BenchmarkResult } from "./results.js";
 import type { EvalSample, Metric, QueryEngine, Retriever } from "./types.js";
 
 const samples: EvalSample[] = [

@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Benchmark } from "./benchmark.js";
+import { BenchmarkResult } from "./benchmark-result.js";
 import { MemoryCache } from "./cache.js";
 import { ConfigurationError } from "./errors.js";
-import { BenchmarkResult } from "./results.js";
 import type { EvalSample, Metric, QueryEngine } from "./types.js";
 
 let dir: string;

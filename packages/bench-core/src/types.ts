@@ -25,6 +25,11 @@ export interface EvalSample<M extends Metadata = Metadata> {
   readonly metadata?: M;
 }
 
+/** A dataset the runner accepts: an array of samples, or an object holding one (a `QADataset`). */
+export type DatasetLike<M extends Metadata = Metadata> =
+  | readonly EvalSample<M>[]
+  | { readonly samples: readonly EvalSample<M>[] };
+
 /** One retrieved chunk, in the order the target ranked it. */
 export interface RetrievedChunk {
   /** Chunk id, matched against `relevantIds` at chunk level. */
@@ -246,7 +251,6 @@ export interface JudgingContext {
    */
   readonly kept?: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
 }
-
 
 /** A run's shared rate limiter, for model calls made inside metrics (judges, embedders). */
 export interface CallLimiter {

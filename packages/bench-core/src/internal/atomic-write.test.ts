@@ -127,7 +127,7 @@ describe("writeFileAtomic under ulimit -f (a child process)", () => {
     await writeFile(path, "the old, good result\n");
     // 1,000 blocks (512 or 1,024 bytes each, by shell): the child writes 1,036,659 bytes, as in the issue.
     const script = `
-      const { writeFileAtomic } = await import(${JSON.stringify(BUILT.href)});
+      const { writeFileAtomic } = await import(${JSON.stringify(new URL("internal.js", BUILT).href)});
       const line = "z".repeat(1000) + "\\n";
       try {
         await writeFileAtomic(process.argv[1], function* () {

@@ -7,7 +7,8 @@
  *
  * @packageDocumentation
  */
+
+export { describeValue } from "../describe-value.js";
 export * from "../errors.js";
-export { describeValue } from "../runner/describe-value.js";
-export { meanOfValues, percentile, summarize, summarizeValues } from "../summary.js";
+export { meanOfValues } from "../summary.js";
 export { isTimeoutMs, MAX_TIMER_MS } from "./timer.js";

@@ -2,7 +2,7 @@
 // it, an entry checked against the dataset sample at its index; torn lines told apart.
 import { isUtf8 } from "node:buffer";
 import { ConfigurationError } from "../errors.js";
-import { parseSampleJson } from "../results.js";
+import { parseSampleJson } from "../result/decode-sample.js";
 import type { SampleResult } from "../types.js";
 import { JOURNAL_FORMAT, type JournalHeader } from "./journal.js";
 import { shortText } from "./text.js";

@@ -2,7 +2,7 @@ import { closeSync, constants as fsConstants, openSync } from "node:fs";
 import { truncate } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ConfigurationError } from "../errors.js";
-import { sampleToJson } from "../results.js";
+import { sampleToJson } from "../result/encode-result.js";
 import type { SampleResult } from "../types.js";
 import { makeDirectory, systemReason } from "./atomic-write.js";
 import { JOURNAL_FORMAT, type JournalHeader, type RecoveredJournal } from "./journal.js";

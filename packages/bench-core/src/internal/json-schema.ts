@@ -1,6 +1,7 @@
 // Checking a judge reply against its step's JSON Schema: the subset the judge steps use.
+
+import { describeValue } from "../describe-value.js";
 import type { JsonSchema } from "../types.js";
-import { describeValue } from "../runner/describe-value.js";
 
 /**
  * The first way `value` fails `schema`, as `"<path>: expected …, found …"`, or `undefined` when
@@ -9,7 +10,11 @@ import { describeValue } from "../runner/describe-value.js";
  * `items`, `enum`, `minimum`, `maximum`, `minItems`, `maxItems`. Other keywords (`description`,
  * `title`) are ignored, as they constrain nothing.
  */
-export function schemaProblem(value: unknown, schema: JsonSchema, path = "reply"): string | undefined {
+export function schemaProblem(
+  value: unknown,
+  schema: JsonSchema,
+  path = "reply",
+): string | undefined {
   const type = schema.type;
   if (type !== undefined) {
     const types = Array.isArray(type) ? (type as string[]) : [type as string];

@@ -1,7 +1,8 @@
 // Option checks the integrations share (bench-ai, bench-langchain, bench-metrics): one wording for
 // "found …" and one refusal of unknown options.
+
+import { describeValue } from "../describe-value.js";
 import { ConfigurationError } from "../errors.js";
-import { describeValue } from "../runner/describe-value.js";
 
 /** Reads an options object that may be omitted; an unknown key is refused, not ignored. */
 export function optionsObject(

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Benchmark } from "../benchmark.js";
+import { BenchmarkResult } from "../benchmark-result.js";
 import { ConfigurationError } from "../errors.js";
 import { parseHeader } from "../result/decode-header.js";
-import { BenchmarkResult } from "../results.js";
 import type { EvalSample, Metric, QueryEngine } from "../types.js";
 import { type ScanParsers, scanResultFile } from "./result-scan.js";
 

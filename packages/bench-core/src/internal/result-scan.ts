@@ -3,7 +3,9 @@
 // `trial_std`). The sample lines' byte loops are in scan-line.ts.
 import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { LineScanner } from "./scan-line.js";
+import { LineScanner, type ScanParsers } from "./scan-line.js";
+
+export type { ScanParsers } from "./scan-line.js";
 import type { ScannedTrials } from "./scan-trials.js";
 
 /**
@@ -29,32 +31,6 @@ export interface ScannedSamples<H> {
   readonly trials: ScannedTrials | undefined;
   readonly size: number;
   readonly mtimeMs: number;
-}
-
-/** How the scan turns the parts it does not read itself into validated values. */
-export interface ScanParsers<H> {
-  /** Validates the header object (everything before `"samples"`) and lists the metrics. */
-  readonly header: (data: unknown) => {
-    header: H;
-    metrics: readonly string[];
-    /** The sample count the header announces, if it does: the columns' first size. */
-    expected?: number;
-  };
-  /** Validates one sample line the fast path declined; returns its id and scores. */
-  readonly sample: (
-    data: unknown,
-    where: string,
-  ) => {
-    sampleId: string | undefined;
-    question: string;
-    status: "successful" | "errored" | "incomplete";
-    scores: Readonly<Record<string, number | null>>;
-    /** Its trials, checked against its status and scores; undefined when it has none. */
-    trials?: readonly {
-      status: "successful" | "errored" | "incomplete";
-      scores: Readonly<Record<string, number | null>>;
-    }[];
-  };
 }
 
 const CHUNK = 1 << 20;

@@ -3,7 +3,6 @@
 // Over 400 lines on purpose: the lazy load's hot loop, one class whose methods share a line's state.
 import { ascii, JsonBytes, NULL, startsWith } from "./json-bytes.js";
 import { canonicalQuestion, questionHash } from "./question-hash.js";
-import type { ScanParsers } from "./result-scan.js";
 import {
   ERRORED,
   INCOMPLETE,
@@ -12,6 +11,32 @@ import {
   SUCCESSFUL,
   TrialTally,
 } from "./scan-trials.js";
+
+/** How the scan turns the parts it does not read itself into validated values. */
+export interface ScanParsers<H> {
+  /** Validates the header object (everything before `"samples"`) and lists the metrics. */
+  readonly header: (data: unknown) => {
+    header: H;
+    metrics: readonly string[];
+    /** The sample count the header announces, if it does: the columns' first size. */
+    expected?: number;
+  };
+  /** Validates one sample line the fast path declined; returns its id and scores. */
+  readonly sample: (
+    data: unknown,
+    where: string,
+  ) => {
+    sampleId: string | undefined;
+    question: string;
+    status: "successful" | "errored" | "incomplete";
+    scores: Readonly<Record<string, number | null>>;
+    /** Its trials, checked against its status and scores; undefined when it has none. */
+    trials?: readonly {
+      status: "successful" | "errored" | "incomplete";
+      scores: Readonly<Record<string, number | null>>;
+    }[];
+  };
+}
 
 const P_ID = ascii('{"sample_id":"');
 const P_QUESTION_FIRST = ascii('{"question":"');

@@ -1,5 +1,5 @@
+import { describeValue } from "../describe-value.js";
 import { ConfigurationError } from "../errors.js";
-import { describeValue } from "../runner/describe-value.js";
 
 function fail(source: string, where: string, expected: string, value: unknown): never {
   throw new ConfigurationError(

@@ -2,7 +2,7 @@
 // and its samples. Written by encode-result.ts; read, every field checked, by decode-header.ts and
 // decode-sample.ts.
 import type { DistributionSummary, Metadata, SampleStatus, StatusCounts } from "../types.js";
-import type { DatasetInfo } from "./model.js";
+import type { DatasetInfo } from "./result-init.js";
 
 /**
  * The format string written into every result file. Files of format 1 and 2 are read; files of

@@ -1,5 +1,7 @@
 // A result file's header read into the model: every field but `samples`, each checked, with
 // messages naming the file and the field.
+
+import { describeValue } from "../describe-value.js";
 import { ConfigurationError } from "../errors.js";
 import {
   expectBoolean,
@@ -9,13 +11,12 @@ import {
   expectString,
   setOwn,
 } from "../internal/validate.js";
-import { describeValue } from "../runner/describe-value.js";
 import type { DistributionSummary, StatusCounts } from "../types.js";
 import { SUMMARY_STATS } from "../types.js";
 import { RESULT_FORMAT } from "./codec.js";
 import { parseCreatedAt } from "./date.js";
 import { parseJudgeUsage, parseUsage } from "./decode-sample.js";
-import type { BenchmarkResultInit, Provenance, RateLimitRecord } from "./model.js";
+import type { BenchmarkResultInit, Provenance, RateLimitRecord } from "./result-init.js";
 
 const READABLE: ReadonlySet<string> = new Set(["1", "2"]);
 const FORMAT_RE = /^fastrag-bench-result\/(\d+)(?:\.\d+)*$/;

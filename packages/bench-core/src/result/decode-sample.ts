@@ -1,6 +1,8 @@
 // One sample of a result file (or a journal line) read into a record: every field checked, with
 // messages naming the file, the sample and the field; format 1's retrieved ids and uris and
 // format 2's chunks both read.
+
+import { describeValue } from "../describe-value.js";
 import { ConfigurationError } from "../errors.js";
 import {
   expectArray,
@@ -12,7 +14,6 @@ import {
   expectStringOrNull,
   setOwn,
 } from "../internal/validate.js";
-import { describeValue } from "../runner/describe-value.js";
 import type {
   JudgeUsage,
   JudgmentStep,

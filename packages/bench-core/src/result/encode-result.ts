@@ -9,10 +9,10 @@ import {
   type TrialFile,
   type UsageFile,
 } from "./codec.js";
-import type { BenchmarkResult } from "./model.js";
+import type { ResultData } from "./result-init.js";
 
 /** The header of a result file: every field but `samples`. */
-export function headerOf(r: BenchmarkResult): Omit<ResultFile, "samples"> {
+export function headerOf(r: ResultData): Omit<ResultFile, "samples"> {
   const out: Omit<ResultFile, "samples"> = {
     format: RESULT_FORMAT,
     name: r.name,

@@ -1,12 +1,19 @@
 // Merging the results of a sharded run into the result of the whole dataset.
+
+import { describeValue } from "../describe-value.js";
 import { ConfigurationError } from "../errors.js";
 import { fingerprintShard } from "../internal/fingerprint.js";
-import { describeValue } from "../runner/describe-value.js";
 import type { SampleResult } from "../types.js";
-import { BenchmarkResult, type DatasetInfo, type ResultShard, type ShardSpec } from "./model.js";
+import type {
+  BenchmarkResultInit,
+  DatasetInfo,
+  ResultData,
+  ResultShard,
+  ShardSpec,
+} from "./result-init.js";
 
-/** See {@link BenchmarkResult.merge}. */
-export function mergeResults(shards: readonly BenchmarkResult[]): BenchmarkResult {
+/** See `BenchmarkResult.merge`: the merged result's init, from the shards' data. */
+export function mergeResults(shards: readonly ResultData[]): BenchmarkResultInit {
   if (!Array.isArray(shards)) {
     throw new ConfigurationError(
       `merge: expected an array of results, found ${describeValue(shards)}`,
@@ -14,7 +21,7 @@ export function mergeResults(shards: readonly BenchmarkResult[]): BenchmarkResul
   }
   for (const [i, s] of shards.entries()) {
     // Duck-typed, not instanceof: a result from another copy of this package merges too.
-    const r = s as Partial<BenchmarkResult> | null;
+    const r = s as Partial<ResultData> | null;
     if (
       typeof r !== "object" ||
       r === null ||
@@ -28,7 +35,7 @@ export function mergeResults(shards: readonly BenchmarkResult[]): BenchmarkResul
   }
   if (shards.length === 0)
     throw new ConfigurationError("merge: expected at least one shard, found none");
-  const first = shards[0] as BenchmarkResult;
+  const first = shards[0] as ResultData;
   const metrics = first.metrics.join(",");
   for (const s of shards) {
     if (s.name !== first.name) {
@@ -79,7 +86,7 @@ export function mergeResults(shards: readonly BenchmarkResult[]): BenchmarkResul
   }
   const count = (first.shard as ShardSpec).count;
   const size = (first.dataset as DatasetInfo).size;
-  const byIndex = new Map<number, BenchmarkResult>();
+  const byIndex = new Map<number, ResultData>();
   for (const s of shards) {
     const index = (s.shard as ShardSpec).index;
     if (byIndex.has(index)) {
@@ -122,7 +129,7 @@ export function mergeResults(shards: readonly BenchmarkResult[]): BenchmarkResul
     if (s.createdAt < createdAt) createdAt = s.createdAt;
     durationS = Math.max(durationS, s.durationS);
   }
-  return new BenchmarkResult({
+  return {
     name: first.name,
     createdAt,
     durationS,
@@ -133,7 +140,7 @@ export function mergeResults(shards: readonly BenchmarkResult[]): BenchmarkResul
     keepChunkText: shards.every((s) => s.keepChunkText),
     ...(first.provenance !== undefined ? { provenance: first.provenance } : {}),
     ...((first.trials ?? 1) > 1 ? { trials: first.trials } : {}),
-  });
+  };
 }
 
 /**
@@ -141,7 +148,7 @@ export function mergeResults(shards: readonly BenchmarkResult[]): BenchmarkResul
  * fingerprint says which samples the run gave it): merged by its index, every one of its samples
  * would land in another's place. Results without the fingerprint (older files) pass.
  */
-function expectShardSamples(s: BenchmarkResult, index: number, count: number): void {
+function expectShardSamples(s: ResultData, index: number, count: number): void {
   const recorded = (s.shard as ResultShard).samplesFingerprint;
   if (recorded === undefined) return;
   const samples = s.samples;

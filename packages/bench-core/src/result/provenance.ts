@@ -1,7 +1,21 @@
 // Provenance: where a run came from (config hash, git commit, the target's params).
+
+import { describeValue } from "../describe-value.js";
 import { ConfigurationError } from "../errors.js";
-import { describeValue } from "../runner/describe-value.js";
-import type { Provenance } from "./model.js";
+
+/**
+ * Where a run came from, recorded in its result (`config_hash`, `git_commit`, `params` on disk)
+ * so that a result says which pipeline made it. The CLI fills it in from the config; a library
+ * user passes it as `run(target, { provenance })`.
+ */
+export interface Provenance {
+  /** A hash of the config the run was made from. */
+  readonly configHash?: string;
+  /** The git commit of the working tree the run was made in, when there is one. */
+  readonly gitCommit?: string;
+  /** The target's parameters as the user declared them (chunk size, model, top-k…): JSON values. */
+  readonly params?: Readonly<Record<string, unknown>>;
+}
 
 /**
  * Checks a provenance given to `Benchmark.run` or `new BenchmarkResult`: an object whose

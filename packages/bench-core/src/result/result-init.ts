@@ -1,7 +1,9 @@
 // What a BenchmarkResult is made of (`BenchmarkResultInit` and the records it points to: shard,
-// dataset, provenance, rate limit) and the check of an init a caller builds by hand.
+// dataset, provenance, rate limit), what it holds as the modules reading one see it
+// (`ResultData`), and the check of an init a caller builds by hand.
+
+import { describeValue } from "../describe-value.js";
 import { ConfigurationError } from "../errors.js";
-import { describeValue } from "../runner/describe-value.js";
 import type {
   DistributionSummary,
   JudgeUsage,
@@ -9,7 +11,9 @@ import type {
   StatusCounts,
   Usage,
 } from "../types.js";
-import { expectProvenance } from "./provenance.js";
+import { expectProvenance, type Provenance } from "./provenance.js";
+
+export type { Provenance } from "./provenance.js";
 
 /** Which deterministic slice of the dataset a run covered. */
 export interface ShardSpec {
@@ -38,20 +42,6 @@ export interface DatasetInfo {
 }
 
 /**
- * Where a run came from, recorded in its result (`config_hash`, `git_commit`, `params` on disk)
- * so that a result says which pipeline made it. The CLI fills it in from the config; a library
- * user passes it as `run(target, { provenance })`.
- */
-export interface Provenance {
-  /** A hash of the config the run was made from. */
-  readonly configHash?: string;
-  /** The git commit of the working tree the run was made in, when there is one. */
-  readonly gitCommit?: string;
-  /** The target's parameters as the user declared them (chunk size, model, top-k…): JSON values. */
-  readonly params?: Readonly<Record<string, unknown>>;
-}
-
-/**
  * What a run with `rateLimit` counted (on disk: `rate_limit: { rate_limited_calls,
  * concurrency_final, concurrency_min }`). A resumed run counts only its own calls.
  */
@@ -64,7 +54,7 @@ export interface RateLimitRecord {
   readonly concurrencyMin: number;
 }
 
-/** Options of {@link BenchmarkResult.load}. */
+/** Options of `BenchmarkResult.load`. */
 export interface LoadResultOptions {
   /**
    * Read only the sample ids and scores now, and the full sample records when `samples` is first
@@ -80,7 +70,7 @@ export interface LoadResultOptions {
   readonly lazy?: boolean;
 }
 
-/** Everything a {@link BenchmarkResult} holds. */
+/** Everything a `BenchmarkResult` holds. */
 export interface BenchmarkResultInit {
   readonly name: string;
   readonly createdAt: Date;
@@ -105,6 +95,32 @@ export interface BenchmarkResultInit {
   readonly rateLimit?: RateLimitRecord;
   /** Trials per sample (`run(target, { trials })`); default: the first sample's trial count, else 1. */
   readonly trials?: number;
+}
+
+/**
+ * What a result holds, as the modules that read one (save, merge, rescore) see it: the fields of
+ * a `BenchmarkResult`, without its methods. Those modules take this rather than the class, so
+ * that none of them imports the class that imports them.
+ */
+export interface ResultData {
+  readonly name: string;
+  readonly createdAt: Date;
+  readonly durationS: number;
+  readonly status: StatusCounts;
+  readonly summary: Readonly<Record<string, DistributionSummary>>;
+  readonly higherIsBetter: Readonly<Record<string, boolean>>;
+  /** Metric names, in the run's order. */
+  readonly metrics: readonly string[];
+  readonly dataset: DatasetInfo | undefined;
+  readonly shard: ResultShard | undefined;
+  readonly keepChunkText: boolean;
+  readonly provenance: Provenance | undefined;
+  readonly usage: Usage | undefined;
+  readonly judgeUsage: JudgeUsage | undefined;
+  readonly rateLimit: RateLimitRecord | undefined;
+  /** Trials per sample; 1 without trials. */
+  readonly trials: number;
+  readonly samples: readonly SampleResult[];
 }
 
 /** Checks an init built by hand. @throws {ConfigurationError} naming the field. */

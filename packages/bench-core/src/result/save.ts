@@ -3,10 +3,10 @@ import { ConfigurationError } from "../errors.js";
 import { writeFileAtomic } from "../internal/atomic-write.js";
 import type { SampleResult } from "../types.js";
 import { headerOf, sampleToJson } from "./encode-result.js";
-import type { BenchmarkResult } from "./model.js";
+import type { ResultData } from "./result-init.js";
 
-/** See {@link BenchmarkResult.save}. */
-export async function saveResult(result: BenchmarkResult, path: string): Promise<void> {
+/** See `BenchmarkResult.save`. */
+export async function saveResult(result: ResultData, path: string): Promise<void> {
   const header = stringifyOrThrow(headerOf(result), path, "", 1);
   const samples = result.samples;
   await writeFileAtomic(path, function* () {

@@ -1,9 +1,10 @@
 // Checking the metrics a Benchmark is built with: each a Metric of a contract version this core
 // runs, names distinct, and at least one that can score the dataset.
+
+import { describeValue } from "../describe-value.js";
 import { ConfigurationError } from "../errors.js";
 import type { EvalSample, Metadata, Metric } from "../types.js";
 import { isJudged } from "./check-sample.js";
-import { describeValue } from "./describe-value.js";
 
 /**
  * The metrics of a Benchmark: at least one, each a Metric of a contract this core runs, with a

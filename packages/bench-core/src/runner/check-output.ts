@@ -1,9 +1,9 @@
 // Checking a target and its output: which kind of target it is, and whether what it returned is
 // an answer and chunks the record and the metrics can trust.
+
+import { describeValue } from "../describe-value.js";
 import { ConfigurationError } from "../errors.js";
-import type {
-  Judgments, Metadata, Metric, RetrievedChunk, Usage } from "../types.js";
-import { describeValue } from "./describe-value.js";
+import type { Judgments, Metadata, Metric, RetrievedChunk, Usage } from "../types.js";
 
 export type TargetKind = "engine" | "retriever";
 

@@ -1,7 +1,8 @@
 // Checking the dataset's samples when a Benchmark is built.
+
+import { describeValue } from "../describe-value.js";
 import { ConfigurationError } from "../errors.js";
 import type { EvalSample, Metadata } from "../types.js";
-import { describeValue } from "./describe-value.js";
 
 /**
  * Whether a sample judges some id relevant: a relevant id, or a positive grade in `relevance`. A

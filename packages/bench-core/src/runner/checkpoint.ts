@@ -1,13 +1,13 @@
 // The runner's side of a checkpoint journal: one run per journal in this process, resuming the
 // samples a journal holds, and closing it without losing the result.
 import { resolve as resolvePath } from "node:path";
+import { errorMessage } from "../error-message.js";
 import { ConfigurationError } from "../errors.js";
 import type { JournalHeader } from "../internal/journal.js";
 import { readJournal } from "../internal/journal-read.js";
 import { JournalWriter } from "../internal/journal-writer.js";
 import type { SampleResult } from "../types.js";
-import { errorMessage } from "./error-message.js";
-import { JournaledCount } from "./journaled-count.js";
+import { JournaledCount, type JournaledCounts, journaledWords } from "./journaled-count.js";
 import type { RunOptions } from "./run-options.js";
 
 /** The checkpoint journals runs of this process are using, by absolute path. */
@@ -105,7 +105,7 @@ export class JournalSink {
   /** Lines not journaled (samples, or with trials trials) after the journal failed. */
   unjournaled = 0;
   /** With trials: the samples a trial of which was not journaled, by dataset position. */
-  readonly unjournaledSamples: Set<number> = new Set<number>();
+  private readonly unjournaledAt: Set<number> = new Set<number>();
   private givenUp = false;
 
   constructor(
@@ -120,7 +120,7 @@ export class JournalSink {
   append(index: number, record: SampleResult, trial?: number): void {
     if (this.givenUp || this.failure !== undefined) {
       this.unjournaled++;
-      if (trial !== undefined) this.unjournaledSamples.add(index);
+      if (trial !== undefined) this.unjournaledAt.add(index);
       return;
     }
     try {
@@ -128,38 +128,28 @@ export class JournalSink {
       this.kept.add(index, trial);
     } catch (error) {
       this.unjournaled++;
-      if (trial !== undefined) this.unjournaledSamples.add(index);
+      if (trial !== undefined) this.unjournaledAt.add(index);
       if (!this.continueWithoutJournal) {
         this.failure = error;
         return;
       }
       this.givenUp = true;
       this.warn(
-        `${errorMessage(error)}; going on without a journal (continueWithoutJournal): ${this.kept.describe()} are in it, and those from here on only in the run's result, so a crash from now on loses them`,
+        `${errorMessage(error)}; going on without a journal (continueWithoutJournal): ${journaledWords(this.kept.counts())} are in it, and those from here on only in the run's result, so a crash from now on loses them`,
       );
     }
   }
 
   /**
-   * The note on samples the journal lacks but the run's partial result holds: " (the 1 sample
-   * whose line could not be written is in this error's partial result only)", or its plural;
-   * with trials, the finished samples (in `slots`) a trial line of which could not be written
-   * (the trials of unfinished ones run again on resume). Empty when there are none.
+   * The finished samples (in `slots`) the journal lacks but the run's partial result holds: those
+   * whose line could not be written; with trials, those a trial line of which could not be
+   * written (the trials of unfinished ones run again on resume).
    */
-  unjournaledNote(slots: readonly (SampleResult | undefined)[], trials: boolean): string {
-    if (trials) {
-      let n = 0;
-      for (const i of this.unjournaledSamples) if (slots[i] !== undefined) n++;
-      if (n === 0) return "";
-      return n === 1
-        ? " (the 1 sample with a trial whose line could not be written is in this error's partial result only)"
-        : ` (the ${n} samples with a trial whose line could not be written are in this error's partial result only)`;
-    }
-    const n = this.unjournaled;
-    if (n === 0) return "";
-    return n === 1
-      ? " (the 1 sample whose line could not be written is in this error's partial result only)"
-      : ` (the ${n} samples whose lines could not be written are in this error's partial result only)`;
+  unjournaledSamples(slots: readonly (SampleResult | undefined)[], trials: boolean): number {
+    if (!trials) return this.unjournaled;
+    let n = 0;
+    for (const i of this.unjournaledAt) if (slots[i] !== undefined) n++;
+    return n;
   }
 
   /** Whether the run must stop: a journal line could not be written. */
@@ -168,12 +158,30 @@ export class JournalSink {
   }
 
   /**
-   * What the journal keeps, in words: "12 finished samples", with trials "12 finished samples
-   * and 3 trials of 2 unfinished ones" (those it held, and the lines this run wrote whole).
+   * What the journal keeps (those it held, and the lines this run wrote whole): finished samples,
+   * and with trials the trials of unfinished ones.
    */
-  get journaled(): string {
-    return this.kept.describe();
+  get journaled(): JournaledCounts {
+    return this.kept.counts();
   }
+}
+
+/**
+ * The note on the `n` finished samples the journal lacks but an error's partial result holds
+ * (see {@link JournalSink.unjournaledSamples}): " (the 1 sample whose line could not be written
+ * is in this error's partial result only)", or its plural, or with trials the same of samples
+ * with a trial whose line could not be written. Empty when there are none.
+ */
+export function unjournaledNote(n: number, trials: boolean): string {
+  if (n === 0) return "";
+  if (trials) {
+    return n === 1
+      ? " (the 1 sample with a trial whose line could not be written is in this error's partial result only)"
+      : ` (the ${n} samples with a trial whose line could not be written are in this error's partial result only)`;
+  }
+  return n === 1
+    ? " (the 1 sample whose line could not be written is in this error's partial result only)"
+    : ` (the ${n} samples whose lines could not be written are in this error's partial result only)`;
 }
 
 /** Closes the journal; a close never fails a run whose samples are all in memory. */

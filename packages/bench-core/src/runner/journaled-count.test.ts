@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SampleResult } from "../types.js";
-import { JournaledCount } from "./journaled-count.js";
+import { JournaledCount, journaledWords } from "./journaled-count.js";
 
 const r = {} as SampleResult;
 
@@ -10,7 +10,7 @@ describe("JournaledCount", () => {
     c.add(7);
     c.add(8);
     expect(c.finished).toBe(6);
-    expect(c.describe()).toBe("6 finished samples");
+    expect(journaledWords(c.counts())).toBe("6 finished samples");
   });
 
   it("with trials, counts a sample once all its trials are in, and the others' trials apart", () => {
@@ -23,17 +23,17 @@ describe("JournaledCount", () => {
         [1, [r, undefined, undefined]],
       ]),
     );
-    expect(c.describe()).toBe("1 finished samples and 1 trial of 1 unfinished one");
+    expect(journaledWords(c.counts())).toBe("1 finished samples and 1 trial of 1 unfinished one");
     c.add(1, 1);
     c.add(2, 0);
     expect(c.finished).toBe(1);
     expect(c.unfinishedTrials).toBe(3);
     expect(c.unfinishedSamples).toBe(2);
-    expect(c.describe()).toBe("1 finished samples and 3 trials of 2 unfinished ones");
+    expect(journaledWords(c.counts())).toBe("1 finished samples and 3 trials of 2 unfinished ones");
     c.add(1, 2);
-    expect(c.describe()).toBe("2 finished samples and 1 trial of 1 unfinished one");
+    expect(journaledWords(c.counts())).toBe("2 finished samples and 1 trial of 1 unfinished one");
     c.add(2, 1);
     c.add(2, 2);
-    expect(c.describe()).toBe("3 finished samples");
+    expect(journaledWords(c.counts())).toBe("3 finished samples");
   });
 });

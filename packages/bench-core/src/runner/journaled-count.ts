@@ -1,6 +1,20 @@
-// What a checkpoint journal keeps of a run, counted in samples: the words of the messages that
-// tell a user what a resume will start from.
+// What a checkpoint journal keeps of a run, counted in samples, and those counts in the words of
+// the messages that tell a user what a resume will start from.
 import type { SampleResult } from "../types.js";
+
+/**
+ * What a checkpoint journal keeps, counted in samples. Without trials each line is a finished
+ * sample; with `trials: n` a sample is finished once all n of its trials are kept, and the trials
+ * of the others are counted apart.
+ */
+export interface JournaledCounts {
+  /** Finished samples the journal keeps (a resume does not run them again). */
+  readonly finishedSamples: number;
+  /** With trials: trials the journal keeps of samples not finished yet; 0 without trials. */
+  readonly unfinishedTrials: number;
+  /** With trials: the unfinished samples those trials belong to; 0 without trials. */
+  readonly unfinishedSamples: number;
+}
 
 /**
  * Counts the samples a checkpoint journal keeps. Without trials each line is a finished sample;
@@ -69,15 +83,24 @@ export class JournaledCount {
     return this.#partial.size;
   }
 
-  /**
-   * "12 finished samples"; with trials of unfinished samples kept,
-   * "12 finished samples and 3 trials of 2 unfinished ones".
-   */
-  describe(): string {
-    const finished = `${this.#finished} finished samples`;
-    if (this.#partialTrials === 0) return finished;
-    const t = this.#partialTrials;
-    const u = this.#partial.size;
-    return `${finished} and ${t} ${t === 1 ? "trial" : "trials"} of ${u} unfinished ${u === 1 ? "one" : "ones"}`;
+  /** The counts as data (see `JournalWriteError.journaled`). */
+  counts(): JournaledCounts {
+    return {
+      finishedSamples: this.#finished,
+      unfinishedTrials: this.#partialTrials,
+      unfinishedSamples: this.#partial.size,
+    };
   }
+}
+
+/**
+ * What a journal keeps, in words: "12 finished samples"; with trials of unfinished samples kept,
+ * "12 finished samples and 3 trials of 2 unfinished ones".
+ */
+export function journaledWords(counts: JournaledCounts): string {
+  const finished = `${counts.finishedSamples} finished samples`;
+  const t = counts.unfinishedTrials;
+  if (t === 0) return finished;
+  const u = counts.unfinishedSamples;
+  return `${finished} and ${t} ${t === 1 ? "trial" : "trials"} of ${u} unfinished ${u === 1 ? "one" : "ones"}`;
 }

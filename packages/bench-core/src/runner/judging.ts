@@ -1,6 +1,6 @@
 // A sample's judging context: the memo its metrics share, the run's cache, the judgments kept.
 import type { ResponseCache } from "../cache.js";
-import type { Judgments, JudgingContext, JudgmentStep } from "../types.js";
+import type { JudgingContext, JudgmentStep, Judgments } from "../types.js";
 
 /** The run's settings for model calls inside metrics, built once per run. */
 export interface JudgeSettings {

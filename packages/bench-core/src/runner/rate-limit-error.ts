@@ -1,6 +1,6 @@
 // What a rate-limit error is, how long it asks to wait, and the error a call gets once it was
 // rate-limited more than `maxWaits` times in a row.
-import { errorMessage } from "./error-message.js";
+import { errorMessage } from "../error-message.js";
 
 /**
  * How long a rate-limited call is asked to wait, in milliseconds, read from the error: a numeric

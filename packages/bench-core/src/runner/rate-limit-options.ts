@@ -1,7 +1,8 @@
 // `rateLimit`: the options a run's limiter takes, checked when a Benchmark is built, and the
 // counts it reports.
+
+import { describeValue } from "../describe-value.js";
 import { ConfigurationError } from "../errors.js";
-import { describeValue } from "./describe-value.js";
 
 /** Default of {@link RateLimitOptions.maxWaits}. */
 export const DEFAULT_MAX_WAITS = 30;

@@ -1,11 +1,11 @@
 // The options of `Benchmark.run`, and their check before any sample runs.
 import type { ResponseCache } from "../cache.js";
+import { describeValue } from "../describe-value.js";
 import { ConfigurationError } from "../errors.js";
 import { isTimeoutMs } from "../internal/timer.js";
-import type { Provenance, ShardSpec } from "../result/model.js";
 import { expectProvenance } from "../result/provenance.js";
+import type { Provenance, ShardSpec } from "../result/result-init.js";
 import type { Progress } from "../types.js";
-import { describeValue } from "./describe-value.js";
 import type { RetryOptions } from "./retry.js";
 
 /** Options of `Benchmark.run`. */

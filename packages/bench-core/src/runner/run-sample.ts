@@ -1,8 +1,9 @@
 // One sample from its first call to its record: attempts and retries, then scoring.
+
+import { errorMessage } from "../error-message.js";
 import type { EvalSample, Metadata } from "../types.js";
 import { callPipelineLimited, callSignals } from "./call-target.js";
 import { expectOutput, type PipelineOutput } from "./check-output.js";
-import { errorMessage } from "./error-message.js";
 import { isWaitsExceeded } from "./rate-limit-error.js";
 import { backoffDelay, isRetryable, type RetryOptions, sleep } from "./retry.js";
 import { CANCELLED, type Outcome, type SampleContext } from "./sample-context.js";

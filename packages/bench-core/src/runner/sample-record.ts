@@ -1,9 +1,11 @@
 // Sample records: what a finished sample keeps, scored or errored.
+
+import { errorMessage } from "../error-message.js";
 import { setOwn } from "../internal/validate.js";
 import type {
   EvalSample,
-  Judgments,
   JudgeUsage,
+  Judgments,
   Metadata,
   Metric,
   RetrievedChunk,
@@ -12,7 +14,6 @@ import type {
   Usage,
 } from "../types.js";
 import type { PipelineOutput } from "./check-output.js";
-import { errorMessage } from "./error-message.js";
 import { CANCELLED, type Outcome, type SampleContext } from "./sample-context.js";
 
 export function erroredRecord<M extends Metadata>(

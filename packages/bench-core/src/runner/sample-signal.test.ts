@@ -1,7 +1,7 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { Benchmark } from "../benchmark.js";
-import { RunAbortedError } from "../errors.js";
+import { RunAbortedError } from "../run-errors.js";
 import type { EvalSample, Metric, QueryEngine } from "../types.js";
 
 // Issue 34, item 9: one abort signal per sample. Each sample's target calls, retry waits and

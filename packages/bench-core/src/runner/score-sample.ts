@@ -1,10 +1,11 @@
 // Scoring a sample: every metric on the target's output, synchronously while the metrics are.
+
+import { describeValue } from "../describe-value.js";
+import { errorMessage } from "../error-message.js";
 import { MetricUnavailableError } from "../errors.js";
 import { setOwn } from "../internal/validate.js";
 import type { EvalSample, Metadata, Metric, MetricInput, RetrievedChunk } from "../types.js";
 import type { PipelineOutput } from "./check-output.js";
-import { describeValue } from "./describe-value.js";
-import { errorMessage } from "./error-message.js";
 import { SampleJudging } from "./judging.js";
 import { CUT_SHORT } from "./metric-cutter.js";
 import { CANCELLED, type Outcome, type SampleContext } from "./sample-context.js";

@@ -2,8 +2,8 @@
 // target; only successful outputs are stored.
 import type { ResponseCache } from "../cache.js";
 import { targetCacheKey } from "../cache-key.js";
+import { describeValue } from "../describe-value.js";
 import { ConfigurationError } from "../errors.js";
-import { describeValue } from "./describe-value.js";
 import type { EvalSample, Metadata, RetrievedChunk } from "../types.js";
 import { expectOutput, type PipelineOutput, type TargetKind } from "./check-output.js";
 

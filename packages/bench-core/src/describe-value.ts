@@ -1,6 +1,6 @@
 // How a found value is named in every package's messages ("expected …, found <describeValue>"):
 // one wording, shared with the siblings through `@fastrag/bench-core/internal`.
-import { shortText } from "../internal/text.js";
+import { shortText } from "./internal/text.js";
 
 /** Strings longer than this are clipped, so that a whole file read as one cell stays out of a message. */
 const MAX_SHOWN_CHARS = 60;

@@ -1,15 +1,14 @@
-// Rescoring a saved result: its kept outputs scored again by another metric set, no target call.
-import type { DatasetLike } from "../benchmark.js";
+// Rescoring a saved result: its kept outputs scored again by another metric set, with no target
+// call. A second, smaller runner: each kept output goes through the run's own scoring step.
 import type { ResponseCache } from "../cache.js";
 import { ConfigurationError } from "../errors.js";
 import { fingerprintSamples } from "../internal/fingerprint.js";
 import { setOwn } from "../internal/validate.js";
 import { forEachConcurrently } from "../internal/worker-pool.js";
-import type { PipelineOutput } from "../runner/check-output.js";
-import { CANCELLED, type Outcome, type SampleContext } from "../runner/sample-context.js";
-import { sampleRecord } from "../runner/sample-record.js";
-import { scoreSample } from "../runner/score-sample.js";
+import type { BenchmarkResultInit, ResultData } from "../result/result-init.js";
+import { sampleOfTrials, trialOf } from "../result/trials.js";
 import type {
+  DatasetLike,
   EvalSample,
   Metadata,
   Metric,
@@ -17,10 +16,12 @@ import type {
   SampleResult,
   SampleTrial,
 } from "../types.js";
-import { BenchmarkResult } from "./model.js";
-import { sampleOfTrials, trialOf } from "./trials.js";
+import type { PipelineOutput } from "./check-output.js";
+import { CANCELLED, type Outcome, type SampleContext } from "./sample-context.js";
+import { sampleRecord } from "./sample-record.js";
+import { scoreSample } from "./score-sample.js";
 
-/** Options of {@link BenchmarkResult.rescore}. */
+/** Options of `BenchmarkResult.rescore`. */
 export interface RescoreOptions<M extends Metadata = Metadata> {
   /**
    * The dataset the run was made from: each record is matched to its sample by id, else by
@@ -50,12 +51,12 @@ export interface RescoreOptions<M extends Metadata = Metadata> {
   readonly judgments?: "replay" | "ask";
 }
 
-/** See {@link BenchmarkResult.rescore}. */
+/** See `BenchmarkResult.rescore`: the rescored result's init. */
 export async function rescoreResult<M extends Metadata>(
-  result: BenchmarkResult,
+  result: ResultData,
   metrics: readonly Metric<M>[],
   options: RescoreOptions<M>,
-): Promise<BenchmarkResult> {
+): Promise<BenchmarkResultInit> {
   const where = `rescore of "${result.name}"`;
   expectMetrics(metrics, where);
   const maxConcurrent = options.maxConcurrent ?? 4;
@@ -109,7 +110,7 @@ export async function rescoreResult<M extends Metadata>(
   const higherIsBetter: Record<string, boolean> = {};
   for (const m of metrics) setOwn(higherIsBetter, m.name, m.higherIsBetter);
   const given = datasetSamples(options.dataset);
-  return new BenchmarkResult({
+  return {
     name: options.name ?? result.name,
     // The outputs' run: its date and duration, not the rescore's.
     createdAt: result.createdAt,
@@ -125,7 +126,7 @@ export async function rescoreResult<M extends Metadata>(
     keepChunkText: result.keepChunkText,
     ...(result.provenance !== undefined ? { provenance: result.provenance } : {}),
     ...(result.trials > 1 ? { trials: result.trials } : {}),
-  });
+  };
 }
 
 /** A sample run with trials, scored again trial by trial; its scores are the new means. */
@@ -260,7 +261,7 @@ function expectMetrics<M extends Metadata>(metrics: readonly Metric<M>[], where:
 
 /** A metric that reads what the result did not keep is refused here, before any work. */
 function expectKept<M extends Metadata>(
-  result: BenchmarkResult,
+  result: ResultData,
   records: readonly SampleResult[],
   metrics: readonly Metric<M>[],
   where: string,

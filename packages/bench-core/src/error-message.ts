@@ -1,5 +1,5 @@
 // The message a record keeps for whatever a target or a metric threw.
-import { FastragBenchError } from "../errors.js";
+import { FastragBenchError } from "./errors.js";
 
 /**
  * The message to keep for a thrown value, whatever was thrown. It never throws itself: a value

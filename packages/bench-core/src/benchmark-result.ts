@@ -1,4 +1,37 @@
-import type { ScannedSamples } from "../internal/result-scan.js";
+// The BenchmarkResult: what a run produced, and the door to its file. A facade: load, parse,
+// fromJSON, save and merge hand off to result/, rescore to runner/rescore.ts; none of those
+// modules imports this one (they take and give the result's data, `ResultData` and
+// `BenchmarkResultInit`).
+
+import type { ResultFile } from "./result/codec.js";
+import { headerOf, sampleToJson } from "./result/encode-result.js";
+import { mergeResults } from "./result/merge.js";
+import {
+  type LazyResult,
+  type LazySamples,
+  loadResult,
+  parseResult,
+  readLazySamples,
+  resultFromJson,
+} from "./result/read.js";
+import {
+  type BenchmarkResultInit,
+  type DatasetInfo,
+  expectInit,
+  type LoadResultOptions,
+  type Provenance,
+  type RateLimitRecord,
+  type ResultData,
+  type ResultShard,
+} from "./result/result-init.js";
+import { saveResult } from "./result/save.js";
+import {
+  countStatuses,
+  sumJudgeUsage,
+  summarizeSamples,
+  sumUsage,
+} from "./result/summarize-samples.js";
+import { type RescoreOptions, rescoreResult } from "./runner/rescore.js";
 import type {
   DistributionSummary,
   JudgeUsage,
@@ -8,29 +41,7 @@ import type {
   StatusCounts,
   SummaryStat,
   Usage,
-} from "../types.js";
-import type { ResultFile } from "./codec.js";
-import { headerOf, sampleToJson } from "./encode-result.js";
-import { mergeResults } from "./merge.js";
-import {
-  type LazySamples,
-  loadResult,
-  parseResult,
-  readLazySamples,
-  resultFromJson,
-} from "./read.js";
-import { type RescoreOptions, rescoreResult } from "./rescore.js";
-import {
-  type BenchmarkResultInit,
-  type DatasetInfo,
-  expectInit,
-  type LoadResultOptions,
-  type Provenance,
-  type RateLimitRecord,
-  type ResultShard,
-} from "./result-init.js";
-import { saveResult } from "./save.js";
-import { countStatuses, sumJudgeUsage, summarizeSamples, sumUsage } from "./summarize-samples.js";
+} from "./types.js";
 
 export type {
   BenchmarkResultInit,
@@ -40,17 +51,7 @@ export type {
   RateLimitRecord,
   ResultShard,
   ShardSpec,
-} from "./result-init.js";
-
-/**
- * Builds a result whose records are read from its file on first use (`load(path, { lazy: true })`);
- * set by {@link BenchmarkResult}'s static block, so that the lazy state stays private to the class.
- * @internal
- */
-export let resultOfScan: (
-  path: string,
-  scanned: ScannedSamples<Omit<BenchmarkResultInit, "samples">>,
-) => BenchmarkResult;
+} from "./result/result-init.js";
 
 /**
  * The outcome of one `Benchmark.run`: per-sample records, status counts and per-metric summaries.
@@ -59,7 +60,7 @@ export let resultOfScan: (
  * the Metric objects are gone. On disk it is one JSON object with the seed's snake_case field names
  * (see the package README for the format).
  */
-export class BenchmarkResult {
+export class BenchmarkResult implements ResultData {
   readonly name: string;
   readonly createdAt: Date;
   readonly durationS: number;
@@ -156,7 +157,7 @@ export class BenchmarkResult {
     metrics: readonly Metric<M>[],
     options: RescoreOptions<M> = {},
   ): Promise<BenchmarkResult> {
-    return rescoreResult(this, metrics, options);
+    return new BenchmarkResult(await rescoreResult(this, metrics, options));
   }
 
   /**
@@ -272,25 +273,21 @@ export class BenchmarkResult {
    * format version this version cannot read. The message names the file and the offending field.
    */
   static async load(path: string, options: LoadResultOptions = {}): Promise<BenchmarkResult> {
-    return loadResult(path, options);
+    const loaded = await loadResult(path, options);
+    return loaded.lazy === undefined
+      ? new BenchmarkResult(loaded.init)
+      : BenchmarkResult.#ofLazy(loaded.lazy);
   }
 
-  static {
-    // read.ts builds lazily loaded results; their state is the class's private fields.
-    resultOfScan = (path, scanned) => {
-      const r = new BenchmarkResult({ ...scanned.header, samples: [] });
-      r.#samples = undefined;
-      r.#lazy = {
-        path,
-        count: scanned.sampleIds.length,
-        size: scanned.size,
-        mtimeMs: scanned.mtimeMs,
-      };
-      r.#sampleIds = Object.freeze(scanned.sampleIds);
-      r.#questionHashes = scanned.questionHashes;
-      r.#columns = scanned.columns;
-      return r;
-    };
+  /** A lazily loaded result: its ids, question hashes and score columns now, records later. */
+  static #ofLazy(lazy: LazyResult): BenchmarkResult {
+    const r = new BenchmarkResult({ ...lazy.header, samples: [] });
+    r.#samples = undefined;
+    r.#lazy = lazy.samples;
+    r.#sampleIds = Object.freeze(lazy.sampleIds);
+    r.#questionHashes = lazy.questionHashes;
+    r.#columns = lazy.columns;
+    return r;
   }
 
   /**
@@ -299,7 +296,7 @@ export class BenchmarkResult {
    * @throws {ConfigurationError} as {@link BenchmarkResult.load}.
    */
   static parse(text: string, source = "<result>"): BenchmarkResult {
-    return parseResult(text, source);
+    return new BenchmarkResult(parseResult(text, source));
   }
 
   /**
@@ -308,7 +305,7 @@ export class BenchmarkResult {
    * @throws {ConfigurationError} naming `source` and the offending field.
    */
   static fromJSON(data: unknown, source = "<result>"): BenchmarkResult {
-    return resultFromJson(data, source);
+    return new BenchmarkResult(resultFromJson(data, source));
   }
 
   /**
@@ -319,6 +316,6 @@ export class BenchmarkResult {
    * or do not cover the dataset, saying which.
    */
   static merge(shards: readonly BenchmarkResult[]): BenchmarkResult {
-    return mergeResults(shards);
+    return new BenchmarkResult(mergeResults(shards));
   }
 }
