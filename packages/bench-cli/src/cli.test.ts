@@ -3,18 +3,16 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedData } from "../../../test-support/shared-data.js";
-import { bin, cli, runDemoConfigs, scratchDir } from "./__fixtures__/cli-process.js";
+import { bin, cli, demoResults } from "./__fixtures__/cli-process.js";
+import { memoryIo } from "./__fixtures__/in-process.js";
 
 // End-to-end: these tests start the built binary as a child process, as a user or CI would.
 const trec = sharedData("trec_eval/");
 
+/** Holds the demo results (see `runDemoConfigs`) in `results/`, read by the tests below. */
 let dir: string;
-/** The demo results (see `runDemoConfigs`), read by the tests below. */
-let out: string;
 beforeAll(async () => {
-  dir = await scratchDir();
-  out = join(dir, "results");
-  runDemoConfigs(out);
+  ({ dir } = await demoResults());
 }, 120_000);
 
 describe("output into a pipe", () => {
@@ -83,31 +81,24 @@ describe("usage", () => {
 describe("main() in-process", () => {
   it("reads and writes relative paths in main()'s cwd, not the process's", async () => {
     const { main } = await import("./cli.js");
-    let stdout = "";
-    let stderr = "";
-    const io = {
-      stdout: { write: (s: string) => (stdout += s) },
-      stderr: { write: (s: string) => (stderr += s) },
-      env: { NO_COLOR: "1" },
-      cwd: dir,
-    };
+    const { io, out, err, clear } = memoryIo(dir);
     expect(process.cwd()).not.toBe(dir);
-    expect(await main(["check", "results/weak.json", "--min", "recall@3=0.5"], io), stderr).toBe(0);
-    expect(stdout).toContain("✓ weak: all 1 bound(s) hold");
+    expect(await main(["check", "results/weak.json", "--min", "recall@3=0.5"], io), err()).toBe(0);
+    expect(out()).toContain("✓ weak: all 1 bound(s) hold");
     const diffArgs = ["diff", "results/weak.json", "results/strong.json", "--metric", "mrr"];
-    expect(await main(diffArgs, io), stderr).toBe(0);
-    expect(stdout).toContain("mrr: weak → strong (paired by sample_id)");
+    expect(await main(diffArgs, io), err()).toBe(0);
+    expect(out()).toContain("mrr: weak → strong (paired by sample_id)");
     const compareArgs = ["compare", "results/weak.json", "results/strong.json", "--out", "cwd.md"];
-    expect(await main(compareArgs, io), stderr).toBe(0);
+    expect(await main(compareArgs, io), err()).toBe(0);
     expect(await readFile(join(dir, "cwd.md"), "utf8")).toMatch(/^\| # \| run \| recall@3 /);
     const [qrels, run] = ["qrels.test", "results.test"].map((f) => relative(dir, join(trec, f)));
-    stdout = "";
+    clear();
     expect(
       await main(["eval", "--qrels", qrels as string, "--run", run as string, "-m", "map"], io),
-      stderr,
+      err(),
     ).toBe(0);
     // out.test's counts, then the measure.
-    expect(stdout).toMatch(
+    expect(out()).toMatch(
       /^num_q\tall\t3\nnum_ret\tall\t1500\nnum_rel\tall\t561\nnum_rel_ret\tall\t131\nmap\tall\t0\.\d{4}\n$/,
     );
   });

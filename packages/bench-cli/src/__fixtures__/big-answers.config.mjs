@@ -2,17 +2,13 @@
 // and a journal of a chosen size, to fill a small disk or pass a file size limit.
 import { defineConfig } from "@fastrag/bench-cli";
 import { ExactMatch } from "@fastrag/bench-metrics/generation";
+import { answerSamples } from "./answers.mjs";
 
 const n = Number(process.env.FASTRAG_TEST_SAMPLES ?? 10);
 const length = Number(process.env.FASTRAG_TEST_ANSWER ?? 10);
 
 export default defineConfig({
-  dataset: Array.from({ length: n }, (_, i) => ({
-    id: `q${i}`,
-    question: `question ${i}`,
-    expectedAnswers: [`a${i}`],
-    relevantIds: [],
-  })),
+  dataset: answerSamples(n, { question: (i) => `question ${i}` }),
   metrics: [new ExactMatch()],
   maxConcurrent: 1,
   targets: {

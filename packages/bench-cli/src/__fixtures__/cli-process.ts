@@ -43,3 +43,14 @@ export function runDemoConfigs(out: string): void {
     cli(["run", join(fixtures, config), "--out-dir", out]);
   }
 }
+
+/**
+ * A scratch directory (`dir`) with the demo results in `out`, its `results/` folder: what the
+ * test files of the read-only commands start from, in their `beforeAll` (allow it 120 s).
+ */
+export async function demoResults(): Promise<{ dir: string; out: string }> {
+  const dir = await scratchDir();
+  const out = join(dir, "results");
+  runDemoConfigs(out);
+  return { dir, out };
+}

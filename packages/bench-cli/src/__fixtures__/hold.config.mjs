@@ -3,14 +3,10 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { defineConfig } from "@fastrag/bench-cli";
 import { ExactMatch } from "@fastrag/bench-metrics/generation";
+import { answerSamples, rightAnswer } from "./answers.mjs";
 
 export default defineConfig({
-  dataset: Array.from({ length: 3 }, (_, i) => ({
-    id: `q${i}`,
-    question: `q ${i}`,
-    expectedAnswers: [`a${i}`],
-    relevantIds: [],
-  })),
+  dataset: answerSamples(3),
   metrics: [new ExactMatch()],
   maxConcurrent: 1,
   targets: {
@@ -22,7 +18,7 @@ export default defineConfig({
             await new Promise((resolve) => setTimeout(resolve, 20));
           }
         }
-        return { answer: `a${sample.id.slice(1)}` };
+        return rightAnswer(sample);
       },
     },
   },

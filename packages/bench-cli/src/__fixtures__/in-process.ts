@@ -4,6 +4,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Io } from "../internal/io.js";
 
 /** An `Io` without colors, in `cwd`, that keeps what each stream was given. */
@@ -47,23 +48,22 @@ export async function scratchWith(
   return dir;
 }
 
+/** The shared samples of the test configs (`answers.mjs`), by a path a config in any directory can import. */
+const ANSWERS = JSON.stringify(fileURLToPath(new URL("./answers.mjs", import.meta.url)));
+
 /**
  * The opening of a config (its imports resolve in this process, through the test runner's
- * aliases, not in a child process): `dataset`, `samples` samples from core's `fakeDataset` with
- * ids `q0`…, questions `q 0`… and the expected answer `a0`… (with `judged`, the relevant id
- * `d0`…), and `exact`, an `ExactMatch`. A target answering `"a" + sample.id.slice(1)` is right.
- * Its imports are hoisted, so the config's own first line may come before them.
+ * aliases, not in a child process): `dataset`, `samples` of `answers.mjs`'s samples (with
+ * `judged`, relevant ids too), `exact`, an `ExactMatch`, and `rightAnswer(sample)`. Its imports are
+ * hoisted, so the config's own first line may come before them.
  */
 export function answersConfigHead(
   samples: number,
   { judged = false }: { readonly judged?: boolean } = {},
 ): string {
-  const relevant = judged ? `, relevantIds: ["d" + i]` : "";
-  return `import { fakeDataset } from "@fastrag/bench-core/testing";
-import { ExactMatch } from "@fastrag/bench-metrics/generation";
-const dataset = fakeDataset(
-  Array.from({ length: ${samples} }, (_, i) => ({ id: "q" + i, question: "q " + i, expectedAnswers: ["a" + i]${relevant} })),
-);
+  return `import { ExactMatch } from "@fastrag/bench-metrics/generation";
+import { answerSamples, rightAnswer } from ${ANSWERS};
+const dataset = answerSamples(${samples}${judged ? ", { judged: true }" : ""});
 const exact = new ExactMatch();
 `;
 }

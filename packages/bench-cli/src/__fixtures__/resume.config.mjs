@@ -3,23 +3,19 @@
 import { appendFileSync } from "node:fs";
 import { defineConfig } from "@fastrag/bench-cli";
 import { ExactMatch } from "@fastrag/bench-metrics/generation";
+import { answerSamples, rightAnswer } from "./answers.mjs";
 
 const log = (line) => appendFileSync(process.env.FASTRAG_TEST_CALLS, `${line}\n`);
 
 export default defineConfig({
-  dataset: Array.from({ length: 10 }, (_, i) => ({
-    id: `q${i}`,
-    question: `q ${i}`,
-    expectedAnswers: [`a${i}`],
-    relevantIds: [],
-  })),
+  dataset: answerSamples(10),
   metrics: [new ExactMatch()],
   maxConcurrent: 1,
   targets: {
     first: {
       query: async (_q, { sample }) => {
         log(`first ${sample.id}`);
-        return { answer: `a${sample.id.slice(1)}` };
+        return rightAnswer(sample);
       },
     },
     second: {

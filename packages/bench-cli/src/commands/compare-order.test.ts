@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { BenchmarkResult, type SampleResult } from "@fastrag/bench-core";
 import { describe, expect, it } from "vitest";
+import { memoryIo, scratchWith } from "../__fixtures__/in-process.js";
 import { main } from "../cli.js";
 
 // Issue 34, items 1 and 5 at the command line: the order given, --label, --samples.
@@ -28,21 +28,13 @@ function result(name: string, scores: (number | "error")[]): BenchmarkResult {
 }
 
 async function setup() {
-  const dir = await mkdtemp(join(tmpdir(), "fastrag-compare-order-"));
+  const dir = await scratchWith("compare-order");
   await mkdir(join(dir, "a"));
   await mkdir(join(dir, "b"));
   await result("zeta", [0.2, 0.4, 0.9, 0.9]).save(join(dir, "zeta.json"));
   await result("bm25", ["error", "error", 0.8, 0.8]).save(join(dir, "a", "bm25.json"));
   await result("bm25", [0.1, 0.1, 0.1, 0.1]).save(join(dir, "b", "bm25.json"));
-  let stdout = "";
-  let stderr = "";
-  const io = {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    env: { NO_COLOR: "1" },
-    cwd: dir,
-  };
-  return { io, out: () => stdout, err: () => stderr };
+  return memoryIo(dir);
 }
 
 describe("compare", () => {

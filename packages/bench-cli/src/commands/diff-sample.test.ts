@@ -9,6 +9,7 @@ import {
   type SampleTrial,
 } from "@fastrag/bench-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { memoryIo } from "../__fixtures__/in-process.js";
 import { main } from "../cli.js";
 
 const HOSTILE = "<script>alert(1)</script>\u001b[2J";
@@ -69,16 +70,9 @@ async function save(dir: string, name: string, samples: SampleResult[], trials?:
 }
 
 async function run(argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const io = {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    env: { NO_COLOR: "1" },
-    cwd: process.cwd(),
-  };
+  const { io, out, err } = memoryIo(process.cwd());
   const code = await main(argv, io);
-  return { code, stdout, stderr };
+  return { code, stdout: out(), stderr: err() };
 }
 
 let base = "";

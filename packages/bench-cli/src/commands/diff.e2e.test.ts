@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cli, runDemoConfigs, scratchDir } from "../__fixtures__/cli-process.js";
+import { cli, demoResults } from "../__fixtures__/cli-process.js";
 
 // End-to-end: these tests start the built binary as a child process, as a user or CI would.
 
@@ -9,9 +9,7 @@ let dir: string;
 /** The demo results (see `runDemoConfigs`), read by the tests below. */
 let out: string;
 beforeAll(async () => {
-  dir = await scratchDir();
-  out = join(dir, "results");
-  runDemoConfigs(out);
+  ({ dir, out } = await demoResults());
 }, 120_000);
 
 describe("fastrag-bench diff", () => {

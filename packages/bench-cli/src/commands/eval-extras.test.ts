@@ -1,26 +1,16 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedData } from "../../../../test-support/shared-data.js";
+import { cli, scratchDir } from "../__fixtures__/cli-process.js";
 
 // `eval`'s counts (num_q, num_ret, num_rel, num_rel_ret, against trec_eval's own outputs),
 // `--save` read back by `compare`, and its refusals of a repeated flag and of swapped files. The
 // built binary runs as a child process, as a user would run it.
-const bin = fileURLToPath(new URL("../../dist/bin.js", import.meta.url));
 const trec = sharedData("trec_eval/");
-
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], {
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-    timeout: 60_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 /** trec_eval's integer count lines of one of its expected outputs: `num_ret|301` → 500. */
 async function trecCounts(file: string): Promise<Map<string, number>> {
@@ -44,8 +34,7 @@ function ourCounts(stdout: string): Map<string, number> {
 
 let dir: string;
 beforeAll(async () => {
-  expect(existsSync(bin), "build the package first (pnpm build)").toBe(true);
-  dir = await mkdtemp(join(tmpdir(), "fastrag-eval-extras-"));
+  dir = await scratchDir();
 });
 
 describe("eval's trec_eval counts", () => {
