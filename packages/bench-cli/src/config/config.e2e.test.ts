@@ -11,6 +11,10 @@ beforeAll(async () => {
   dir = await scratchDir();
 });
 
+/** `run` of a fixture config into `<dir>/<out>`, with `flags`. */
+const runFixture = (config: string, out: string, ...flags: string[]) =>
+  cli(["run", join(fixtures, config), ...flags, "--out-dir", join(dir, out)]);
+
 describe("a config loaded and checked by run", () => {
   it("refuses an empty target name before any target runs", async () => {
     const to = join(dir, "empty-name");
@@ -32,22 +36,12 @@ describe("a config loaded and checked by run", () => {
   });
 
   it("warns of a misspelled config key, and refuses targets given as an array", () => {
-    const typo = cli([
-      "run",
-      join(fixtures, "typo-key.config.mjs"),
-      "--out-dir",
-      join(dir, "typo"),
-    ]);
+    const typo = runFixture("typo-key.config.mjs", "typo");
     expect(typo.code, typo.stderr).toBe(0);
     expect(typo.stderr).toMatch(
       /^warning: .*typo-key\.config\.mjs: config key "maxConcurent" is not one run reads, so it is ignored; the keys are dataset, metrics, targets, maxConcurrent, outDir, timeoutMs, cache, keepChunkText, retries, rateLimit, trials, warmup$/m,
     );
-    const array = cli([
-      "run",
-      join(fixtures, "array-targets.config.mjs"),
-      "--out-dir",
-      join(dir, "arr"),
-    ]);
+    const array = runFixture("array-targets.config.mjs", "arr");
     expect(array.code).toBe(2);
     expect(array.stderr).toMatch(/targets must be an object of name → target/);
     expect(existsSync(join(dir, "arr"))).toBe(false);
@@ -116,7 +110,7 @@ describe("a config loaded and checked by run", () => {
   });
 
   it("awaits a config exported as a promise", () => {
-    const r = cli(["run", join(fixtures, "async.config.mjs"), "--out-dir", join(dir, "async")]);
+    const r = runFixture("async.config.mjs", "async");
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(dir, "async", "only.json"))).toBe(true);
   });
@@ -130,58 +124,29 @@ describe("a config loaded and checked by run", () => {
   });
 
   it("refuses bad retries in a config, and a bad --rpm, naming them", () => {
-    const retries = cli([
-      "run",
-      join(fixtures, "bad-retries.config.mjs"),
-      "--out-dir",
-      join(dir, "never2"),
-    ]);
+    const retries = runFixture("bad-retries.config.mjs", "never2");
     expect(retries.code).toBe(2);
     expect(retries.stderr).toMatch(
       /^error: \S+bad-retries\.config\.mjs: retries\.retryOn must be a function \(error\) => boolean that marks transient errors, found none$/m,
     );
-    const rpm = cli([
-      "run",
-      join(fixtures, "ratelimit.config.mjs"),
-      "--rpm",
-      "fast",
-      "--out-dir",
-      join(dir, "never2"),
-    ]);
+    const rpm = runFixture("ratelimit.config.mjs", "never2", "--rpm", "fast");
     expect(rpm.code).toBe(2);
     expect(rpm.stderr).toMatch(/--rpm "fast": expected a positive number per minute/);
     expect(existsSync(join(dir, "never2"))).toBe(false);
   });
 
   it("refuses a bad --trials and a bad config trials, naming them", () => {
-    const flag = cli([
-      "run",
-      join(fixtures, "trials.config.mjs"),
-      "--trials",
-      "0",
-      "--out-dir",
-      join(dir, "never-trials"),
-    ]);
+    const flag = runFixture("trials.config.mjs", "never-trials", "--trials", "0");
     expect(flag.code).toBe(2);
     expect(flag.stderr).toMatch(/--trials "0": expected a positive integer/);
-    const config = cli([
-      "run",
-      join(fixtures, "bad-trials.config.mjs"),
-      "--out-dir",
-      join(dir, "never-trials"),
-    ]);
+    const config = runFixture("bad-trials.config.mjs", "never-trials");
     expect(config.code).toBe(2);
     expect(config.stderr).toMatch(/bad-trials\.config\.mjs: trials must be a positive integer/);
     expect(existsSync(join(dir, "never-trials"))).toBe(false);
   });
 
   it("refuses a config's rateLimit field that Benchmark refuses, in the config's terms", () => {
-    const r = cli([
-      "run",
-      join(fixtures, "bad-ratelimit.config.mjs"),
-      "--out-dir",
-      join(dir, "never3"),
-    ]);
+    const r = runFixture("bad-ratelimit.config.mjs", "never3");
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       /^error: \S+bad-ratelimit\.config\.mjs: rateLimit\.requestsPerMinute must be a positive number, found the number 0$/m,

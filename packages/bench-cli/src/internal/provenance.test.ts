@@ -1,10 +1,11 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigurationError } from "@fastrag/bench-core";
 import { describe, expect, it } from "vitest";
+import { git, hasGit } from "../__fixtures__/git.js";
 import { configHash, gitCommit, targetParams } from "./provenance.js";
 
 const A = "0123456789abcdef0123456789abcdef01234567";
@@ -71,23 +72,10 @@ describe("gitCommit, read from .git without running git", () => {
     expect(await gitCommit(garbage)).toBeUndefined();
   });
 
-  const hasGit = spawnSync("git", ["--version"]).status === 0;
   it.skipIf(!hasGit)(
     "agrees with git rev-parse HEAD on a real repository and worktree",
     async () => {
       const root = await mkdtemp(join(tmpdir(), "fastrag-realgit-"));
-      const git = (cwd: string, ...args: string[]) =>
-        execFileSync("git", args, {
-          cwd,
-          encoding: "utf8",
-          env: {
-            ...process.env,
-            GIT_AUTHOR_NAME: "t",
-            GIT_AUTHOR_EMAIL: "t@example.com",
-            GIT_COMMITTER_NAME: "t",
-            GIT_COMMITTER_EMAIL: "t@example.com",
-          },
-        }).trim();
       const repo = join(root, "repo");
       await mkdir(repo);
       git(repo, "init", "-q", "-b", "main");

@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { git, hasGit } from "../../__fixtures__/git.js";
 import { answersConfigHead, memoryIo, scratchWith } from "../../__fixtures__/in-process.js";
 import { main } from "../../cli.js";
 
@@ -48,8 +49,6 @@ async function resultFile(dir: string, name: string): Promise<Record<string, unk
   return JSON.parse(await readFile(join(dir, "results", `${name}.json`), "utf8"));
 }
 
-const hasGit = spawnSync("git", ["--version"]).status === 0;
-
 describe("provenance in run's results", () => {
   it("records the config file's sha256 and each target's params (none declared: none recorded)", async () => {
     const t = await setup();
@@ -68,23 +67,11 @@ describe("provenance in run's results", () => {
 
   it.skipIf(!hasGit)("records the commit of the git work tree holding the config", async () => {
     const t = await setup();
-    const git = (...args: string[]) =>
-      execFileSync("git", args, {
-        cwd: t.dir,
-        encoding: "utf8",
-        env: {
-          ...process.env,
-          GIT_AUTHOR_NAME: "t",
-          GIT_AUTHOR_EMAIL: "t@example.com",
-          GIT_COMMITTER_NAME: "t",
-          GIT_COMMITTER_EMAIL: "t@example.com",
-        },
-      }).trim();
-    git("init", "-q", "-b", "main");
-    git("add", "bench.config.mjs");
-    git("commit", "-q", "-m", "config");
+    git(t.dir, "init", "-q", "-b", "main");
+    git(t.dir, "add", "bench.config.mjs");
+    git(t.dir, "commit", "-q", "-m", "config");
     expect(await main(["run", "bench.config.mjs"], t.io), t.err()).toBe(0);
-    expect((await resultFile(t.dir, "plain")).git_commit).toBe(git("rev-parse", "HEAD"));
+    expect((await resultFile(t.dir, "plain")).git_commit).toBe(git(t.dir, "rev-parse", "HEAD"));
   });
 
   it("refuses params that are not JSON before any target is called (exit 2)", async () => {
