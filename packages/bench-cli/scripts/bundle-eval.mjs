@@ -1,7 +1,7 @@
 // Builds dist/commands/eval-bundle.js: `fastrag-bench eval` with the modules it reads and scores
 // with (its readers, the retrieval metrics and their kernels, core's errors and summaries) in one
-// file. Loaded one by one they were ~40 modules, a third of eval's time on a 1,000,000-line run
-// beside the parse itself (docs/decisions/eval-reading.md). Run by `build`, after tsc.
+// file, because loading them one by one cost eval much of its time beside the parse itself (the
+// readings are in docs/decisions/eval-reading.md). Run by `build`, after tsc.
 //
 // What the rest of the CLI also loads stays shared (commander, eval's default measures, io and
 // printable), and so does the record path (`--save`, or a metric without a kernel here), which

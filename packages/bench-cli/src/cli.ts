@@ -103,7 +103,7 @@ function firstLine(message: string): string {
 }
 
 /** `--verbose`: the error's stack, and each cause's, so a failure deep in a config can be traced. */
-export function details(error: unknown): string {
+function details(error: unknown): string {
   const parts: string[] = [];
   let e: unknown = error;
   for (let depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
@@ -130,7 +130,7 @@ function hint(error: Error, command: string | undefined): string {
  * permission): no input of the user's is wrong, so "fix the input" would mislead. `undefined` for
  * any other error.
  */
-export function storageHint(error: unknown): string | undefined {
+function storageHint(error: unknown): string | undefined {
   let e: unknown = error;
   for (let depth = 0; depth < 8 && typeof e === "object" && e !== null; depth++) {
     const code = (e as { code?: unknown }).code;

@@ -36,8 +36,9 @@ export const evalCommandSpec: CommandSpec = {
 
 /**
  * `evalCommand`, from the one-file build of eval and what it reads and scores with
- * (`dist/commands/eval-bundle.js`, written by `scripts/bundle-eval.mjs`): ~40 modules fewer to
- * load. Where that file does not exist, the sources run (under the test runner): then `eval.js`.
+ * (`dist/commands/eval-bundle.js`, written by `scripts/bundle-eval.mjs`): eval's start is most of
+ * its distance to the parse floor (docs/decisions/eval-reading.md). Where that file does not
+ * exist, the sources run (under the test runner): then `eval.js`.
  */
 async function loadEvalCommand(): Promise<typeof import("./eval.js").evalCommand> {
   try {

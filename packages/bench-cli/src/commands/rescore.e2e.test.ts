@@ -1,16 +1,10 @@
 import { readFileSync } from "node:fs";
-import { mkdtemp, readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cli, fixtures, scratchDir } from "../__fixtures__/cli-process.js";
 
 // End-to-end: these tests start the built binary as a child process, as a user or CI would.
-
-let _dir: string;
-beforeAll(async () => {
-  _dir = await scratchDir();
-});
 
 describe("rescore", () => {
   const config = join(fixtures, "rescore.config.mjs");
@@ -20,7 +14,7 @@ describe("rescore", () => {
     );
 
   it("scores saved outputs with the config's metrics, calling no target, as a fresh run does", async () => {
-    const root = await mkdtemp(join(tmpdir(), "fastrag-cli-rescore-"));
+    const root = await scratchDir();
     const calls = join(root, "calls.txt");
     const env = { FASTRAG_TEST_CALLS: calls };
     const first = cli(["run", config, "--out-dir", join(root, "a")], env);
@@ -59,7 +53,7 @@ describe("rescore", () => {
   });
 
   it("refuses a metric that reads chunk text the run did not keep, naming the option; keeps it with --keep-chunk-text", async () => {
-    const root = await mkdtemp(join(tmpdir(), "fastrag-cli-rescore-"));
+    const root = await scratchDir();
     expect(cli(["run", config, "--out-dir", join(root, "plain")]).code).toBe(0);
     const file = join(root, "plain", "engine.json");
     const before = await readFile(file, "utf8");

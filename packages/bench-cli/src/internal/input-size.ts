@@ -32,8 +32,8 @@ export async function inputSize(path: string): Promise<number | undefined> {
 }
 
 /**
- * The text sizes of `eval`'s two inputs (see {@link inputSize}), read once however many decisions
- * (threads, a worker for the run) ask for them.
+ * The text sizes of `eval`'s two inputs (see {@link inputSize}), read once, when the record path
+ * decides whether the run is worth a worker thread.
  */
 export class InputSizes {
   #sizes: Promise<{ qrels: number | undefined; run: number | undefined }> | undefined;

@@ -35,7 +35,7 @@ interface Holder {
   /**
    * When the holder's process started, as the kernel counts it (Linux `/proc/<pid>/stat`, in
    * clock ticks since boot): a live pid that started at another time is a reused pid. Absent
-   * off Linux, and in locks of older versions.
+   * off Linux.
    */
   readonly processStart?: string;
 }

@@ -13,7 +13,7 @@ import {
 import { seedJournal } from "@fastrag/bench-core/internal";
 import { printable } from "../../internal/printable.js";
 
-/** Where `run` keeps one target's state (see `targetPaths` in run.ts). */
+/** Where `run` keeps one target's state (see `targetPaths` in target-files.ts). */
 export interface StatePaths {
   readonly file: string;
   readonly journal: string;
