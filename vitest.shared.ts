@@ -18,6 +18,10 @@ export default defineConfig({
         replacement: pkg("bench-core/src/$1.ts"),
       },
       { find: /^@fastrag\/bench-datasets$/, replacement: pkg("bench-datasets/src/index.ts") },
+      {
+        find: /^@fastrag\/bench-datasets\/internal$/,
+        replacement: pkg("bench-datasets/src/internal.ts"),
+      },
       { find: /^@fastrag\/bench-compare$/, replacement: pkg("bench-compare/src/index.ts") },
       { find: /^@fastrag\/bench-ai$/, replacement: pkg("bench-ai/src/index.ts") },
       { find: /^@fastrag\/bench-langchain$/, replacement: pkg("bench-langchain/src/index.ts") },

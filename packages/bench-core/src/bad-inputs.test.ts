@@ -23,7 +23,7 @@ const RESULTS: Record<string, RegExp> = {
   "empty.json": /not valid JSON \(the file is empty\)/,
   "huge-number.json":
     /duration_s: expected a non-negative number|duration_s: expected a finite number/,
-  "invalid-utf8.json": /:\d+: invalid UTF-8 at byte \d+ \(column \d+\)/,
+  "invalid-utf8.json": /: line \d+, column \d+: invalid UTF-8 at byte \d+ \(found 0x/,
   "negative-count.json": /status\.errored: expected a non-negative integer, found the number -1/,
   "no-format.json": /format: expected a string/,
   "numeric-retrieved-id.json":

@@ -111,7 +111,7 @@ describe("ConfigurationError's fields", () => {
     }
     expect(error).toMatchObject({ path: "data.jsonl", line: 2, column: 3 });
     expect((error as Error).message).toBe(
-      "data.jsonl:2: invalid UTF-8 at byte 4 (column 3); expected a UTF-8 text file",
+      "data.jsonl: line 2, column 3: invalid UTF-8 at byte 4 (found 0xff); expected a UTF-8 text file",
     );
   });
 

@@ -22,7 +22,7 @@ export {
   optionsObject,
   stringOption,
 } from "./internal/options.js";
-export { decodeUtf8, firstInvalidUtf8, shortText } from "./internal/text.js";
+export { shortText } from "./internal/text.js";
 export { isTimeoutMs, MAX_TIMER_MS } from "./internal/timer.js";
 export { setOwn } from "./internal/validate.js";
 export { forEachConcurrently } from "./internal/worker-pool.js";

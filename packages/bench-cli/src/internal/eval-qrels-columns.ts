@@ -1,15 +1,12 @@
 import {
   ByteSet,
   copyBytes,
-  fieldEnd,
-  grown,
-  HandOver,
+  grow,
   hashBytes,
-  type LineFeeder,
-  otherNumber,
-  simpleDecimal,
-  spaceEnd,
-} from "./eval-read.js";
+  parseSimpleDecimal,
+  QidMatcher,
+} from "@fastrag/bench-datasets/internal";
+import { fieldEnd, HandOver, type LineFeeder, otherNumber, spaceEnd } from "./eval-read.js";
 
 // `eval`'s columnar path: the qrels read into flat per-judgment columns, then grouped by query
 // (see eval-columns.ts for the whole path).
@@ -37,8 +34,7 @@ export class QrelsColumns implements LineFeeder {
   order: Int32Array = new Int32Array(0);
   start: Int32Array = new Int32Array(1);
   // The last line's query id: consecutive lines of one query skip the query look-up.
-  private lastId = new Uint8Array(64);
-  private lastLength = -1;
+  private readonly lastId = new QidMatcher();
   private lastQuery = -1;
 
   /** Makes room for `n` judgments (more still grow the columns). */
@@ -51,7 +47,7 @@ export class QrelsColumns implements LineFeeder {
     this.pool = new Uint8Array(Math.max(this.pool.length, n * 8));
   }
 
-  feed(bytes: Uint8Array, from: number, end: number): void {
+  feed(bytes: Buffer, from: number, end: number): void {
     let i = from;
     while (i < end) {
       i = spaceEnd(bytes, i);
@@ -71,7 +67,7 @@ export class QrelsColumns implements LineFeeder {
       if (g1 === g0 || bytes[after] !== 10) throw new HandOver("a qrels line without 4 fields");
       // Grades are mostly one digit.
       const c = bytes[g0] as number;
-      let grade = g1 === g0 + 1 && c >= 48 && c <= 57 ? c - 48 : simpleDecimal(bytes, g0, g1);
+      let grade = g1 === g0 + 1 && c >= 48 && c <= 57 ? c - 48 : parseSimpleDecimal(bytes, g0, g1);
       if (Number.isNaN(grade)) grade = otherNumber(bytes, g0, g1);
       if (Number.isNaN(grade)) throw new HandOver("a qrels grade that is not a number");
       this.add(bytes, d0, d1, this.queryOf(bytes, q0, q1), grade);
@@ -79,20 +75,12 @@ export class QrelsColumns implements LineFeeder {
     }
   }
 
-  private queryOf(bytes: Uint8Array, start: number, end: number): number {
-    const length = end - start;
-    const last = this.lastId;
-    if (length === this.lastLength) {
-      let k = 0;
-      while (k < length && last[k] === bytes[start + k]) k++;
-      if (k === length) return this.lastQuery;
-    }
+  private queryOf(bytes: Buffer, start: number, end: number): number {
+    if (this.lastId.matches(bytes, start, end)) return this.lastQuery;
     const h = hashBytes(bytes, start, end);
     let q = this.queries.find(bytes, start, end, h);
     if (q < 0) q = this.queries.add(bytes, start, end, h);
-    if (length > last.length) this.lastId = new Uint8Array(length * 2);
-    copyBytes(bytes, start, end, this.lastId, 0);
-    this.lastLength = length;
+    this.lastId.remember(bytes, start, end);
     this.lastQuery = q;
     return q;
   }
@@ -101,14 +89,14 @@ export class QrelsColumns implements LineFeeder {
     const j = this.count;
     if (j + 1 >= this.query.length) {
       const length = this.query.length * 2;
-      this.query = grown(this.query, length);
-      this.grade = grown(this.grade, length);
-      this.docHash = grown(this.docHash, length);
-      this.docStart = grown(this.docStart, length + 1);
+      this.query = grow(this.query, length);
+      this.grade = grow(this.grade, length);
+      this.docHash = grow(this.docHash, length);
+      this.docStart = grow(this.docStart, length + 1);
     }
     const at = this.docStart[j] as number;
     const stop = at + end - start;
-    if (stop > this.pool.length) this.pool = grown(this.pool, Math.max(stop, this.pool.length * 2));
+    if (stop > this.pool.length) this.pool = grow(this.pool, Math.max(stop, this.pool.length * 2));
     copyBytes(bytes, start, end, this.pool, at);
     this.docStart[j + 1] = stop;
     this.docHash[j] = hashBytes(bytes, start, end);

@@ -1,11 +1,14 @@
-import { JudgmentTable, type QrelsColumns } from "./eval-qrels-columns.js";
 import {
   ByteSet,
   copyBytes,
-  fieldEnd,
-  grown,
-  HandOver,
+  grow,
   hashBytes,
+  parseSimpleDecimal,
+} from "@fastrag/bench-datasets/internal";
+import { JudgmentTable, type QrelsColumns } from "./eval-qrels-columns.js";
+import {
+  fieldEnd,
+  HandOver,
   type LineFeeder,
   lineEnd,
   otherNumber,
@@ -20,53 +23,13 @@ import {
 // there without checking the end of the buffer.
 
 /**
- * A run's score: the plain decimal form read inline (up to 15 digits, so the integer is exact and
- * the quotient correctly rounded, as `Number()` gives it), any other through `otherNumber`; NaN
- * when not a finite number.
+ * A run's score: the plain decimal form straight from the bytes (what `Number()` gives for it),
+ * any other through `otherNumber`; NaN when not a finite number.
  */
 function readScore(bytes: Uint8Array, s0: number, s1: number): number {
-  let k = s0;
-  let c = bytes[k] as number;
-  const negative = c === 45;
-  if (negative || c === 43) k++;
-  let m = 0;
-  let digits = 0;
-  let fraction = -1;
-  for (; k < s1; k++) {
-    c = bytes[k] as number;
-    if (c >= 48 && c <= 57) {
-      m = m * 10 + (c - 48);
-      digits++;
-      if (fraction >= 0) fraction++;
-    } else if (c === 46 && fraction < 0) {
-      fraction = 0;
-    } else {
-      return otherNumber(bytes, s0, s1);
-    }
-  }
-  if (digits === 0 || digits > 15) return otherNumber(bytes, s0, s1);
-  const value = fraction > 0 ? m / (TENS[fraction] as number) : m;
-  return negative ? -value : value;
+  const simple = parseSimpleDecimal(bytes, s0, s1);
+  return Number.isNaN(simple) ? otherNumber(bytes, s0, s1) : simple;
 }
-
-const TENS: Float64Array = /* @__PURE__ */ Float64Array.of(
-  1,
-  1e1,
-  1e2,
-  1e3,
-  1e4,
-  1e5,
-  1e6,
-  1e7,
-  1e8,
-  1e9,
-  1e10,
-  1e11,
-  1e12,
-  1e13,
-  1e14,
-  1e15,
-);
 
 /**
  * One query's ranking, joined with its judgments rank by rank: what {@link RunReader} hands to
@@ -138,7 +101,7 @@ export class RunReader implements LineFeeder {
 
   // One function, the per-document work inline and the buffers in locals: a hot loop (see
   // docs/decisions/eval-reading.md).
-  feed(bytes: Uint8Array, from: number, end: number): void {
+  feed(bytes: Buffer, from: number, end: number): void {
     let i = from;
     let id = this.idBytes;
     let idLength = this.idLength;
@@ -187,7 +150,7 @@ export class RunReader implements LineFeeder {
       const at = docStart[n] as number;
       const stop = at + d1 - d0;
       if (stop > this.pool.length)
-        this.pool = grown(this.pool, Math.max(stop, this.pool.length * 2));
+        this.pool = grow(this.pool, Math.max(stop, this.pool.length * 2));
       const pool = this.pool;
       for (let k = d0; k < d1; k++) pool[at + k - d0] = bytes[k] as number;
       docStart[n + 1] = stop;
@@ -220,7 +183,7 @@ export class RunReader implements LineFeeder {
     return true;
   }
 
-  private switchQuery(bytes: Uint8Array, start: number, end: number): void {
+  private switchQuery(bytes: Buffer, start: number, end: number): void {
     this.finishQuery();
     const h = hashBytes(bytes, start, end);
     if (this.seen.find(bytes, start, end, h) >= 0)
@@ -253,10 +216,10 @@ export class RunReader implements LineFeeder {
 
   private growDocuments(): void {
     const length = this.scores.length * 2;
-    this.scores = grown(this.scores, length);
-    this.grades = grown(this.grades, length);
-    this.hashes = grown(this.hashes, length);
-    this.docStart = grown(this.docStart, length + 1);
+    this.scores = grow(this.scores, length);
+    this.grades = grow(this.grades, length);
+    this.hashes = grow(this.hashes, length);
+    this.docStart = grow(this.docStart, length + 1);
     // The duplicate table keeps at most half its slots filled; rebuilt from the documents so far.
     const size = length * 2;
     this.stamps = new Int32Array(size);

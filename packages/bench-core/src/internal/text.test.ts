@@ -25,6 +25,8 @@ describe("decodeUtf8", () => {
   it("refuses invalid UTF-8, naming the line", () => {
     const bytes = Buffer.from([0x61, 0x0a, 0x62, 0xff, 0x63]);
     expect(() => decodeUtf8(bytes, "file.json")).toThrow(ConfigurationError);
-    expect(() => decodeUtf8(bytes, "file.json")).toThrow(/^file.json:2: invalid UTF-8 at byte 3/);
+    expect(() => decodeUtf8(bytes, "file.json")).toThrow(
+      /^file.json: line 2, column 2: invalid UTF-8 at byte 3 \(found 0xff\)/,
+    );
   });
 });

@@ -16,18 +16,64 @@ export function decodeUtf8(buf: Uint8Array, source: string): string {
     const text = bytes.toString("utf8");
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   }
-  const offset = firstInvalidUtf8(buf);
-  let line = 1;
+  const start = hasBom(bytes) ? 3 : 0;
+  const body = bytes.subarray(start);
+  throw invalidUtf8(source, body, firstInvalidUtf8(body), { byte: start, line: 1, column: 1 });
+}
+
+/** True when `bytes` starts with the UTF-8 byte order mark. */
+export function hasBom(bytes: Uint8Array): boolean {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+}
+
+/**
+ * Where `bytes` begins in its file, for messages: its byte offset, and the line and column (in
+ * characters) its first byte is at.
+ */
+export interface Utf8Origin {
+  readonly byte: number;
+  readonly line: number;
+  readonly column: number;
+}
+
+/**
+ * The error for invalid UTF-8 at `offset` of `bytes` (which begins at `origin` in the file
+ * `source`), of kind `invalid-input` with its `path`, `line` and `column`:
+ * `<source>: line L, column C: invalid UTF-8 at byte B (found 0x..); expected a UTF-8 text file`.
+ * Every reader of text files words it so, whole or streamed.
+ */
+export function invalidUtf8(
+  source: string,
+  bytes: Uint8Array,
+  offset: number,
+  origin: Utf8Origin,
+): ConfigurationError {
+  let line = origin.line;
   let lineStart = 0;
   for (let i = 0; i < offset; i++) {
-    if (buf[i] === 0x0a) {
+    if (bytes[i] === 0x0a) {
       line++;
       lineStart = i + 1;
     }
   }
-  throw new ConfigurationError(
-    `${source}:${line}: invalid UTF-8 at byte ${offset} (column ${offset - lineStart + 1}); expected a UTF-8 text file`,
-    { path: source, line, column: offset - lineStart + 1 },
+  // Everything before `offset` is valid, so it decodes to the characters that precede the bad byte.
+  const before = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(
+    "utf8",
+    lineStart,
+    offset,
+  ).length;
+  const column = (line === origin.line ? origin.column : 1) + before;
+  // The bad byte and the continuation bytes that follow it: the sequence that does not decode.
+  let stop = offset + 1;
+  while (stop < bytes.length && stop < offset + 4 && ((bytes[stop] as number) & 0xc0) === 0x80)
+    stop++;
+  let found = "";
+  for (let i = offset; i < stop; i++) {
+    found += `${i === offset ? "" : " "}0x${(bytes[i] as number).toString(16).padStart(2, "0")}`;
+  }
+  return new ConfigurationError(
+    `${source}: line ${line}, column ${column}: invalid UTF-8 at byte ${origin.byte + offset} (found ${found}); expected a UTF-8 text file`,
+    { kind: "invalid-input", path: source, line, column },
   );
 }
 

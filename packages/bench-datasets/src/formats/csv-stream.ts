@@ -1,10 +1,11 @@
 import { createReadStream } from "node:fs";
+import { invalidUtf8 } from "@fastrag/bench-core/internal/base";
 import Papa from "papaparse";
-import { fileError } from "../io/files.js";
+import { fileError } from "../io/file-error.js";
 import { maybeGunzip } from "../io/gzip.js";
 import { isBlank } from "../io/lines.js";
 import { count, textLimit } from "../io/text-limit.js";
-import { invalidUtf8, utf8Pieces } from "../io/utf8.js";
+import { utf8Pieces } from "../io/utf8.js";
 import { inputError } from "../records/problems.js";
 
 /**

@@ -31,7 +31,7 @@ export function parseJson(text: string, source: string, firstLine = 1): unknown 
     throw inputError(
       `${source}: line ${line + firstLine - 1}, column ${column}`,
       `invalid JSON at ${found} (${messageOf(error)})`,
-      error,
+      { path: source, line: line + firstLine - 1, column, cause: error },
     );
   }
 }

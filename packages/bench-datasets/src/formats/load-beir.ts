@@ -1,8 +1,9 @@
 import { access, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { EvalSample, Metadata } from "@fastrag/bench-core";
-import { describeValue } from "@fastrag/bench-core/internal";
-import { fileError, readTextFile } from "../io/files.js";
+import { describeValue, setOwn } from "@fastrag/bench-core/internal";
+import { fileError } from "../io/file-error.js";
+import { readTextFile } from "../io/files.js";
 import { forEachLine, isBlank } from "../io/lines.js";
 import {
   describeInexact,
@@ -10,7 +11,6 @@ import {
   isExactNumber,
   isPlainRecord,
   newRecord,
-  setOwn,
 } from "../records/problems.js";
 import type { LoadedSamples } from "../records/sample-builder.js";
 import { parseJson } from "./json-text.js";
@@ -129,13 +129,14 @@ export async function loadBeirDataset(dir: string, split: string): Promise<Loade
     throw inputError(
       dir,
       "a directory is read as a BEIR dataset and needs queries.jsonl and qrels/<split>.tsv; qrels/ is missing",
-      error,
+      { kind: "unreadable-file", path: join(dir, "qrels"), cause: error },
     );
   }
   if (!qrelsFiles.includes(`${split}.tsv`)) {
     throw inputError(
       dir,
       `no qrels for split "${split}" (qrels/${split}.tsv); splits found: ${qrelsFiles.map((f) => f.slice(0, -4)).join(", ") || "(none)"}`,
+      { kind: "invalid-option", option: "split", path: dir },
     );
   }
   const qrelsPath = await plainOrGz(join(dir, "qrels", `${split}.tsv`));

@@ -1,4 +1,4 @@
-import { readFileBytes } from "../io/gzip.js";
+import { readFileBytes } from "../io/files.js";
 import type { ColumnMapping } from "../records/column-mapping.js";
 import { inputError } from "../records/problems.js";
 import { type LoadedSamples, SampleBuilder } from "../records/sample-builder.js";

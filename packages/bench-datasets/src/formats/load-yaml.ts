@@ -13,7 +13,7 @@ import {
 import { readTextFile } from "../io/files.js";
 import { WRITE_AS_JSONL } from "../io/text-limit.js";
 import type { ColumnMapping } from "../records/column-mapping.js";
-import { inputError, messageOf } from "../records/problems.js";
+import { inputError, messageOf, type Place } from "../records/problems.js";
 import type { LoadedSamples } from "../records/sample-builder.js";
 import { lineColumnAt } from "./json-text.js";
 import { samplesFromDocument } from "./load-json.js";
@@ -52,7 +52,7 @@ export async function loadYamlDataset(
       const error = parsed.errors[0];
       if (error !== undefined) throw error;
       for (const warning of parsed.warnings)
-        warnings.push(`${where(path, warning)}: ${firstLine(warning.message)}`);
+        warnings.push(`${where(path, warning).text}: ${firstLine(warning.message)}`);
       keepIntegerText(parsed);
       expectAliases(parsed, path, text);
       // Bounded by expectAliases; yaml's own limit counts alias uses, which refuses the files
@@ -64,15 +64,15 @@ export async function loadYamlDataset(
     let at = where(path, error);
     // Too many alias expansions (a "billion laughs" file) carries no position: name the first
     // alias, where the expansion starts.
-    if (at === path && parsed !== undefined) at = firstAlias(path, text, parsed) ?? path;
-    throw inputError(at, `invalid YAML: ${firstLine(messageOf(error))}`, error);
+    if (at.line === undefined && parsed !== undefined) at = firstAlias(path, text, parsed) ?? at;
+    throw inputError(at, `invalid YAML: ${firstLine(messageOf(error))}`, { cause: error });
   }
   // A stream of several documents (`---` between them): reading the first alone would drop the
   // others without a word.
   if (count > 1) {
     const { line } = lineColumnAt(text, secondAt);
     throw inputError(
-      `${path}: line ${line}`,
+      { text: `${path}: line ${line}`, path, line },
       `a second YAML document starts here (the file holds ${count}); a dataset is one document, a list of records or {samples: [...]}: join the documents' records into one list`,
     );
   }
@@ -126,9 +126,9 @@ function expectAliases(document: Document, path: string, text: string): void {
   const open = new Set<unknown>();
   let spelled = 0;
   let firstAliasAt: number | undefined;
-  const at = (offset: number | undefined) => {
+  const at = (offset: number | undefined, note = ""): Place => {
     const { line, column } = lineColumnAt(text, offset ?? 0);
-    return `${path}: line ${line}, column ${column}`;
+    return { text: `${path}: line ${line}, column ${column}${note}`, path, line, column };
   };
   const size = (node: unknown): number => {
     if (isPair(node)) return size(node.key) + size(node.value);
@@ -162,18 +162,21 @@ function expectAliases(document: Document, path: string, text: string): void {
   const limit = ALIAS_GROWTH * spelled + ALIAS_ALLOWANCE;
   if (total > limit) {
     throw inputError(
-      `${at(firstAliasAt)} (the first alias)`,
+      at(firstAliasAt, " (the first alias)"),
       `invalid YAML: Excessive alias count: the aliases expand the ${spelled} values the file spells out to ${total > 1e15 ? "more than 10^15" : total}, more than ${ALIAS_GROWTH} times as many plus ${ALIAS_ALLOWANCE} (an alias bomb); write the data out`,
     );
   }
 }
 
-function where(path: string, error: unknown): string {
+/** Where a YAML error or warning is: its file, and its line and column when it has them. */
+function where(path: string, error: unknown): Place {
   const position = (error as Partial<YAMLError> | null)?.linePos?.[0];
-  return position === undefined ? path : `${path}: line ${position.line}, column ${position.col}`;
+  if (position === undefined) return { text: path, path };
+  const { line, col: column } = position;
+  return { text: `${path}: line ${line}, column ${column}`, path, line, column };
 }
 
-function firstAlias(path: string, text: string, parsed: Document): string | undefined {
+function firstAlias(path: string, text: string, parsed: Document): Place | undefined {
   let offset: number | undefined;
   visit(parsed, {
     Alias(_, node) {
@@ -183,7 +186,7 @@ function firstAlias(path: string, text: string, parsed: Document): string | unde
   });
   if (offset === undefined) return undefined;
   const { line, column } = lineColumnAt(text, offset);
-  return `${path}: line ${line}, column ${column} (the first alias)`;
+  return { text: `${path}: line ${line}, column ${column} (the first alias)`, path, line, column };
 }
 
 function firstLine(message: string): string {

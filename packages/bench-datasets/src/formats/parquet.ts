@@ -1,5 +1,6 @@
+import { firstInvalidUtf8 } from "@fastrag/bench-core/internal/base";
 import { type FileMetaData, parquetMetadata, parquetRead, parquetSchema } from "hyparquet";
-import { firstInvalidUtf8, strictUtf8 } from "../io/utf8.js";
+import { strictUtf8 } from "../io/utf8.js";
 import { inputError, messageOf } from "../records/problems.js";
 
 /** The top-level columns and rows (as arrays) of a Parquet file held in memory. */
@@ -47,7 +48,7 @@ export async function readParquetTable(buffer: ArrayBuffer, source: string): Pro
     throw inputError(
       `${source}: footer (its length at byte ${end - 8})`,
       `not a readable Parquet file: ${messageOf(error)}`,
-      error,
+      { path: source, cause: error },
     );
   }
   try {
@@ -78,6 +79,7 @@ function expectMagic(buffer: ArrayBuffer, source: string): void {
     throw inputError(
       `${source}: byte ${n}`,
       `unexpected end of file: a Parquet file holds at least 12 bytes ("PAR1", a footer, "PAR1"), this one ${n}`,
+      { path: source },
     );
   }
   for (const at of [0, n - 4]) {
@@ -89,6 +91,7 @@ function expectMagic(buffer: ArrayBuffer, source: string): void {
         at === 0
           ? `expected the Parquet magic "PAR1" that starts the file, found ${found}: not a Parquet file`
           : `expected the Parquet magic "PAR1" that ends the file, found ${found}: the file is truncated or not Parquet`,
+        { path: source },
       );
     }
   }
@@ -137,7 +140,7 @@ async function locateReadError(
       return inputError(
         `${source}: column "${column}"`,
         `not readable Parquet data: ${messageOf(columnError)}`,
-        columnError,
+        { path: source, field: column, cause: columnError },
       );
     }
     for (let row = 0; row < values.length; row++) {
@@ -147,12 +150,15 @@ async function locateReadError(
         return inputError(
           `${source}: row ${row + 1}, column "${column}"`,
           `invalid UTF-8 at byte ${at + 1} of a string value (found 0x${(invalid.bytes[at] ?? 0).toString(16).padStart(2, "0")}); expected UTF-8 text`,
-          error,
+          { path: source, field: column, cause: error },
         );
       }
     }
   }
-  return inputError(source, `not a readable Parquet file: ${messageOf(error)}`, error);
+  return inputError(source, `not a readable Parquet file: ${messageOf(error)}`, {
+    path: source,
+    cause: error,
+  });
 }
 
 function findInvalid(value: unknown, depth = 0): InvalidBytes | undefined {

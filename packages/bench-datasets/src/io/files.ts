@@ -1,10 +1,17 @@
 import { constants as bufferConstants } from "node:buffer";
 import { readFile, stat } from "node:fs/promises";
-import { isAbsolute, resolve } from "node:path";
-import { inputError, messageOf } from "../records/problems.js";
-import { gunzipBytes, isGzip } from "./gzip.js";
+import { decodeUtf8 } from "@fastrag/bench-core/internal/base";
+import {
+  type ByteLineParser,
+  CHUNK,
+  feedReads,
+  type OpenFile,
+  openFile,
+  readBuffer,
+} from "./byte-lines.js";
+import { fileError } from "./file-error.js";
+import { gunzipBytes, gunzipReader, isGzip } from "./gzip.js";
 import { count, isTooLarge, textLimit, tooLargeError } from "./text-limit.js";
-import { decodeUtf8 } from "./utf8.js";
 
 /**
  * Reads a whole UTF-8 text file (BOM dropped), decompressed when it is gzip; a missing or
@@ -47,9 +54,9 @@ export async function readTextFile(
   const size = gzip
     ? `${count(bytes.length)} bytes unpacked (${count(raw.length)} bytes of gzip)`
     : `${count(bytes.length)} bytes`;
-  // Node's own UTF-8 decoding is the fastest (docs/decisions/datasets-reading.md), but it turns invalid
-  // bytes into U+FFFD. So a text holding U+FFFD (never, in nearly every file: V8 answers at once
-  // for a one-byte string) is decoded again, strictly.
+  // Node's own UTF-8 decoding is the fastest (docs/decisions/datasets-reading.md), but it turns
+  // invalid bytes into U+FFFD. So a text holding U+FFFD (never, in nearly every file: V8 answers
+  // at once for a one-byte string) is decoded again, strictly.
   let text: string;
   try {
     text = bytes.toString("utf8");
@@ -58,7 +65,7 @@ export async function readTextFile(
     throw error;
   }
   if (text.length > textLimit.maxChars) throw tooLargeError(path, size, fix);
-  if (text.indexOf("\uFFFD") !== -1) text = decodeUtf8(bytes, path);
+  if (text.indexOf("\uFFFD") !== -1) return decodeUtf8(bytes, path);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
@@ -71,16 +78,15 @@ async function sizeOf(path: string): Promise<string> {
   }
 }
 
-/** A ConfigurationError for a file that cannot be opened or read. */
-export function fileError(path: string, error: unknown): Error {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === "ENOENT") {
-    // A relative path is read from the working directory: say which file that was.
-    const where = isAbsolute(path) ? "" : ` (looked for ${resolve(path)})`;
-    return inputError(path, `no such file or directory${where}`, error);
+/** A file's bytes, decompressed when it is gzip. */
+export async function readFileBytes(path: string): Promise<Buffer> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    throw fileError(path, error);
   }
-  if (code === "EISDIR") return inputError(path, "is a directory, expected a file", error);
-  return inputError(path, `cannot read: ${messageOf(error)}`, error);
+  return isGzip(bytes) ? gunzipBytes(bytes, path) : bytes;
 }
 
 /** True when `path` is a directory; a missing path is a ConfigurationError. */
@@ -90,4 +96,51 @@ export async function isDirectory(path: string): Promise<boolean> {
   } catch (error) {
     throw fileError(path, error);
   }
+}
+
+/**
+ * Feeds a UTF-8 text file to `parser` in whole lines (see `feedReads`), decompressed as it is
+ * read when it is gzip.
+ *
+ * @throws ConfigurationError when the file cannot be read, is not valid gzip or not valid UTF-8
+ *   (naming line, column and byte), or whatever `parser` throws.
+ */
+export async function feedFile(path: string, parser: ByteLineParser): Promise<void> {
+  const file = await openFile(path);
+  let closeGunzip: (() => void) | undefined;
+  try {
+    const buffer = readBuffer(file.size);
+    const filled = await readHead(file, buffer, path);
+    if (isGzip(buffer, filled)) {
+      // Compressed: the bytes fed are the decompressed ones, whose size is not known.
+      const gunzip = gunzipReader(Buffer.from(buffer.subarray(0, filled)), file.read, path, CHUNK);
+      closeGunzip = gunzip.close;
+      await feedReads(gunzip.read, parser, { path, size: 0 });
+    } else {
+      await feedReads(file.read, parser, { path, size: file.size, head: { buffer, filled } });
+    }
+  } finally {
+    closeGunzip?.();
+    await file.close();
+  }
+}
+
+/**
+ * Reads the first bytes of a file into `head`, enough to tell gzip (all of it when it is that
+ * short); returns how many.
+ */
+async function readHead(file: OpenFile, head: Buffer, path: string): Promise<number> {
+  let filled = 0;
+  // A pipe may hand over one byte at a time.
+  while (filled < 2) {
+    let count: number;
+    try {
+      count = await file.read(head, filled, head.length - filled);
+    } catch (error) {
+      throw fileError(path, error);
+    }
+    if (count === 0) break;
+    filled += count;
+  }
+  return filled;
 }

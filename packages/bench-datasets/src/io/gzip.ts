@@ -1,9 +1,9 @@
-import { readFile } from "node:fs/promises";
 import { pipeline } from "node:stream";
 import { constants, createGunzip, gunzip, gunzipSync } from "node:zlib";
-import { ConfigurationError } from "@fastrag/bench-core";
+import { ConfigurationError } from "@fastrag/bench-core/internal/base";
 import { inputError, messageOf } from "../records/problems.js";
-import { fileError } from "./files.js";
+import type { ReadInto } from "./byte-lines.js";
+import { fileError } from "./file-error.js";
 
 // Every reader here takes gzip-compressed input as it takes plain text: TREC runs and qrels, MS
 // MARCO and BEIR files are often shipped as `.gz`. A file is gzip when its first two bytes are
@@ -27,7 +27,7 @@ export function gzipError(path: string, error: unknown): ConfigurationError {
   return inputError(
     path,
     `cannot decompress (gzip): ${why}; is the file complete? (gzip -t checks it)`,
-    error,
+    { path, cause: error },
   );
 }
 
@@ -49,20 +49,6 @@ export function gunzipHead(bytes: Buffer): Buffer {
     return Buffer.alloc(0);
   }
 }
-
-/** A file's bytes, decompressed when it is gzip. */
-export async function readFileBytes(path: string): Promise<Buffer> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    throw fileError(path, error);
-  }
-  return isGzip(bytes) ? gunzipBytes(bytes, path) : bytes;
-}
-
-/** Reads up to `length` bytes into `buffer` at `offset`; 0 at the end of the input. */
-export type ReadInto = (buffer: Buffer, offset: number, length: number) => Promise<number>;
 
 /**
  * Decompresses a gzip stream whose first bytes are `head` and whose rest comes from `rest`: the

@@ -1,7 +1,8 @@
 import { createReadStream } from "node:fs";
-import { fileError } from "./files.js";
+import { invalidUtf8 } from "@fastrag/bench-core/internal/base";
+import { fileError } from "./file-error.js";
 import { maybeGunzip } from "./gzip.js";
-import { invalidUtf8, utf8Pieces } from "./utf8.js";
+import { utf8Pieces } from "./utf8.js";
 
 /**
  * Streams a UTF-8 text file line by line, without holding it as one string (decompressed as it

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QADataset } from "../qa-dataset.js";
-import { type ByteLineParser, feedFile } from "./byte-lines.js";
+import type { ByteLineParser } from "./byte-lines.js";
+import { feedFile } from "./files.js";
 import { forEachLine } from "./lines.js";
 
 // Readers must be linear in the input: a line of n chunks once cost n scans of all it held so far

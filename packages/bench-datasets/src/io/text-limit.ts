@@ -42,7 +42,7 @@ export function tooLargeError(
   return inputError(
     path,
     `too large to read as one string: ${size}, and a JavaScript string holds at most ${count(textLimit.maxChars)} characters; ${fix}`,
-    cause,
+    cause === undefined ? { path } : { path, cause },
   );
 }
 

@@ -1,77 +1,8 @@
 import { TextDecoder } from "node:util";
-import { firstInvalidUtf8 } from "@fastrag/bench-core/internal";
-import { inputError } from "../records/problems.js";
+import { firstInvalidUtf8 } from "@fastrag/bench-core/internal/base";
 
 /** Decodes UTF-8, throwing a TypeError on invalid bytes; keeps a BOM (callers drop it). */
 export const strictUtf8: TextDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/**
- * Decodes UTF-8 strictly. Invalid bytes are a ConfigurationError naming the line, column and byte,
- * never silently replaced by U+FFFD: a replaced byte corrupts an id or a question without a word,
- * and the sample then matches nothing. A leading BOM is kept (callers drop it).
- */
-export function decodeUtf8(bytes: Buffer, source: string): string {
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    const start = hasBom(bytes) ? 3 : 0;
-    const body = bytes.subarray(start);
-    throw invalidUtf8(source, body, firstInvalidUtf8(body), { byte: start, line: 1, column: 1 });
-  }
-}
-
-/** True when `bytes` starts with the UTF-8 byte order mark. */
-export function hasBom(bytes: Uint8Array): boolean {
-  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-}
-
-/**
- * Where `bytes` begins in its file, for messages: its byte offset, and the line and column (in
- * characters) its first byte is at.
- */
-export interface Utf8Origin {
-  readonly byte: number;
-  readonly line: number;
-  readonly column: number;
-}
-
-/**
- * The error for invalid UTF-8 at `offset` of `bytes` (which begins at `origin` in the file):
- * `<source>: line L, column C: invalid UTF-8 at byte B; expected a UTF-8 text file`.
- */
-export function invalidUtf8(
-  source: string,
-  bytes: Buffer,
-  offset: number,
-  origin: Utf8Origin,
-): Error {
-  let line = origin.line;
-  let lineStart = 0;
-  for (let i = 0; i < offset; i++) {
-    if (bytes[i] === 0x0a) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  // Everything before `offset` is valid, so it decodes to the characters that precede the bad byte.
-  const before = bytes.toString("utf8", lineStart, offset).length;
-  const column = (line === origin.line ? origin.column : 1) + before;
-  // The bad byte and the continuation bytes that follow it: the sequence that does not decode.
-  let stop = offset + 1;
-  while (stop < bytes.length && stop < offset + 4 && ((bytes[stop] as number) & 0xc0) === 0x80)
-    stop++;
-  let found = "";
-  for (let i = offset; i < stop; i++) {
-    found += `${i === offset ? "" : " "}0x${(bytes[i] as number).toString(16).padStart(2, "0")}`;
-  }
-  return inputError(
-    `${source}: line ${line}, column ${column}`,
-    `invalid UTF-8 at byte ${origin.byte + offset} (found ${found}); expected a UTF-8 text file`,
-  );
-}
-
-// The validator lives in core (result files and journals use it too).
-export { firstInvalidUtf8 } from "@fastrag/bench-core/internal";
 
 /**
  * The length of the longest prefix of `bytes` that does not end inside a multi-byte sequence, so

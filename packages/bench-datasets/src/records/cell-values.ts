@@ -1,4 +1,4 @@
-import { describeValue } from "@fastrag/bench-core/internal";
+import { describeValue, setOwn } from "@fastrag/bench-core/internal";
 import type { SampleField } from "./column-mapping.js";
 import { MAX_NESTING, plainValue, TooDeep } from "./plain-value.js";
 import {
@@ -7,7 +7,6 @@ import {
   isExactNumber,
   isPlainRecord,
   newRecord,
-  setOwn,
 } from "./problems.js";
 import { parsePythonAnswerList, parsePythonList, parsePythonLiteral } from "./python-literal.js";
 import type { RecordPositions } from "./record-positions.js";

@@ -1,4 +1,5 @@
-import { isPlainRecord, setOwn } from "./problems.js";
+import { setOwn } from "@fastrag/bench-core/internal";
+import { isPlainRecord } from "./problems.js";
 
 const hasOwn = Object.hasOwn;
 

@@ -1,5 +1,8 @@
-import { ConfigurationError } from "@fastrag/bench-core";
-import { describeValue } from "@fastrag/bench-core/internal";
+import {
+  ConfigurationError,
+  type ConfigurationErrorFields,
+  describeValue,
+} from "@fastrag/bench-core/internal/base";
 
 /**
  * True for a number whose decimal form is the one in the file: finite, and not an integer beyond
@@ -17,21 +20,46 @@ export function describeInexact(value: number): string {
     : describeValue(value);
 }
 
-/** Builds a ConfigurationError whose message starts with the place it is about. */
-export function inputError(where: string, message: string, cause?: unknown): ConfigurationError {
-  return new ConfigurationError(
-    `${where}: ${message}`,
-    cause === undefined ? undefined : { cause },
-  );
+/**
+ * Where a problem is: the words a message starts with (`data.yaml: line 3, column 5`), and the
+ * same as the error's fields, for code.
+ */
+export interface Place {
+  readonly text: string;
+  readonly path?: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly field?: string;
+}
+
+/**
+ * Builds a ConfigurationError whose message starts with the place it is about (`where`), and whose
+ * fields say the same for code: `kind` (`invalid-input` unless `fields` says otherwise) and the
+ * `path`, `line`, `column` and `field` of `where` (a {@link Place}) or of `fields`.
+ */
+export function inputError(
+  where: string | Place,
+  message: string,
+  fields: ConfigurationErrorFields = {},
+): ConfigurationError {
+  if (typeof where === "string") {
+    return new ConfigurationError(`${where}: ${message}`, {
+      ...fields,
+      kind: fields.kind ?? "invalid-input",
+    });
+  }
+  const { text, ...place } = where;
+  return new ConfigurationError(`${text}: ${message}`, {
+    ...place,
+    ...fields,
+    kind: fields.kind ?? "invalid-input",
+  });
 }
 
 /** The message of any thrown value. */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
-
-// One implementation, in core: keys such as `__proto__` stay plain data.
-export { setOwn } from "@fastrag/bench-core/internal";
 
 /**
  * True for a non-null object of named fields: not an array, bytes, a Map, a Set or a Date, whose

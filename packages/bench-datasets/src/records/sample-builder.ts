@@ -1,12 +1,12 @@
 import type { EvalSample } from "@fastrag/bench-core";
-import { describeValue } from "@fastrag/bench-core/internal";
+import { describeValue, setOwn } from "@fastrag/bench-core/internal";
 import { CellValues } from "./cell-values.js";
 import { goldColumnWarnings, PassageTextProbe } from "./column-hints.js";
 import type { ColumnMapping } from "./column-mapping.js";
 import { ColumnResolver } from "./column-resolver.js";
 import { IdSet } from "./id-set.js";
 import { copyRecord } from "./plain-value.js";
-import { inputError, isPlainRecord, setOwn } from "./problems.js";
+import { inputError, isPlainRecord } from "./problems.js";
 import { RecordPositions } from "./record-positions.js";
 import { IS_IMPOSSIBLE, UnanswerableQuestions } from "./squad-v2.js";
 

@@ -1,11 +1,7 @@
-import {
-  ByteInterner,
-  type ByteLineParser,
-  FieldSplitter,
-  grow,
-  parseSimpleDecimal,
-} from "../io/byte-lines.js";
-import { inputError, newRecord, setOwn } from "../records/problems.js";
+import { setOwn } from "@fastrag/bench-core/internal";
+import { type ByteLineParser, FieldSplitter } from "../io/byte-lines.js";
+import { ByteInterner, grow, parseSimpleDecimal } from "../io/byte-strings.js";
+import { inputError, newRecord } from "../records/problems.js";
 import { QidMatcher, QueryFilter } from "./query-filter.js";
 
 /**

@@ -1,4 +1,4 @@
-import { decodeField } from "../io/byte-lines.js";
+import { decodeField } from "../io/byte-strings.js";
 
 /**
  * The `queries` option of the TREC loaders: which lines belong to a query the caller keeps, by

@@ -1,10 +1,5 @@
-import {
-  ByteInterner,
-  type ByteLineParser,
-  FieldSplitter,
-  grow,
-  parseSimpleDecimal,
-} from "../io/byte-lines.js";
+import { type ByteLineParser, FieldSplitter } from "../io/byte-lines.js";
+import { ByteInterner, grow, parseSimpleDecimal } from "../io/byte-strings.js";
 import { inputError } from "../records/problems.js";
 import { QidMatcher, QueryFilter } from "./query-filter.js";
 import { RankSorter } from "./rank-order.js";

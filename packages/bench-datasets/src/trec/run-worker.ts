@@ -2,7 +2,7 @@
 // its columns back, the typed arrays transferred rather than copied.
 import { parentPort, workerData } from "node:worker_threads";
 import { ConfigurationError } from "@fastrag/bench-core";
-import { feedFile } from "../io/byte-lines.js";
+import { feedFile } from "../io/files.js";
 import { type RunColumns, RunParser } from "./run-parser.js";
 
 /** What the worker posts: the parsed columns, or the error that stopped it. */

@@ -226,3 +226,16 @@ describe("QADataset.load of TREC qrels", () => {
     ).rejects.toThrow(/qrels\.dev: line 2, column 4 \(rel\)/);
   });
 });
+
+describe("the qrels parser", () => {
+  it("merges the judgments of a qrels query that appears twice, and finds a docno judged twice", async () => {
+    const qrels = await tempFile("qrels", "1 0 a 1\n2 0 a 2\n1 0 b 0\n");
+    const dataset = await QADataset.fromTrec({ qrels });
+    expect(dataset.samples.map((s) => s.relevance)).toEqual([{ a: 1, b: 0 }, { a: 2 }]);
+    expect(dataset.samples.map((s) => s.relevantIds)).toEqual([["a"], ["a"]]);
+    const twice = await tempFile("qrels", "1 0 a 1\n2 0 a 2\n1 0 a 0\n");
+    await expect(QADataset.fromTrec({ qrels: twice })).rejects.toThrow(
+      /line 3, column 3 \(docno\): document "a" is judged twice for query "1"/,
+    );
+  });
+});

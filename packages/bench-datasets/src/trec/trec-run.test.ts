@@ -127,3 +127,19 @@ describe("TrecRun score precision", () => {
     expect(apart.ranking("q1").map((c) => c.id)).toEqual(["docA", "docB"]);
   });
 });
+
+describe("the run parser", () => {
+  it("groups a run whose queries are not contiguous, and still finds a document listed twice", () => {
+    const run = TrecRun.parse("q1 Q0 a 1 1 t\nq2 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq2 Q0 b 2 1 t\n");
+    expect(run.queryIds()).toEqual(["q1", "q2"]);
+    expect(run.ranking("q1")).toEqual([
+      { id: "b", score: 2 },
+      { id: "a", score: 1 },
+    ]);
+    expect(run.ranking("q2").map((c) => c.id)).toEqual(["a", "b"]);
+    // "a" is listed again for q1 on line 4, after q2 also listed it (so q1 is not the last to).
+    expect(() =>
+      TrecRun.parse("q1 Q0 a 1 1 t\nq2 Q0 a 1 3 t\nq1 Q0 c 2 2 t\nq1 Q0 a 3 2 t\n", "run.txt"),
+    ).toThrow(/run\.txt: line 4, column 3 \(docno\): document "a" is listed twice for query "q1"/);
+  });
+});

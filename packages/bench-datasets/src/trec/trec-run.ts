@@ -8,7 +8,8 @@ import {
   type TargetCallOptions,
 } from "@fastrag/bench-core";
 import { describeValue } from "@fastrag/bench-core/internal";
-import { feedFile, feedText } from "../io/byte-lines.js";
+import { feedText } from "../io/byte-lines.js";
+import { feedFile } from "../io/files.js";
 import { type RunColumns, RunParser } from "./run-parser.js";
 import type { RunWorkerMessage } from "./run-worker.js";
 

@@ -1,6 +1,5 @@
 import { ConfigurationError, type EvalSample } from "@fastrag/bench-core";
-import { feedFile } from "../io/byte-lines.js";
-import { readTextFile } from "../io/files.js";
+import { feedFile, readTextFile } from "../io/files.js";
 import type { TrecDatasetOptions } from "../qa-dataset.js";
 import { QrelsParser } from "./qrels-parser.js";
 import { parseTopics } from "./topics.js";
