@@ -2,12 +2,11 @@ import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sharedData } from "../../../test-support/shared-data.js";
 import { bin, cli, demoResults } from "./__fixtures__/cli-process.js";
 import { memoryIo } from "./__fixtures__/in-process.js";
+import { trec } from "./__fixtures__/trec-eval.js";
 
 // End-to-end: these tests start the built binary as a child process, as a user or CI would.
-const trec = sharedData("trec_eval/");
 
 /** Holds the demo results (see `runDemoConfigs`) in `results/`, read by the tests below. */
 let dir: string;

@@ -4,33 +4,12 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sharedData } from "../../../../test-support/shared-data.js";
 import { cli, scratchDir } from "../__fixtures__/cli-process.js";
+import { countsOf, evalValues, trec, trecEvalValues } from "../__fixtures__/trec-eval.js";
 
 // `eval`'s counts (num_q, num_ret, num_rel, num_rel_ret, against trec_eval's own outputs),
 // `--save` read back by `compare`, and its refusals of a repeated flag and of swapped files. The
 // built binary runs as a child process, as a user would run it.
-const trec = sharedData("trec_eval/");
-
-/** trec_eval's integer count lines of one of its expected outputs: `num_ret|301` → 500. */
-async function trecCounts(file: string): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  for (const line of (await readFile(join(trec, file), "utf8")).split("\n")) {
-    const [measure, query, value] = line.split("\t").map((s) => s.trim());
-    if (measure && /^num_(q|ret|rel|rel_ret)$/.test(measure))
-      out.set(`${measure}|${query}`, Number(value));
-  }
-  return out;
-}
-
-function ourCounts(stdout: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const line of stdout.trim().split("\n")) {
-    const [measure, query, value] = line.split("\t");
-    if (measure?.startsWith("num_")) out.set(`${measure}|${query}`, Number(value));
-  }
-  return out;
-}
 
 let dir: string;
 beforeAll(async () => {
@@ -44,9 +23,9 @@ describe("eval's trec_eval counts", () => {
       ...["-l", "2", "-q", "-m", "map"],
     ]);
     expect(r.code, r.stderr).toBe(0);
-    const expected = await trecCounts("out.test.aql");
+    const expected = countsOf(await trecEvalValues("out.test.aql"));
     expect(expected.size).toBe(3 * 3 + 4);
-    expect(ourCounts(r.stdout)).toEqual(expected);
+    expect(countsOf(evalValues(r.stdout))).toEqual(expected);
     // trec_eval's order: a query's counts before its measures; the summary's counts first.
     const lines = r.stdout.trim().split("\n");
     expect(lines.slice(0, 4).map((l) => l.split("\t")[0])).toEqual([

@@ -1,27 +1,14 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sharedData } from "../../../../test-support/shared-data.js";
 import { cli, scratchDir } from "../__fixtures__/cli-process.js";
+import { evalValues, trec, trecEvalValues } from "../__fixtures__/trec-eval.js";
 
 // End-to-end: these tests start the built binary as a child process, as a user or CI would.
-const trec = sharedData("trec_eval/");
 
 /** `fastrag-bench eval` of one of trec_eval's shared runs against its qrels.test. */
 function evalTrec(run: string, ...args: string[]) {
   return cli(["eval", "--qrels", join(trec, "qrels.test"), "--run", join(trec, run), ...args]);
-}
-
-/** trec_eval's `all` (or per-query) values from one of its expected-output files. */
-async function trecEvalValues(file: string): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  for (const line of (await readFile(join(trec, file), "utf8")).split("\n")) {
-    const [measure, query, value] = line.split("\t").map((s) => s.trim());
-    if (measure && query && value !== undefined && !Number.isNaN(Number(value))) {
-      out.set(`${measure}|${query}`, Number(value));
-    }
-  }
-  return out;
 }
 
 const OURS_TO_TREC: Record<string, string> = {
@@ -70,14 +57,7 @@ function expectTrecEvalLines(stdout: string, expected: Map<string, number>): str
 /** trec_eval's counts, printed first (num_q under "all" only). */
 const TREC_COUNTS = ["num_q", "num_ret", "num_rel", "num_rel_ret"];
 
-function parseEval(stdout: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const line of stdout.trim().split("\n")) {
-    const [metric, query, value] = line.split("\t");
-    out.set(`${OURS_TO_TREC[metric as string] ?? metric}|${query}`, Number(value));
-  }
-  return out;
-}
+const parseEval = (stdout: string) => evalValues(stdout, (m) => OURS_TO_TREC[m] ?? m);
 
 let dir: string;
 beforeAll(async () => {
