@@ -95,7 +95,11 @@ describe("expectRunSettings", () => {
         "timeoutMs",
         /timeoutMs must be a positive number of milliseconds \(at most 2147483647\), found the number 0/,
       ],
-      [{ maxConcurrent: 0 }, "maxConcurrent", /maxConcurrent must be a positive integer, found the number 0/],
+      [
+        { maxConcurrent: 0 },
+        "maxConcurrent",
+        /maxConcurrent must be a positive integer, found the number 0/,
+      ],
       [{ cache: 1 }, "cache", /cache must be true or false, found the number 1/],
       [
         { retries: 3 },
