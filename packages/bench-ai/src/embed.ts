@@ -1,14 +1,14 @@
 import { type CallLimiter, ConfigurationError, type Usage } from "@fastrag/bench-core";
-import { type EmbeddingModel, embedMany } from "ai";
-import { costOf, runModelCall, tokens } from "./internal/call.js";
-import { modelName, settingsKey } from "./internal/model.js";
 import {
   describeValue,
   numberOption,
   objectOption,
   optionsObject,
   stringOption,
-} from "./internal/options.js";
+} from "@fastrag/bench-core/internal";
+import { type EmbeddingModel, embedMany } from "ai";
+import { costOf, runModelCall, tokens } from "./internal/call.js";
+import { modelName, settingsKey } from "./internal/model.js";
 import { limiterOption } from "./judge.js";
 import type { AiCallOptions } from "./types.js";
 
@@ -86,6 +86,7 @@ export function aiEmbed(model: EmbeddingModel, options?: AiEmbedOptions): AiEmbe
     if (inputPerMillion === undefined) {
       throw new ConfigurationError(
         `${where}: option pricing needs inputPerMillion (the price per million tokens)`,
+        { kind: "invalid-option", option: "pricing.inputPerMillion" },
       );
     }
   }
@@ -109,6 +110,7 @@ export function aiEmbed(model: EmbeddingModel, options?: AiEmbedOptions): AiEmbe
     if (!Array.isArray(texts) || texts.some((t) => typeof t !== "string")) {
       throw new ConfigurationError(
         `${where}: expected an array of strings to embed, found ${describeValue(texts)}`,
+        { kind: "invalid-option", option: "texts" },
       );
     }
     let chars = 0;

@@ -1,6 +1,13 @@
 import type { CallLimiter, JudgeReply, Usage } from "@fastrag/bench-core";
 import { ConfigurationError } from "@fastrag/bench-core";
 import {
+  describeValue,
+  numberOption,
+  objectOption,
+  optionsObject,
+  stringOption,
+} from "@fastrag/bench-core/internal";
+import {
   generateObject,
   generateText,
   type JSONSchema7,
@@ -10,13 +17,6 @@ import {
 } from "ai";
 import { costOf, runModelCall, tokens } from "./internal/call.js";
 import { modelName, settingsKey } from "./internal/model.js";
-import {
-  describeValue,
-  numberOption,
-  objectOption,
-  optionsObject,
-  stringOption,
-} from "./internal/options.js";
 import {
   isStructuredOutputUnsupported,
   lacksStructuredOutput,
@@ -131,6 +131,7 @@ function pricingOption(
     if (o[f] === undefined) {
       throw new ConfigurationError(
         `${where}: option pricing needs ${fields.join(" and ")} (prices per million tokens), found no ${f}`,
+        { kind: "invalid-option", option: `pricing.${f}` },
       );
     }
     out[f] = numberOption(where, `pricing.${f}`, o[f], 0, Number.POSITIVE_INFINITY) as number;
@@ -148,6 +149,7 @@ export function limiterOption(where: string, value: unknown): CallLimiter | unde
   ) {
     throw new ConfigurationError(
       `${where}: option limiter must be an object with a run(call, options) method, found ${describeValue(value)}`,
+      { kind: "invalid-option", option: "limiter" },
     );
   }
   return value as CallLimiter;
@@ -313,6 +315,7 @@ export function aiJudge(model: LanguageModel, options?: AiJudgeOptions): AiJudge
     if (typeof prompt !== "string") {
       throw new ConfigurationError(
         `${where}: the prompt must be a string, found ${describeValue(prompt)}`,
+        { kind: "invalid-option", option: "prompt" },
       );
     }
     const schema = callOptions.schema;
@@ -322,6 +325,7 @@ export function aiJudge(model: LanguageModel, options?: AiJudgeOptions): AiJudge
     ) {
       throw new ConfigurationError(
         `${where}: the call's schema must be a JSON Schema object, found ${describeValue(schema)}`,
+        { kind: "invalid-option", option: "schema" },
       );
     }
     const estimated = Math.ceil((prompt.length + (system?.length ?? 0)) / 4);
@@ -358,6 +362,7 @@ function modeOption(where: string, value: unknown): StructuredOutputMode {
   if (!MODES.includes(value as StructuredOutputMode)) {
     throw new ConfigurationError(
       `${where}: option structuredOutput must be "auto", "always" or "never", found ${describeValue(value)}`,
+      { kind: "invalid-option", option: "structuredOutput" },
     );
   }
   return value as StructuredOutputMode;

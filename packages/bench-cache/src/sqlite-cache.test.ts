@@ -152,6 +152,38 @@ describe("a store that cannot be used is a ConfigurationError naming the file", 
     );
   });
 
+  it("each says its kind and the file, for code", () => {
+    const thrown = (attempt: () => unknown) => {
+      try {
+        attempt();
+      } catch (error) {
+        return error;
+      }
+      throw new Error("expected a throw");
+    };
+    writeFileSync(join(dir, CACHE_FILE_NAME), "not a database\n".repeat(300));
+    expect(thrown(() => openCache(dir))).toMatchObject({
+      kind: "invalid-input",
+      path: join(dir, CACHE_FILE_NAME),
+    });
+    mkdirSync(join(dir, "d"));
+    expect(thrown(() => new SqliteCache(join(dir, "d")))).toMatchObject({
+      kind: "unreadable-file",
+      path: join(dir, "d"),
+    });
+    writeFileSync(join(dir, "file"), "x");
+    expect(thrown(() => openCache(join(dir, "file", "sub")))).toMatchObject({
+      kind: "unwritable-file",
+      path: join(dir, "file", "sub"),
+    });
+    expect(
+      thrown(() => new SqliteCache(join(dir, "c.sqlite"), { busyTimeoutMs: -1 })),
+    ).toMatchObject({
+      kind: "invalid-option",
+      option: "busyTimeoutMs",
+    });
+  });
+
   it("damaged pages: every read gives the stored value or the error, never a crash or a miss", () => {
     const cache = openCache(dir);
     const n = 3000;

@@ -1,7 +1,12 @@
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
-import { ConfigurationError, cacheValueText, type ResponseCache } from "@fastrag/bench-core";
+import {
+  ConfigurationError,
+  type ConfigurationErrorKind,
+  cacheValueText,
+  type ResponseCache,
+} from "@fastrag/bench-core";
 
 /** The file name of the store inside the directory given to {@link openCache}. */
 export const CACHE_FILE_NAME = "cache.sqlite";
@@ -45,6 +50,7 @@ export function openCache(dir: string, options?: SqliteCacheOptions): SqliteCach
   if (typeof dir !== "string" || dir === "") {
     throw new ConfigurationError(
       `openCache: expected a directory path, got ${dir === "" ? '""' : typeof dir}`,
+      { kind: "invalid-option", option: "dir" },
     );
   }
   try {
@@ -52,7 +58,7 @@ export function openCache(dir: string, options?: SqliteCacheOptions): SqliteCach
   } catch (error) {
     throw new ConfigurationError(
       `cache directory ${resolve(dir)} cannot be created: ${(error as Error).message}; expected a writable directory`,
-      { cause: error },
+      { kind: "unwritable-file", path: resolve(dir), cause: error },
     );
   }
   return new SqliteCache(join(dir, CACHE_FILE_NAME), options);
@@ -88,9 +94,10 @@ function loadDriver(): DatabaseConstructor {
     const hint = /NODE_MODULE_VERSION|was compiled against/.test(message)
       ? "it was built for another Node.js version: run `npm rebuild better-sqlite3` (or reinstall)"
       : "its native module is missing or was not built: pnpm 10 skips install scripts unless allowed, so add better-sqlite3 to `onlyBuiltDependencies` in pnpm-workspace.yaml (or run `pnpm approve-builds`) and reinstall; building from source needs python3, make and a C++ compiler";
+    // No kind says "a dependency cannot load": its native module is a file that cannot be loaded.
     throw new ConfigurationError(
       `@fastrag/bench-cache cannot load better-sqlite3 (${message.split("\n")[0]}): ${hint}`,
-      { cause: error },
+      { kind: "unreadable-file", cause: error },
     );
   }
   return driver;
@@ -120,6 +127,22 @@ function describeSqliteError(error: unknown, busyTimeoutMs: number): string {
     return `cannot be read or written (${code}: ${message})`;
   }
   return `failed (${code}: ${message})`;
+}
+
+/**
+ * The kind of a SQLite error, by its code: damage is bad content, a refused write a file that
+ * cannot be written, anything else (cannot open, locked for too long, I/O) a file that cannot be
+ * read or written, as the call was doing.
+ */
+function kindOfSqliteError(error: unknown, writing: boolean): ConfigurationErrorKind {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string") {
+    if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")) return "invalid-input";
+    if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_PERM"))
+      return "unwritable-file";
+    if (code === "SQLITE_FULL") return "unwritable-file";
+  }
+  return writing ? "unwritable-file" : "unreadable-file";
 }
 
 const FIX =
@@ -162,12 +185,14 @@ export class SqliteCache implements ResponseCache {
     if (typeof path !== "string" || path === "") {
       throw new ConfigurationError(
         `SqliteCache: expected a file path, got ${path === "" ? '""' : typeof path}`,
+        { kind: "invalid-option", option: "path" },
       );
     }
     const busy = options.busyTimeoutMs ?? 10_000;
     if (!Number.isSafeInteger(busy) || busy < 0) {
       throw new ConfigurationError(
         `SqliteCache: busyTimeoutMs must be a non-negative integer (milliseconds), got ${String(busy)}`,
+        { kind: "invalid-option", option: "busyTimeoutMs" },
       );
     }
     this.path = resolve(path);
@@ -195,7 +220,7 @@ export class SqliteCache implements ResponseCache {
         // The open error below says what is wrong; a failing close adds nothing.
       }
       if (ConfigurationError.isInstance(error)) throw error;
-      throw this.#error("", error);
+      throw this.#error("", error, false);
     }
     this.#db = db;
   }
@@ -207,7 +232,7 @@ export class SqliteCache implements ResponseCache {
     try {
       text = this.#select.get(key);
     } catch (error) {
-      throw this.#error(`reading key ${JSON.stringify(key)}: `, error);
+      throw this.#error(`reading key ${JSON.stringify(key)}: `, error, false);
     }
     if (text === undefined) return undefined;
     try {
@@ -215,7 +240,7 @@ export class SqliteCache implements ResponseCache {
     } catch (error) {
       throw new ConfigurationError(
         `cache store ${this.path}: the value of key ${JSON.stringify(key)} is not JSON (${(error as Error).message}); the file is damaged: ${FIX}`,
-        { cause: error },
+        { kind: "invalid-input", path: this.path, cause: error },
       );
     }
   }
@@ -227,7 +252,7 @@ export class SqliteCache implements ResponseCache {
     try {
       this.#upsert.run(key, text, Date.now());
     } catch (error) {
-      throw this.#error(`writing key ${JSON.stringify(key)}: `, error);
+      throw this.#error(`writing key ${JSON.stringify(key)}: `, error, true);
     }
   }
 
@@ -237,7 +262,7 @@ export class SqliteCache implements ResponseCache {
     try {
       return this.#count.get() as number;
     } catch (error) {
-      throw this.#error("counting entries: ", error);
+      throw this.#error("counting entries: ", error, false);
     }
   }
 
@@ -250,14 +275,19 @@ export class SqliteCache implements ResponseCache {
 
   #open(method: string): void {
     if (this.#db === undefined) {
-      throw new ConfigurationError(`cache store ${this.path}: ${method} after close()`);
+      // Misuse of the store rather than of an option: the closest kind.
+      throw new ConfigurationError(`cache store ${this.path}: ${method} after close()`, {
+        kind: "invalid-option",
+        option: method,
+        path: this.path,
+      });
     }
   }
 
-  #error(doing: string, error: unknown): ConfigurationError {
+  #error(doing: string, error: unknown, writing: boolean): ConfigurationError {
     return new ConfigurationError(
       `cache store ${this.path}: ${doing}the file ${describeSqliteError(error, this.#busyTimeoutMs)}; ${FIX}`,
-      { cause: error },
+      { kind: kindOfSqliteError(error, writing), path: this.path, cause: error },
     );
   }
 }
@@ -313,6 +343,7 @@ function prepareSchema(db: Database, path: string): void {
   if (!tables.includes("fastrag_cache_meta") || !tables.includes("fastrag_cache_entries")) {
     throw new ConfigurationError(
       `cache store ${path}: the file is a SQLite database with the tables ${tables.map((t) => JSON.stringify(t)).join(", ")}, not a fastrag bench cache (expected the tables "fastrag_cache_meta" and "fastrag_cache_entries"); point the cache at another file or directory`,
+      { kind: "invalid-input", path },
     );
   }
   const format = db
@@ -322,6 +353,7 @@ function prepareSchema(db: Database, path: string): void {
   if (format !== CACHE_FORMAT) {
     throw new ConfigurationError(
       `cache store ${path}: format ${JSON.stringify(format ?? null)}, expected ${JSON.stringify(CACHE_FORMAT)} (written by another version of @fastrag/bench-cache); use a store of this version: ${FIX}`,
+      { kind: "invalid-input", path },
     );
   }
 }

@@ -357,6 +357,14 @@ for (const { kind, expectations, load } of SUITES) {
       if (entry.includes("invalid-utf8") && !entry.endsWith(".parquet"))
         expect(message).toMatch(UTF8);
       expect(message).not.toContain("\uFFFD");
+      // The fields say the same for code: the kind of problem, the file, the line it names.
+      const { kind: problem, path: file, line } = error as ConfigurationError;
+      expect(["invalid-input", "unreadable-file", "invalid-option"]).toContain(problem);
+      expect(file?.startsWith(path), `path ${file}`).toBe(true);
+      const named = /^: (?:line (\d+)|(?:row \d+|header) \(line (\d+)\))/.exec(
+        message.slice(message.indexOf(file as string) + (file as string).length),
+      );
+      if (named !== null) expect(line).toBe(Number(named[1] ?? named[2]));
     });
   });
 }

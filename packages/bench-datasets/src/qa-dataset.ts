@@ -196,6 +196,7 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
     if (!isUrlObject(source) && (typeof source !== "string" || source.length === 0)) {
       throw new ConfigurationError(
         `QADataset.load: expected a file path, found ${describeValue(source)}`,
+        { kind: "invalid-option", option: "source" },
       );
     }
     const { signal, timeoutMs = DEFAULT_URL_TIMEOUT_MS } = options;
@@ -217,6 +218,7 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
     ) {
       throw new ConfigurationError(
         `QADataset.load: split must be a non-empty string, found ${describeValue(options.split)}`,
+        { kind: "invalid-option", option: "split" },
       );
     }
     signal?.throwIfAborted();
@@ -258,7 +260,10 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
     else if (isQrelsName(path) || (await looksLikeQrels(path))) {
       return QADataset.fromTrec({ qrels: path, ...trecOptions(options) });
     } else {
-      throw new ConfigurationError(`${path}: unsupported dataset format; expected ${SUPPORTED}`);
+      throw new ConfigurationError(`${path}: unsupported dataset format; expected ${SUPPORTED}`, {
+        kind: "invalid-input",
+        path,
+      });
     }
     return new QADataset(loaded.samples, { warnings: loaded.warnings, source: path });
   }
@@ -281,6 +286,7 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
     ) {
       throw new ConfigurationError(
         `QADataset.fromRecords: expected an iterable of records, found ${describeValue(records)}`,
+        { kind: "invalid-option", option: "records" },
       );
     }
     const builder = new SampleBuilder(columns, { source, unit: "record" });
@@ -309,18 +315,21 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
     if (typeof options?.qrels !== "string") {
       throw new ConfigurationError(
         `QADataset.fromTrec: expected { qrels: "<path>" }, found ${describeValue(options?.qrels)}`,
+        { kind: "invalid-option", option: "qrels" },
       );
     }
     const level = options.relevanceLevel;
     if (level !== undefined && (typeof level !== "number" || !Number.isFinite(level))) {
       throw new ConfigurationError(
         `QADataset.fromTrec: relevanceLevel must be a number, found ${describeValue(level)}`,
+        { kind: "invalid-option", option: "relevanceLevel" },
       );
     }
     const keep = options.queries;
     if (keep !== undefined && typeof keep !== "function") {
       throw new ConfigurationError(
         `QADataset.fromTrec: queries must be a function (queryId) => boolean, found ${describeValue(keep)}`,
+        { kind: "invalid-option", option: "queries" },
       );
     }
     const samples = await trecSamples(options, level, keep);
@@ -369,6 +378,7 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
     if (typeof path !== "string" || !path.toLowerCase().endsWith(".json")) {
       throw new ConfigurationError(
         `QADataset.save: expected a path that ends in .json (the native format is JSON, and QADataset.load reads it by its suffix), found ${describeValue(path)}; name the file *.json`,
+        { kind: "invalid-option", option: "path" },
       );
     }
     const samples = this.samples;

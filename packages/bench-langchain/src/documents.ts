@@ -1,6 +1,6 @@
 import { ConfigurationError, type RetrievedChunk } from "@fastrag/bench-core";
+import { describeValue, optionsObject, stringOption } from "@fastrag/bench-core/internal";
 import type { DocumentInterface } from "@langchain/core/documents";
-import { describeValue, optionsObject, stringOption } from "./internal/options.js";
 
 /** How LangChain documents map onto retrieved chunks (options of `fromRetriever` and `fromRunnable`). */
 export interface DocumentMapping {
@@ -68,6 +68,7 @@ export function toChunks(documents: unknown, m: Mapping, what: string): Retrieve
   if (!Array.isArray(documents)) {
     throw new ConfigurationError(
       `${m.where}: expected ${what} to be an array of LangChain documents, found ${describeValue(documents)}`,
+      { kind: "invalid-input", field: what },
     );
   }
   const chunks: RetrievedChunk[] = [];
@@ -80,6 +81,7 @@ export function toChunks(documents: unknown, m: Mapping, what: string): Retrieve
     ) {
       throw new ConfigurationError(
         `${m.where}: expected ${what}[${i}] to be a LangChain Document { pageContent, metadata }, found ${describeValue(doc)}`,
+        { kind: "invalid-input", field: `${what}[${i}]` },
       );
     }
     const d = doc as DocumentInterface;
@@ -97,6 +99,7 @@ export function toChunks(documents: unknown, m: Mapping, what: string): Retrieve
           : `metadata.${m.idKey} is missing or not a string or number`;
       throw new ConfigurationError(
         `${m.where}: ${what}[${i}]${preview(d.pageContent)} has no id: Document.id is empty and ${fix} (${has})`,
+        { kind: "invalid-input", field: `${what}[${i}].id` },
       );
     }
     let chunk: RetrievedChunk = { id, text: d.pageContent };
@@ -105,6 +108,7 @@ export function toChunks(documents: unknown, m: Mapping, what: string): Retrieve
       if (documentId === undefined) {
         throw new ConfigurationError(
           `${m.where}: ${what}[${i}] (id ${JSON.stringify(id)}) has no metadata.${m.documentIdKey} (the documentIdKey option), found ${describeValue(metadata[m.documentIdKey])}`,
+          { kind: "invalid-input", field: `${what}[${i}].metadata.${m.documentIdKey}` },
         );
       }
       chunk = { ...chunk, documentId };

@@ -1,4 +1,5 @@
 import { ConfigurationError, type Retriever } from "@fastrag/bench-core";
+import { describeValue } from "@fastrag/bench-core/internal";
 import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
 import {
   type DocumentMapping,
@@ -8,7 +9,6 @@ import {
   toChunks,
 } from "./documents.js";
 import { abortable } from "./internal/abortable.js";
-import { describeValue } from "./internal/options.js";
 
 /** Options of {@link fromRetriever}. */
 export interface FromRetrieverOptions extends DocumentMapping {}
@@ -47,6 +47,7 @@ export function fromRetriever(
   ) {
     throw new ConfigurationError(
       `${where}: expected a LangChain retriever (an object with invoke(query, config), e.g. vectorStore.asRetriever()), found ${describeValue(retriever)}`,
+      { kind: "invalid-option", option: "retriever" },
     );
   }
   const mapping = readMapping(where, optionsObject(where, options, MAPPING_OPTIONS));

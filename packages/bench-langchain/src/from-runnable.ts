@@ -5,6 +5,7 @@ import {
   type QueryResponse,
   type Usage,
 } from "@fastrag/bench-core";
+import { describeValue, stringOption } from "@fastrag/bench-core/internal";
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { LLMResult } from "@langchain/core/outputs";
 import type { RunnableInterface } from "@langchain/core/runnables";
@@ -16,7 +17,6 @@ import {
   toChunks,
 } from "./documents.js";
 import { abortable } from "./internal/abortable.js";
-import { describeValue, stringOption } from "./internal/options.js";
 
 /** Options of {@link fromRunnable}. */
 export interface FromRunnableOptions<RunInput = string> extends DocumentMapping {
@@ -148,6 +148,7 @@ function field(where: string, output: unknown, key: string, option: string): unk
   if (typeof output !== "object" || output === null || !(key in output)) {
     throw new ConfigurationError(
       `${where}: the chain's output has no ${JSON.stringify(key)} (the ${option} option); found ${keysOf(output)}`,
+      { kind: "invalid-input", field: key },
     );
   }
   return (output as Record<string, unknown>)[key];
@@ -198,6 +199,7 @@ export function fromRunnable<RunInput>(
   ) {
     throw new ConfigurationError(
       `${where}: expected a LangChain Runnable (an object with invoke(input, config), e.g. a chain built with LCEL), found ${describeValue(runnable)}`,
+      { kind: "invalid-option", option: "runnable" },
     );
   }
   const o = optionsObject(where, options, OPTIONS);
@@ -207,6 +209,7 @@ export function fromRunnable<RunInput>(
   if (o.input !== undefined && typeof o.input !== "function") {
     throw new ConfigurationError(
       `${where}: option input must be a function, found ${describeValue(o.input)}`,
+      { kind: "invalid-option", option: "input" },
     );
   }
   const makeInput = o.input as FromRunnableOptions<RunInput>["input"];
@@ -225,6 +228,7 @@ export function fromRunnable<RunInput>(
         const at = answerKey === undefined ? "the chain's output" : `output.${answerKey}`;
         throw new ConfigurationError(
           `${where}: expected ${at} to be a string or a chat message, found ${keysOf(raw)}${answerKey === undefined ? "; set the answer option to the key that holds the answer" : ""}`,
+          { kind: "invalid-input", field: answerKey ?? "answer" },
         );
       }
       let usage = collector.tally.usage();

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { ConfigurationError } from "@fastrag/bench-core";
-import { describeValue } from "./options.js";
+import { describeValue } from "@fastrag/bench-core/internal";
 
 /** `"<provider>:<modelId>"` for a model object, the id itself for a model id string. */
 export function modelName(
@@ -22,6 +22,7 @@ export function modelName(
   }
   throw new ConfigurationError(
     `${where}: expected an AI SDK ${method === "doGenerate" ? "language" : "embedding"} model (e.g. ${example}) or a model id string, found ${describeValue(model)}`,
+    { kind: "invalid-option", option: "model" },
   );
 }
 

@@ -129,6 +129,7 @@ function expectJudged(
   if (samples.length === 0) {
     throw new ConfigurationError(
       `${input.qrels}: no judgments; expected lines "qid iter docno rel"`,
+      { kind: "invalid-input", path: input.qrels },
     );
   }
   const graded = metrics.some((m) => m instanceof NDCG) && samples.some(hasPositiveGrade);
@@ -138,6 +139,7 @@ function expectJudged(
       level === undefined
         ? `${input.qrels}: no query has a relevant document (a grade above 0), so there is nothing to score`
         : `${input.qrels}: no query has a document of grade ${level} or more, so there is nothing to score; lower -l (or measure ndcg, which reads the grades whatever -l says)`,
+      { kind: "invalid-input", path: input.qrels },
     );
   }
 }

@@ -5,7 +5,16 @@ import { isDirectory, readTextFile } from "../io/files.js";
 import { withoutGz } from "../io/gzip.js";
 import { forEachLine, isBlank } from "../io/lines.js";
 import { WRITE_AS_JSONL } from "../io/text-limit.js";
-import { describeInexact, inputError, isExactNumber, isPlainRecord } from "../records/problems.js";
+import {
+  atLine,
+  describeInexact,
+  inColumn,
+  inFile,
+  inputError,
+  isExactNumber,
+  isPlainRecord,
+  type Place,
+} from "../records/problems.js";
 import { parseJson } from "./json-text.js";
 import { plainOrGz } from "./load-beir.js";
 import { isSquad, squadParagraphs } from "./squad.js";
@@ -55,13 +64,16 @@ export const CORPUS_ALIASES: Readonly<Record<keyof Passage, readonly string[]>> 
  */
 export async function loadCorpus(path: string): Promise<Passage[]> {
   if (typeof path !== "string" || path.length === 0) {
-    throw new ConfigurationError(`loadCorpus: expected a path, found ${describeValue(path)}`);
+    throw new ConfigurationError(`loadCorpus: expected a path, found ${describeValue(path)}`, {
+      kind: "invalid-option",
+      option: "path",
+    });
   }
   const lower = withoutGz(path.toLowerCase());
   const reader = new PassageReader(path);
   if (lower.endsWith(".jsonl")) {
     await forEachLine(path, (line, n) => {
-      if (!isBlank(line)) reader.addRecord(parseJson(line, path, n), `line ${n}`);
+      if (!isBlank(line)) reader.addRecord(parseJson(line, path, n), atLine(path, n));
     });
   } else if (lower.endsWith(".csv") || lower.endsWith(".tsv")) {
     const { streamCsv } = await import("./csv-stream.js");
@@ -75,42 +87,53 @@ export async function loadCorpus(path: string): Promise<Passage[]> {
           return;
         }
         if (cells.length !== header.length) {
+          const line = at.line();
           throw inputError(
-            `${path}: row ${row} (line ${at.line()})`,
+            { text: `${path}: row ${row} (line ${line})`, path, line },
             `expected ${header.length} cells (one per header column), found ${cells.length}`,
           );
         }
         const record: Record<string, unknown> = Object.create(null);
         for (let i = 0; i < header.length; i++) record[header[i]!] = cells[i];
-        reader.addRecord(record, `row ${row}`);
+        reader.addRecord(record, inFile(path, `row ${row}`));
       },
       line(line, n) {
         const tab = line.indexOf("\t");
         if (tab === -1 || line.indexOf("\t", tab + 1) !== -1) {
           throw inputError(
-            `${path}: line ${n}`,
+            atLine(path, n),
             `expected "pid<TAB>passage text" (the file has no header row: its first line is one, as in MS MARCO's collection.tsv), found ${line.split("\t").length} tab-separated field${tab === -1 ? "" : "s"}`,
           );
         }
         const record: Record<string, unknown> = Object.create(null);
         record.id = line.slice(0, tab);
         record.text = line.slice(tab + 1);
-        reader.addRecord(record, `line ${n}`);
+        reader.addRecord(record, atLine(path, n));
       },
-      joinLineBreaks: () => reader.joinLineBreaks(),
+      joinLineBreaks: () => {
+        reader.joinLineBreaks();
+        return "joined";
+      },
     });
   } else if (lower.endsWith(".json")) {
     const document = parseJson(await readTextFile(path, WRITE_AS_JSONL), path);
     if (isSquad(document)) {
       for (const paragraph of squadParagraphs(document, path)) {
-        reader.add(paragraph.id, paragraph.title, paragraph.context, paragraph.where);
+        reader.add(
+          paragraph.id,
+          paragraph.title,
+          paragraph.context,
+          inFile(path, paragraph.where, paragraph.where),
+        );
       }
     } else if (Array.isArray(document)) {
-      for (let i = 0; i < document.length; i++) reader.addRecord(document[i], `record ${i + 1}`);
+      for (let i = 0; i < document.length; i++)
+        reader.addRecord(document[i], inFile(path, `record ${i + 1}`));
     } else {
       throw inputError(
         path,
         `expected an array of passages or a SQuAD file, found ${describeValue(document)}`,
+        { path },
       );
     }
   } else if (await isDirectory(path)) {
@@ -118,6 +141,7 @@ export async function loadCorpus(path: string): Promise<Passage[]> {
   } else {
     throw new ConfigurationError(
       `${path}: unsupported corpus format; expected .jsonl (e.g. BEIR corpus.jsonl), .csv, .tsv, .json (passages or SQuAD) or a BEIR directory`,
+      { kind: "invalid-input", path },
     );
   }
   return reader.passages;
@@ -142,10 +166,10 @@ class PassageReader {
 
   constructor(private readonly source: string) {}
 
-  addRecord(record: unknown, where: string): void {
+  addRecord(record: unknown, where: Place): void {
     if (!isPlainRecord(record)) {
       throw inputError(
-        `${this.source}: ${where}`,
+        where,
         `expected a passage object {_id, title?, text}, found ${describeValue(record)}`,
       );
     }
@@ -157,21 +181,21 @@ class PassageReader {
     else if (typeof rawId === "number" && isExactNumber(rawId)) id = String(rawId);
     else {
       throw inputError(
-        `${this.source}: ${where}, column "${idKey}"`,
+        inColumn(where, idKey),
         `expected a passage id (a non-empty string or number), found ${typeof rawId === "number" ? describeInexact(rawId) : describeValue(rawId)}`,
       );
     }
     const text = record[textKey];
     if (typeof text !== "string") {
       throw inputError(
-        `${this.source}: ${where}, column "${textKey}"`,
+        inColumn(where, textKey),
         `expected the passage text (a string), found ${describeValue(text)}`,
       );
     }
     const rawTitle = titleKey === undefined ? undefined : record[titleKey];
     if (rawTitle !== undefined && rawTitle !== null && typeof rawTitle !== "string") {
       throw inputError(
-        `${this.source}: ${where}, column "title"`,
+        inColumn(where, "title"),
         `expected a string, found ${describeValue(rawTitle)}`,
       );
     }
@@ -190,21 +214,20 @@ class PassageReader {
     }
   }
 
-  add(id: string, title: string, text: string, where: string): void {
-    if (this.ids.has(id))
-      throw inputError(`${this.source}: ${where}`, `duplicate passage id ${JSON.stringify(id)}`);
+  add(id: string, title: string, text: string, where: Place): void {
+    if (this.ids.has(id)) throw inputError(where, `duplicate passage id ${JSON.stringify(id)}`);
     this.ids.add(id);
     this.passages.push({ id, title, text });
   }
 
-  private resolve(record: Record<string, unknown>, where: string) {
+  private resolve(record: Record<string, unknown>, where: Place) {
     const pick = (field: keyof Passage): string | undefined => {
       let found: string | undefined;
       for (const alias of CORPUS_ALIASES[field]) {
         if (!Object.hasOwn(record, alias)) continue;
         if (found !== undefined) {
           throw inputError(
-            `${this.source}: ${where}`,
+            where,
             `both "${found}" and "${alias}" could be the passage ${field} column`,
           );
         }
@@ -220,11 +243,13 @@ class PassageReader {
       // A file without a header: its first passage was read as the column names. (A TSV whose
       // first line is "pid<TAB>passage", as MS MARCO's collection.tsv, is read without one.)
       const headerless =
-        where === "row 1" && columns.length >= 2 && /^\d+$/.test(columns[0] as string)
+        where.text === `${this.source}: row 1` &&
+        columns.length >= 2 &&
+        /^\d+$/.test(columns[0] as string)
           ? `; the first row looks like data, not a header: add a header line naming the columns, such as "id<TAB>text"`
           : "";
       throw inputError(
-        `${this.source}: ${where}`,
+        where,
         `no passage ${field} column; tried ${CORPUS_ALIASES[field].map((a) => `"${a}"`).join(", ")}; columns found: ${columns.join(", ") || "(none)"}${headerless}`,
       );
     }

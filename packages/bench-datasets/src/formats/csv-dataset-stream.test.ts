@@ -255,7 +255,7 @@ function oldLoadCsv(
     unit: "row",
     cellsAreText: true,
     ownsRecords: true,
-    describe: (row) => `row ${row} (line ${lineOfRow(text, delimiter, row)})`,
+    describe: (row) => ({ text: `row ${row} (line ${lineOfRow(text, delimiter, row)})` }),
   });
   forEachCsvRow(text, path, delimiter, (cells, row) => {
     if (row === 0) builder.setHeader(cells);

@@ -6,14 +6,13 @@ import { maybeGunzip } from "../io/gzip.js";
 import { isBlank } from "../io/lines.js";
 import { count, textLimit } from "../io/text-limit.js";
 import { utf8Pieces } from "../io/utf8.js";
-import { inputError } from "../records/problems.js";
+import { atLine, inputError, type Place } from "../records/problems.js";
 
 /**
  * How many characters are handed to papaparse at a time, how many are read before the first parse
  * (papaparse guesses the line break from the first 1 MiB), and how many bytes are read at a time.
- * Tests lower them to cut small files into many chunks; the result does not depend on them. 64 KiB
- * batches, parsed without a callback per row, load a 10⁶-row CSV in 1.03× papaparse's time alone,
- * against 1.53× for 4 MiB batches stepped row by row (docs/decisions/datasets-reading.md).
+ * Tests lower them to cut small files into many chunks; the result does not depend on them. Why
+ * 64 KiB: docs/decisions/datasets-reading.md ("CSV in 64 KiB batches").
  */
 export const csvStreamOptions: { chunkChars: number; guessChars: number; readBytes: number } = {
   chunkChars: 1 << 16,
@@ -46,8 +45,10 @@ export interface CsvSink {
   /**
    * The file mixes `\r\n` and `\n` line breaks, found after rows were handed over: a `\r\n`
    * inside a quoted cell of those rows is to become `\n`, as it is in the rows that follow.
+   * `"stop"` when the sink cannot join them in the rows it has: the read stops there, and
+   * {@link streamCsv} resolves `"stopped"`.
    */
-  joinLineBreaks(): void;
+  joinLineBreaks(): "joined" | "stop";
 }
 
 /**
@@ -57,215 +58,268 @@ export interface CsvSink {
  * complete row and starts again there with the next chunk, the line break is guessed from the
  * first 1 MiB as papaparse does, and a file mixing `\r\n` and `\n` reads as if it used `\n`.
  *
- * `options.mixed` says the file is known to mix them (a second read, after `joinLineBreaks`):
- * every `\r\n` becomes `\n` from the start, and `joinLineBreaks` is never called.
+ * `options.mixed` says the file is known to mix them (a second read, after `joinLineBreaks`
+ * stopped the first): every `\r\n` becomes `\n` from the start, and `joinLineBreaks` is never
+ * called. Resolves `"done"` when the whole file was read, `"stopped"` when `joinLineBreaks` said
+ * to stop.
  *
  * @throws ConfigurationError for an unreadable, empty or malformed file (naming the row and the
  *   line it starts on), invalid UTF-8 (line, column and byte), or what `sink` throws.
  */
-export async function streamCsv(
+export function streamCsv(
   path: string,
   delimiter: string,
   sink: CsvSink,
   options: { readonly mixed?: boolean } = {},
-): Promise<void> {
-  const kind = delimiter === "\t" ? "TSV" : "CSV";
-  let mode: "csv" | "lines" | undefined;
-  // Line breaks seen so far in the text as written, and whether it mixes them.
-  let crlf = false;
-  let bareLf = false;
-  let mixed = options.mixed === true;
-  // The first `guessChars` of the text as written, to guess the line break again once mixed.
-  let firstText = "";
-  let parser: Papa.Parser | undefined;
-  let newline = "\n";
-  // Text read but not yet parsed: `partial` is an incomplete row (or line), `fresh` what follows.
-  let partial = "";
-  let fresh: string[] = [];
-  let freshLength = 0;
-  // Newlines before `partial`; rows handed over; the text being parsed (or reported on).
-  let linesBefore = 0;
-  let row = 0;
-  let aggregate = "";
-  // Newlines counted in the aggregate up to `counted`: asking for the line of each row of a chunk
-  // costs one scan of the chunk, not one per row.
-  let counted = 0;
-  let countedLines = 0;
-  const setAggregate = (text: string) => {
-    aggregate = text;
-    counted = 0;
-    countedLines = 0;
-    batchRow = -1;
-    batchStarts = undefined;
-  };
-  // Rows are parsed a batch (one aggregate) at a time, without a callback per row; where the
-  // current row starts is asked for by messages only, and worked out then, for the whole batch,
-  // by parsing it again with papaparse's step (what it reports as each row's cursor). Outside a
-  // batch's rows (-1: a row that never ends), the row starts where the aggregate does.
-  let batchRow = -1;
-  let batchStarts: Int32Array | undefined;
-  const rowStartOf = (): number => {
-    if (batchRow < 0) return 0;
-    if (batchStarts === undefined) batchStarts = rowStarts(aggregate, delimiter, newline);
-    return batchStarts[batchRow] ?? aggregate.length;
-  };
-  const at: RowPosition & { crlf: boolean } = {
-    crlf: true,
-    line() {
-      let start = rowStartOf();
-      while (start < aggregate.length) {
-        const c = aggregate.charCodeAt(start);
-        if (c !== 10 && c !== 13) break;
-        start++;
-      }
-      if (start < counted) {
-        counted = 0;
-        countedLines = 0;
-      }
-      countedLines += newlinesIn(aggregate, counted, start);
-      counted = start;
-      return linesBefore + countedLines + 1;
-    },
-  };
-  const where = () => `${path}: ${row === 0 ? "header" : `row ${row}`} (line ${at.line()})`;
+): Promise<"done" | "stopped"> {
+  return new CsvReader(path, delimiter, sink, options.mixed === true).read();
+}
 
-  const makeParser = () =>
-    new Papa.Parser({
-      delimiter,
-      newline: newline as Papa.ParseConfig["newline"],
+/**
+ * Where the row being handed over starts. Rows are parsed a batch (one text) at a time, without a
+ * callback per row; where the current row starts is asked for by messages only, and worked out
+ * then, for the whole batch, by parsing it again with papaparse's step (what it reports as each
+ * row's cursor). Outside a batch's rows (-1: a row that never ends), the row starts where the
+ * batch does.
+ */
+class RowCursor implements RowPosition {
+  crlf = true;
+  /** Newlines before the batch. */
+  linesBefore = 0;
+  /** The row of the batch being handed over, or -1. */
+  batchRow = -1;
+  private text = "";
+  private newline = "\n";
+  private starts: Int32Array | undefined;
+  // Newlines counted in the batch up to `counted`: asking for the line of each row of a batch
+  // costs one scan of it, not one per row.
+  private counted = 0;
+  private countedLines = 0;
+
+  constructor(private readonly delimiter: string) {}
+
+  /** Starts a batch: `text`, parsed (or reported on) with line break `newline`. */
+  setBatch(text: string, newline: string): void {
+    this.text = text;
+    this.newline = newline;
+    this.counted = 0;
+    this.countedLines = 0;
+    this.batchRow = -1;
+    this.starts = undefined;
+  }
+
+  line(): number {
+    const text = this.text;
+    let start = this.rowStart();
+    while (start < text.length) {
+      const c = text.charCodeAt(start);
+      if (c !== 10 && c !== 13) break;
+      start++;
+    }
+    if (start < this.counted) {
+      this.counted = 0;
+      this.countedLines = 0;
+    }
+    this.countedLines += newlinesIn(text, this.counted, start);
+    this.counted = start;
+    return this.linesBefore + this.countedLines + 1;
+  }
+
+  private rowStart(): number {
+    if (this.batchRow < 0) return 0;
+    this.starts ??= rowStarts(this.text, this.delimiter, this.newline);
+    return this.starts[this.batchRow] ?? this.text.length;
+  }
+}
+
+/** One read of a CSV file for {@link streamCsv}: text in, rows (or lines) out to the sink. */
+class CsvReader {
+  private readonly kind: "CSV" | "TSV";
+  private readonly at: RowCursor;
+  private mode: "csv" | "lines" | undefined;
+  // Line breaks seen so far in the text as written, and whether it mixes them.
+  private crlf = false;
+  private bareLf = false;
+  // The first `guessChars` of the text as written, to guess the line break again once mixed.
+  private firstText = "";
+  private parser: Papa.Parser | undefined;
+  private newline = "\n";
+  // Text read but not yet parsed: `partial` is an incomplete row (or line), `fresh` what follows.
+  private partial = "";
+  private fresh: string[] = [];
+  private freshLength = 0;
+  // Rows handed over; lines handed over in `"lines"` mode.
+  private row = 0;
+  private lineNumber = 0;
+
+  constructor(
+    private readonly path: string,
+    private readonly delimiter: string,
+    private readonly sink: CsvSink,
+    private mixed: boolean,
+  ) {
+    this.kind = delimiter === "\t" ? "TSV" : "CSV";
+    this.at = new RowCursor(delimiter);
+  }
+
+  async read(): Promise<"done" | "stopped"> {
+    // A `\r` ending a chunk waits for the next, so that no `\r\n` is cut in two.
+    let held = "";
+    for await (const chunk of textChunks(this.path)) {
+      let text = held.length === 0 ? chunk : held + chunk;
+      held = "";
+      if (text.charCodeAt(text.length - 1) === 13) {
+        held = "\r";
+        text = text.slice(0, -1);
+      }
+      if (!this.mixed && !this.noteLineBreaks(text)) return "stopped";
+      if (this.mode === undefined && this.firstText.length < csvStreamOptions.guessChars)
+        this.firstText += text.slice(0, csvStreamOptions.guessChars - this.firstText.length);
+      this.take(text);
+      if (this.mode === undefined) {
+        if (this.freshLength < csvStreamOptions.guessChars) continue;
+        this.start();
+      }
+      if (this.freshLength >= Math.max(csvStreamOptions.chunkChars, this.partial.length))
+        this.flush(false);
+    }
+    if (held.length > 0) this.take(held);
+    if (this.mode === undefined) this.start();
+    this.flush(true);
+    if (this.mode === "csv" && this.row === 0) {
+      throw inputError(atLine(this.path, 1), "empty CSV: expected a header row naming the columns");
+    }
+    return "done";
+  }
+
+  private take(text: string): void {
+    this.fresh.push(text);
+    this.freshLength += text.length;
+  }
+
+  /**
+   * Notes the line breaks of `text`. When they turn out to mix after rows were handed over, those
+   * rows' `\r\n` are joined by the sink, or the sink stops the read: then false.
+   */
+  private noteLineBreaks(text: string): boolean {
+    if (!this.crlf && text.includes("\r\n")) this.crlf = true;
+    if (!this.bareLf && BARE_LF.test(text)) this.bareLf = true;
+    if (!this.crlf || !this.bareLf) return true;
+    this.mixed = true;
+    if (this.parser === undefined) return true;
+    // Found late: rows already read used `\r\n` as their line break; the rest use `\n`.
+    if (this.sink.joinLineBreaks() === "stop") return false;
+    this.partial = this.partial.replace(CRLF, "\n");
+    this.newline = guessLineBreak(this.firstText.replace(CRLF, "\n"));
+    this.parser = this.makeParser();
+    return true;
+  }
+
+  /** Decides how to read the file, from its first `guessChars` of text. */
+  private start(): void {
+    let text = this.partial + this.fresh.join("");
+    this.fresh = [text];
+    this.freshLength = text.length;
+    this.partial = "";
+    this.mode = this.sink.mode(firstLine(text));
+    if (this.mode === "lines") return;
+    if (this.mixed) text = text.replace(CRLF, "\n");
+    this.newline = guessLineBreak(text);
+    this.parser = this.makeParser();
+  }
+
+  private makeParser(): Papa.Parser {
+    return new Papa.Parser({
+      delimiter: this.delimiter,
+      newline: this.newline as Papa.ParseConfig["newline"],
     } as Papa.ParseConfig);
+  }
+
+  /** Parses what is pending, up to its last complete row (all of it when `last`). */
+  private flush(last: boolean): void {
+    // Only a row that never ends grows `partial`: the chunks read are small.
+    if (this.partial.length > 0 && this.partial.length + this.freshLength > textLimit.maxChars) {
+      this.at.setBatch(this.partial, this.newline);
+      throw inputError(
+        this.where(),
+        `the row does not end within ${count(textLimit.maxChars)} characters, more than a string can hold (is a quoted field missing its closing quote?)${this.delimiter === "\t" ? TSV_QUOTES : ""}`,
+      );
+    }
+    let text = this.partial + this.fresh.join("");
+    this.fresh = [];
+    this.freshLength = 0;
+    if (this.mode === "lines") {
+      this.feedLines(text, last);
+      return;
+    }
+    if (this.mixed) text = text.replace(CRLF, "\n");
+    this.at.setBatch(text, this.newline);
+    this.at.crlf = text.includes("\r\n");
+    const parsed = (this.parser as Papa.Parser).parse(text, 0, !last);
+    const cursor = parsed.meta.cursor as number;
+    this.handOver(parsed.data as unknown as string[][], parsed.errors);
+    if (!last) {
+      this.at.linesBefore += newlinesIn(text, 0, cursor);
+      this.partial = text.slice(cursor);
+    }
+    this.at.setBatch("", this.newline);
+  }
 
   /**
    * Hands the rows of a batch over, in order; a malformed row is an error where papaparse reports
    * it, after the rows before it (as its step did).
    */
-  const handOver = (rows: string[][], errors: readonly Papa.ParseError[]) => {
+  private handOver(rows: string[][], errors: readonly Papa.ParseError[]): void {
     // An error of the row left incomplete at the batch's end is not one yet: that row is parsed
     // again, whole, with the next batch (papaparse's step never reported it either).
     const error = errors.find((e) => (e.row ?? 0) < rows.length);
     const stop = error === undefined ? rows.length : (error.row ?? 0);
+    const at = this.at;
     for (let k = 0; k < stop; k++) {
       const cells = rows[k] as string[];
       if (cells.length === 1 && cells[0] === "") continue;
-      batchRow = k;
-      sink.row(cells, row, at);
-      row++;
+      at.batchRow = k;
+      this.sink.row(cells, this.row, at);
+      this.row++;
     }
     if (error !== undefined) {
-      batchRow = stop;
+      at.batchRow = stop;
       throw inputError(
-        where(),
-        `malformed ${kind}: ${error.message}` +
-          (delimiter === "\t" && error.type === "Quotes" ? TSV_QUOTES : ""),
+        this.where(),
+        `malformed ${this.kind}: ${error.message}` +
+          (this.delimiter === "\t" && error.type === "Quotes" ? TSV_QUOTES : ""),
       );
     }
-  };
+  }
 
-  let lineNumber = 0;
-  const feedLines = (text: string, last: boolean) => {
+  /** `"lines"` mode: hands over the complete lines of `text` (all of them when `last`). */
+  private feedLines(text: string, last: boolean): void {
     let start = 0;
     let newlineAt = text.indexOf("\n");
     while (newlineAt !== -1) {
       const stop =
         newlineAt > start && text.charCodeAt(newlineAt - 1) === 13 ? newlineAt - 1 : newlineAt;
-      const line = text.slice(start, stop);
-      lineNumber++;
-      if (!isBlank(line)) sink.line(line, lineNumber);
+      this.line(text.slice(start, stop));
       start = newlineAt + 1;
       newlineAt = text.indexOf("\n", start);
     }
-    partial = text.slice(start);
-    if (last && partial.length > 0) {
-      const line = partial.charCodeAt(partial.length - 1) === 13 ? partial.slice(0, -1) : partial;
-      lineNumber++;
-      if (!isBlank(line)) sink.line(line, lineNumber);
+    this.partial = text.slice(start);
+    if (last && this.partial.length > 0) {
+      const partial = this.partial;
+      this.line(partial.charCodeAt(partial.length - 1) === 13 ? partial.slice(0, -1) : partial);
     }
-  };
-
-  /** Parses what is pending, up to its last complete row (all of it when `last`). */
-  const flush = (last: boolean) => {
-    // Only a row that never ends grows `partial`: the chunks read are small.
-    if (partial.length > 0 && partial.length + freshLength > textLimit.maxChars) {
-      setAggregate(partial);
-      throw inputError(
-        where(),
-        `the row does not end within ${count(textLimit.maxChars)} characters, more than a string can hold (is a quoted field missing its closing quote?)${delimiter === "\t" ? TSV_QUOTES : ""}`,
-      );
-    }
-    let text = partial + fresh.join("");
-    fresh = [];
-    freshLength = 0;
-    if (mode === "lines") {
-      feedLines(text, last);
-      return;
-    }
-    if (mixed) text = text.replace(CRLF, "\n");
-    setAggregate(text);
-    at.crlf = text.includes("\r\n");
-    const parsed = (parser as Papa.Parser).parse(text, 0, !last);
-    const cursor = parsed.meta.cursor as number;
-    handOver(parsed.data as unknown as string[][], parsed.errors);
-    if (!last) {
-      linesBefore += newlinesIn(text, 0, cursor);
-      partial = text.slice(cursor);
-    }
-    setAggregate("");
-  };
-
-  /** Decides how to read the file, from its first `guessChars` of text. */
-  const start = () => {
-    let text = partial + fresh.join("");
-    fresh = [text];
-    freshLength = text.length;
-    partial = "";
-    mode = sink.mode(firstLine(text));
-    if (mode === "lines") return;
-    if (mixed) text = text.replace(CRLF, "\n");
-    newline = guessLineBreak(text);
-    parser = makeParser();
-  };
-
-  let held = "";
-  for await (const chunk of textChunks(path)) {
-    // A `\r` ending a chunk waits for the next, so that no `\r\n` is cut in two.
-    let text = held.length === 0 ? chunk : held + chunk;
-    held = "";
-    if (text.charCodeAt(text.length - 1) === 13) {
-      held = "\r";
-      text = text.slice(0, -1);
-    }
-    if (!mixed) {
-      if (!crlf && text.includes("\r\n")) crlf = true;
-      if (!bareLf && BARE_LF.test(text)) bareLf = true;
-      if (crlf && bareLf) {
-        mixed = true;
-        if (parser !== undefined) {
-          // Found late: rows already read used `\r\n` as their line break; the rest use `\n`.
-          sink.joinLineBreaks();
-          partial = partial.replace(CRLF, "\n");
-          newline = guessLineBreak(firstText.replace(CRLF, "\n"));
-          parser = makeParser();
-        }
-      }
-    }
-    if (mode === undefined && firstText.length < csvStreamOptions.guessChars)
-      firstText += text.slice(0, csvStreamOptions.guessChars - firstText.length);
-    fresh.push(text);
-    freshLength += text.length;
-    if (mode === undefined) {
-      if (freshLength < csvStreamOptions.guessChars) continue;
-      start();
-    }
-    if (freshLength >= Math.max(csvStreamOptions.chunkChars, partial.length)) flush(false);
   }
-  if (held.length > 0) {
-    fresh.push(held);
-    freshLength += held.length;
+
+  private line(line: string): void {
+    this.lineNumber++;
+    if (!isBlank(line)) this.sink.line(line, this.lineNumber);
   }
-  if (mode === undefined) start();
-  flush(true);
-  if (mode === "csv" && row === 0) {
-    throw inputError(`${path}: line 1`, "empty CSV: expected a header row naming the columns");
+
+  /** The row being handed over: `path: row R (line L)` (or `header`), with path and line. */
+  private where(): Place {
+    const line = this.at.line();
+    const row = this.row === 0 ? "header" : `row ${this.row}`;
+    return { text: `${this.path}: ${row} (line ${line})`, path: this.path, line };
   }
 }
 

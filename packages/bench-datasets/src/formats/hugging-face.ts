@@ -58,18 +58,21 @@ export async function loadFromHuggingFace(
   if (typeof repo !== "string" || !REPO.test(repo)) {
     throw new ConfigurationError(
       `QADataset.fromHuggingFace: expected a dataset name such as "rajpurkar/squad_v2", found ${describeValue(repo)}`,
+      { kind: "invalid-option", option: "repo" },
     );
   }
   const timeoutMs = options.timeoutMs ?? 30_000;
   if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
     throw new ConfigurationError(
       `QADataset.fromHuggingFace: timeoutMs must be a positive number, found ${describeValue(options.timeoutMs)}`,
+      { kind: "invalid-option", option: "timeoutMs" },
     );
   }
   const fetcher = options.fetch ?? globalThis.fetch;
   if (typeof fetcher !== "function") {
     throw new ConfigurationError(
       "QADataset.fromHuggingFace: no fetch implementation; pass options.fetch",
+      { kind: "invalid-option", option: "fetch" },
     );
   }
   const base = (options.baseUrl ?? HUGGING_FACE_VIEWER_URL).replace(/\/+$/, "");
@@ -154,6 +157,7 @@ async function request(
             : "";
       throw new ConfigurationError(
         `Hugging Face: ${url} answered HTTP ${response.status}${detail}${hint}`,
+        { kind: "unreadable-file", path: url },
       );
     }
     touch();
@@ -164,14 +168,14 @@ async function request(
     if (controller.signal.aborted) {
       throw new ConfigurationError(
         `Hugging Face: no progress from ${url} for ${context.timeoutMs} ms: no answer, or a stalled download (no network? pass options.baseUrl or options.fetch for a mirror)`,
-        { cause: error },
+        { kind: "unreadable-file", path: url, cause: error },
       );
     }
     const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
     const reason = typeof cause?.code === "string" ? cause.code : messageOf(cause ?? error);
     throw new ConfigurationError(
       `Hugging Face: could not reach ${url}: ${reason} (no network? pass options.baseUrl or options.fetch for a mirror)`,
-      { cause: error },
+      { kind: "unreadable-file", path: url, cause: error },
     );
   } finally {
     clearTimeout(timer);
@@ -201,7 +205,7 @@ function getJson(url: string, context: RequestContext): Promise<unknown> {
     } catch (error) {
       throw new ConfigurationError(
         `Hugging Face: ${url} answered with invalid JSON: ${messageOf(error)}`,
-        { cause: error },
+        { kind: "invalid-input", path: url, cause: error },
       );
     }
   });
@@ -236,6 +240,7 @@ function parseListing(listing: unknown, url: string): ParquetFileEntry[] {
   if (!Array.isArray(files)) {
     throw new ConfigurationError(
       `Hugging Face: ${url} answered without a parquet_files list; found ${describeValue(listing)}`,
+      { kind: "invalid-input", path: url, field: "parquet_files" },
     );
   }
   const out: ParquetFileEntry[] = [];
@@ -250,6 +255,7 @@ function parseListing(listing: unknown, url: string): ParquetFileEntry[] {
     ) {
       throw new ConfigurationError(
         `Hugging Face: ${url}: parquet_files[${i}] lacks config, split, url or filename`,
+        { kind: "invalid-input", path: url, field: `parquet_files[${i}]` },
       );
     }
     out.push({
@@ -276,6 +282,7 @@ function chooseConfig(
     if (!configs.includes(wanted)) {
       throw new ConfigurationError(
         `Hugging Face: ${repo} has no Parquet export of config "${wanted}"; configs: ${configs.join(", ") || "(none)"}`,
+        { kind: "invalid-option", option: "config" },
       );
     }
     return wanted;
@@ -284,6 +291,7 @@ function chooseConfig(
   if (configs.includes("default")) return "default";
   throw new ConfigurationError(
     `Hugging Face: ${repo} has ${configs.length === 0 ? "no Parquet export" : `several configs (${configs.join(", ")}); choose one with options.config`}`,
+    { kind: "invalid-option", option: configs.length === 0 ? "repo" : "config" },
   );
 }
 
@@ -298,6 +306,7 @@ function chooseSplit(
     if (!splits.includes(wanted)) {
       throw new ConfigurationError(
         `Hugging Face: ${repo} (config ${config}) has no split "${wanted}"; splits: ${splits.join(", ")}`,
+        { kind: "invalid-option", option: "split" },
       );
     }
     return wanted;
@@ -306,5 +315,6 @@ function chooseSplit(
   if (splits.length === 1) return splits[0]!;
   throw new ConfigurationError(
     `Hugging Face: ${repo} (config ${config}) has no "test" split; choose one of ${splits.join(", ")} with options.split`,
+    { kind: "invalid-option", option: "split" },
   );
 }

@@ -2,27 +2,29 @@ import { access, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { EvalSample, Metadata } from "@fastrag/bench-core";
 import { describeValue, setOwn } from "@fastrag/bench-core/internal";
-import { fileError } from "../io/file-error.js";
 import { readTextFile } from "../io/files.js";
 import { forEachLine, isBlank } from "../io/lines.js";
 import {
+  atLine,
   describeInexact,
+  inColumn,
   inputError,
   isExactNumber,
   isPlainRecord,
   newRecord,
+  type Place,
 } from "../records/problems.js";
 import type { LoadedSamples } from "../records/sample-builder.js";
 import { parseJson } from "./json-text.js";
 
 /** A BEIR record id: `_id` (or `id`), a string or a number. */
-export function beirId(record: Record<string, unknown>, where: string): string {
+export function beirId(record: Record<string, unknown>, where: Place): string {
   const key = Object.hasOwn(record, "_id") ? "_id" : "id";
   const value = record[key];
   if (typeof value === "string" && value.length > 0) return value;
   if (typeof value === "number" && isExactNumber(value)) return String(value);
   throw inputError(
-    `${where}, column "${key}"`,
+    inColumn(where, key),
     `expected an id (a non-empty string or number), found ${typeof value === "number" ? describeInexact(value) : describeValue(value)}`,
   );
 }
@@ -44,7 +46,7 @@ export async function readBeirQrels(
     const line = lines[n]!.replace(/\r$/, "");
     if (isBlank(line)) continue;
     const cells = line.split("\t");
-    const where = `${path}: line ${n + 1}`;
+    const where = atLine(path, n + 1);
     if (first) {
       first = false;
       // A header names the columns; a headerless file starts with a numeric score.
@@ -55,6 +57,7 @@ export async function readBeirQrels(
             throw inputError(
               where,
               `missing qrels column "${name}"; expected a header "query-id<TAB>corpus-id<TAB>score", found ${JSON.stringify(line.slice(0, 80))}`,
+              { field: name },
             );
           }
           return at;
@@ -69,7 +72,7 @@ export async function readBeirQrels(
     for (let c = 0; c < 3; c++) {
       if (cells[columns[c]!] === undefined || cells[columns[c]!] === "") {
         throw inputError(
-          `${where}, column ${columns[c]! + 1} (${names[c]})`,
+          inColumn(where, names[c]!, `column ${columns[c]! + 1} (${names[c]})`, columns[c]! + 1),
           `missing value; expected 3 tab-separated fields, found ${cells.length}`,
         );
       }
@@ -77,7 +80,7 @@ export async function readBeirQrels(
     const grade = Number(score);
     if (!Number.isFinite(grade)) {
       throw inputError(
-        `${where}, column ${columns[2]! + 1} (score)`,
+        inColumn(where, "score", `column ${columns[2]! + 1} (score)`, columns[2]! + 1),
         `expected a numeric grade, found ${JSON.stringify(score)}`,
       );
     }
@@ -89,7 +92,7 @@ export async function readBeirQrels(
     }
     if (judged.has(docid!)) {
       throw inputError(
-        `${where}, column ${columns[1]! + 1} (corpus-id)`,
+        inColumn(where, "corpus-id", `column ${columns[1]! + 1} (corpus-id)`, columns[1]! + 1),
         `document ${JSON.stringify(docid)} is judged twice for query ${JSON.stringify(qid)}`,
       );
     }
@@ -144,43 +147,37 @@ export async function loadBeirDataset(dir: string, split: string): Promise<Loade
   const qrels = await readBeirQrels(qrelsPath, firstLines);
   const queriesPath = await plainOrGz(join(dir, "queries.jsonl"));
   const queries = new Map<string, { text: string; metadata?: Metadata }>();
-  try {
-    await forEachLine(queriesPath, (line, lineNumber) => {
-      if (isBlank(line)) return;
-      const where = `${queriesPath}: line ${lineNumber}`;
-      const record = parseJson(line, queriesPath, lineNumber);
-      if (!isPlainRecord(record))
-        throw inputError(
-          where,
-          `expected a query object {_id, text}, found ${describeValue(record)}`,
-        );
-      const id = beirId(record, where);
-      const text = record.text;
-      if (typeof text !== "string" || text.trim().length === 0) {
-        throw inputError(
-          `${where}, column "text"`,
-          `expected the query text (a non-empty string), found ${describeValue(text)}`,
-        );
-      }
-      if (queries.has(id))
-        throw inputError(`${where}, column "_id"`, `query ${JSON.stringify(id)} is given twice`);
-      const metadata = record.metadata;
-      queries.set(
-        id,
-        isPlainRecord(metadata) && Object.keys(metadata).length > 0 ? { text, metadata } : { text },
+  await forEachLine(queriesPath, (line, lineNumber) => {
+    if (isBlank(line)) return;
+    const where = atLine(queriesPath, lineNumber);
+    const record = parseJson(line, queriesPath, lineNumber);
+    if (!isPlainRecord(record))
+      throw inputError(
+        where,
+        `expected a query object {_id, text}, found ${describeValue(record)}`,
       );
-    });
-  } catch (error) {
-    if ((error as { code?: unknown } | null)?.code === "ENOENT")
-      throw fileError(queriesPath, error);
-    throw error;
-  }
+    const id = beirId(record, where);
+    const text = record.text;
+    if (typeof text !== "string" || text.trim().length === 0) {
+      throw inputError(
+        inColumn(where, "text"),
+        `expected the query text (a non-empty string), found ${describeValue(text)}`,
+      );
+    }
+    if (queries.has(id))
+      throw inputError(inColumn(where, "_id"), `query ${JSON.stringify(id)} is given twice`);
+    const metadata = record.metadata;
+    queries.set(
+      id,
+      isPlainRecord(metadata) && Object.keys(metadata).length > 0 ? { text, metadata } : { text },
+    );
+  });
   const samples: EvalSample[] = [];
   for (const [qid, judged] of qrels) {
     const query = queries.get(qid);
     if (query === undefined) {
       throw inputError(
-        `${qrelsPath}: line ${firstLines.get(qid)}`,
+        atLine(qrelsPath, firstLines.get(qid) as number),
         `query ${JSON.stringify(qid)} is judged but missing from ${queriesPath}`,
       );
     }

@@ -15,8 +15,10 @@ import { type RowPosition, streamCsv } from "./csv-stream.js";
  *
  * A file mixing `\r\n` and `\n` line breaks reads as if it used `\n`, a quoted `\r\n` in a cell
  * included. The mix may show only after rows were read (a file joined from two sources): when
- * one of those rows has a `\r\n` inside a cell, a file is read again, knowing; a pipe cannot be,
- * so its rows from the first such one wait (as cells) until the mix shows or the input ends.
+ * one of those rows has a `\r\n` inside a cell, that row may already have been read otherwise
+ * than it reads joined, so a file is read a second time, joining `\r\n` from its start; a pipe
+ * cannot be read twice, so its rows from the first such one wait (as cells) until the mix shows
+ * or the input ends.
  */
 export async function loadCsvDataset(
   path: string,
@@ -24,57 +26,54 @@ export async function loadCsvDataset(
   delimiter = ",",
 ): Promise<LoadedSamples> {
   if (!(await isRegularFile(path))) return readWaiting(path, mapping, delimiter);
-  try {
-    return await readOnce(path, mapping, delimiter, false);
-  } catch (error) {
-    if (error !== READ_AGAIN) throw error;
-  }
-  return readOnce(path, mapping, delimiter, true);
+  const first = await readOnce(path, mapping, delimiter, false);
+  if (first !== "read again") return first;
+  return (await readOnce(path, mapping, delimiter, true)) as LoadedSamples;
 }
 
-/** Thrown when rows already read hold a `\r\n` that the file's mixed line breaks make `\n`. */
-const READ_AGAIN = new Error("read the file again, its line breaks joined");
-
-/** One read of a file; throws {@link READ_AGAIN} when the mix shows too late. */
+/**
+ * One read of a file; `"read again"` when the mix shows too late, after a row with a `\r\n` in a
+ * cell (never with `mixed`, which joins them from the start).
+ */
 async function readOnce(
   path: string,
   mapping: ColumnMapping | undefined,
   delimiter: string,
   mixed: boolean,
-): Promise<LoadedSamples> {
+): Promise<LoadedSamples | "read again"> {
   const { builder, add } = samplesOf(path, mapping);
   // A row read so far has a `\r\n` inside a cell; the first row that was an error after one.
   let crlfRead = false;
   let failed: unknown;
-  const read = streamCsv(
-    path,
-    delimiter,
-    {
-      mode: () => "csv",
-      row(cells, row, at) {
-        if (failed !== undefined) return;
-        if (!crlfRead && !mixed && at.crlf && anyCrlf(cells)) crlfRead = true;
-        try {
-          add(cells, row, at);
-        } catch (error) {
-          // Joined, such a row might read otherwise: read on to learn whether the file mixes.
-          if (!crlfRead) throw error;
-          failed = error;
-        }
-      },
-      line: readAsLines,
-      joinLineBreaks() {
-        if (crlfRead) throw READ_AGAIN;
-      },
-    },
-    { mixed },
-  );
+  let outcome: "done" | "stopped";
   try {
-    await read;
+    outcome = await streamCsv(
+      path,
+      delimiter,
+      {
+        mode: () => "csv",
+        row(cells, row, at) {
+          if (failed !== undefined) return;
+          if (!crlfRead && !mixed && at.crlf && anyCrlf(cells)) crlfRead = true;
+          try {
+            add(cells, row, at);
+          } catch (error) {
+            // Joined, such a row might read otherwise: read on to learn whether the file mixes.
+            if (!crlfRead) throw error;
+            failed = error;
+          }
+        },
+        line: readAsLines,
+        // The rows with a `\r\n` in a cell were read with it: stop, and read the file again.
+        joinLineBreaks: () => (crlfRead ? "stop" : "joined"),
+      },
+      { mixed },
+    );
   } catch (error) {
     // A row that was an error comes before what went wrong later.
-    throw error === READ_AGAIN ? error : (failed ?? error);
+    throw failed ?? error;
   }
+  if (outcome === "stopped") return "read again";
   if (failed !== undefined) throw failed;
   return builder.result();
 }
@@ -112,6 +111,7 @@ async function readWaiting(
       joinLineBreaks() {
         mixed = true;
         addWaiting(true);
+        return "joined";
       },
     });
   } catch (error) {
@@ -133,7 +133,11 @@ function samplesOf(path: string, mapping: ColumnMapping | undefined) {
     unit: "row",
     cellsAreText: true,
     ownsRecords: true,
-    describe: (row) => `row ${row} (line ${rowAt.line()})`,
+    path,
+    describe: (row) => {
+      const line = rowAt.line();
+      return { text: `row ${row} (line ${line})`, line };
+    },
   });
   const add = (cells: string[], row: number, at: RowPosition) => {
     rowAt = at;

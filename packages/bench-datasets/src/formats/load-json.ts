@@ -2,7 +2,7 @@ import { describeValue } from "@fastrag/bench-core/internal";
 import { readTextFile } from "../io/files.js";
 import { WRITE_AS_JSONL } from "../io/text-limit.js";
 import type { ColumnMapping } from "../records/column-mapping.js";
-import { inputError, isPlainRecord } from "../records/problems.js";
+import { inFile, inputError, isPlainRecord } from "../records/problems.js";
 import { type LoadedSamples, SampleBuilder } from "../records/sample-builder.js";
 import { parseJson } from "./json-text.js";
 import { isSquad, samplesFromSquad } from "./squad.js";
@@ -36,12 +36,12 @@ export function samplesFromDocument(
     return samplesFromSquad(document, source);
   } else if (isPlainRecord(document) && Object.hasOwn(document, "samples")) {
     throw inputError(
-      `${source}: samples`,
+      inFile(source, "samples", "samples"),
       `expected an array of records, found ${describeValue(document.samples)}`,
     );
   } else {
     throw inputError(
-      `${source}: the top level`,
+      inFile(source, "the top level"),
       `expected the native format {"samples": [...]}, a bare array of records, or SQuAD's {"data": [{"paragraphs": [...]}]}; found ${describeValue(document)}` +
         (isPlainRecord(document)
           ? ` with keys ${Object.keys(document).slice(0, 10).join(", ")}${recordsHint(document)}`
@@ -50,6 +50,7 @@ export function samplesFromDocument(
   }
   const builder = new SampleBuilder(mapping, {
     source,
+    path: source,
     unit: "record",
     arrayName,
     ownsRecords: true,

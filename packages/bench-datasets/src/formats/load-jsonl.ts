@@ -11,7 +11,12 @@ export async function loadJsonlDataset(
   path: string,
   mapping: ColumnMapping | undefined,
 ): Promise<LoadedSamples> {
-  const builder = new SampleBuilder(mapping, { source: path, unit: "line", ownsRecords: true });
+  const builder = new SampleBuilder(mapping, {
+    source: path,
+    path,
+    unit: "line",
+    ownsRecords: true,
+  });
   await forEachLine(path, (line, lineNumber) => {
     if (isBlank(line)) return;
     builder.addRecord(parseJson(line, path, lineNumber), lineNumber);

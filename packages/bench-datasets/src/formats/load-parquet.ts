@@ -23,7 +23,12 @@ export async function samplesFromParquet(
   mapping: ColumnMapping | undefined,
   source: string,
 ): Promise<LoadedSamples> {
-  const builder = new SampleBuilder(mapping, { source, unit: "row", ownsRecords: true });
+  const builder = new SampleBuilder(mapping, {
+    source,
+    path: source,
+    unit: "row",
+    ownsRecords: true,
+  });
   let row = 0;
   let header: string[] | undefined;
   for (const file of files) {
@@ -35,6 +40,7 @@ export async function samplesFromParquet(
       throw inputError(
         file.source,
         `columns ${table.columns.join(", ")} differ from the first file's ${header.join(", ")}`,
+        { path: file.source },
       );
     }
     for (let i = 0; i < table.rows.length; i++) builder.addRow(table.rows[i]!, ++row);

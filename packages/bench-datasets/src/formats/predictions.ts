@@ -8,7 +8,15 @@ import { describeValue } from "@fastrag/bench-core/internal";
 import { readTextFile } from "../io/files.js";
 import { forEachLine, isBlank } from "../io/lines.js";
 import { WRITE_AS_JSONL } from "../io/text-limit.js";
-import { describeInexact, inputError, isExactNumber, isPlainRecord } from "../records/problems.js";
+import {
+  atLine,
+  describeInexact,
+  inColumn,
+  inputError,
+  isExactNumber,
+  isPlainRecord,
+  type Place,
+} from "../records/problems.js";
 import { parseJson } from "./json-text.js";
 
 interface Prediction {
@@ -73,10 +81,11 @@ export class Predictions implements QueryEngine {
           records.push({ record: parseJson(line, path, lineNumber), line: lineNumber });
       });
       const builder = new PredictionIndex(path);
-      for (const { record, line } of records) builder.add(record, `${path}: line ${line}`);
+      for (const { record, line } of records) builder.add(record, atLine(path, line));
       return new Predictions(path, builder);
     }
-    return Predictions.fromJSON(parseJson(await readTextFile(path, WRITE_AS_JSONL), path), path);
+    const data = parseJson(await readTextFile(path, WRITE_AS_JSONL), path);
+    return new Predictions(path, indexOf(data, path, path));
   }
 
   /**
@@ -85,29 +94,7 @@ export class Predictions implements QueryEngine {
    * @throws ConfigurationError as {@link Predictions.load}.
    */
   static fromJSON(data: unknown, source = "predictions"): Predictions {
-    const builder = new PredictionIndex(source);
-    if (Array.isArray(data)) {
-      for (let i = 0; i < data.length; i++) builder.add(data[i], `${source}: record ${i + 1}`);
-    } else if (isPlainRecord(data)) {
-      for (const key in data) {
-        if (!Object.hasOwn(data, key)) continue;
-        const answer = data[key];
-        if (typeof answer !== "string") {
-          throw inputError(
-            `${source}: key ${JSON.stringify(key)}`,
-            `expected the predicted answer (a string), found ${describeValue(answer)}`,
-          );
-        }
-        builder.byId.set(key, { answer });
-        builder.count++;
-      }
-    } else {
-      throw inputError(
-        `${source}: the top level`,
-        `expected an object of {question_id: answer} or an array of {id, answer} records, found ${describeValue(data)}`,
-      );
-    }
-    return new Predictions(source, builder);
+    return new Predictions(source, indexOf(data, source, undefined));
   }
 
   /**
@@ -145,13 +132,45 @@ export class Predictions implements QueryEngine {
   }
 }
 
+/**
+ * The index of parsed predictions: an object of id → answer, or an array of records. `path`, the
+ * file they were read from (none for data in memory), goes into the errors' fields.
+ */
+function indexOf(data: unknown, source: string, path: string | undefined): PredictionIndex {
+  const index = new PredictionIndex(source);
+  const at = (where: string): Place =>
+    path === undefined ? { text: `${source}: ${where}` } : { text: `${source}: ${where}`, path };
+  if (Array.isArray(data)) {
+    for (let i = 0; i < data.length; i++) index.add(data[i], at(`record ${i + 1}`));
+  } else if (isPlainRecord(data)) {
+    for (const key in data) {
+      if (!Object.hasOwn(data, key)) continue;
+      const answer = data[key];
+      if (typeof answer !== "string") {
+        throw inputError(
+          { ...at(`key ${JSON.stringify(key)}`), field: key },
+          `expected the predicted answer (a string), found ${describeValue(answer)}`,
+        );
+      }
+      index.byId.set(key, { answer });
+      index.count++;
+    }
+  } else {
+    throw inputError(
+      at("the top level"),
+      `expected an object of {question_id: answer} or an array of {id, answer} records, found ${describeValue(data)}`,
+    );
+  }
+  return index;
+}
+
 class PredictionIndex {
   readonly byId = new Map<string, Prediction>();
   readonly byQuestion = new Map<string, Prediction>();
   count = 0;
   constructor(private readonly source: string) {}
 
-  add(record: unknown, where: string): void {
+  add(record: unknown, where: Place): void {
     if (!isPlainRecord(record)) {
       throw inputError(
         where,
@@ -166,7 +185,7 @@ class PredictionIndex {
       else if (typeof value === "string" && value.length > 0) id = value;
       else
         throw inputError(
-          `${where}, column "${key}"`,
+          inColumn(where, key),
           `expected an id (a string or number), found ${typeof value === "number" ? describeInexact(value) : describeValue(value)}`,
         );
       break;
@@ -174,7 +193,7 @@ class PredictionIndex {
     const question = record.question;
     if (question !== undefined && (typeof question !== "string" || question.length === 0)) {
       throw inputError(
-        `${where}, column "question"`,
+        inColumn(where, "question"),
         `expected a non-empty string, found ${describeValue(question)}`,
       );
     }
@@ -187,7 +206,7 @@ class PredictionIndex {
     const answer = record.answer;
     if (typeof answer !== "string") {
       throw inputError(
-        `${where}, column "answer"`,
+        inColumn(where, "answer"),
         `expected the predicted answer (a string), found ${describeValue(answer)}`,
       );
     }
@@ -196,7 +215,7 @@ class PredictionIndex {
     if (retrieved !== undefined && retrieved !== null) {
       if (!Array.isArray(retrieved)) {
         throw inputError(
-          `${where}, column "retrieved_ids"`,
+          inColumn(where, "retrieved_ids"),
           `expected a list of ids, found ${describeValue(retrieved)}`,
         );
       }
@@ -207,7 +226,7 @@ class PredictionIndex {
         else if (typeof item === "number" && isExactNumber(item)) chunks.push({ id: String(item) });
         else
           throw inputError(
-            `${where}, column "retrieved_ids"`,
+            inColumn(where, "retrieved_ids"),
             `item ${i + 1} should be a string id, found ${typeof item === "number" ? describeInexact(item) : describeValue(item)}`,
           );
       }

@@ -1,6 +1,6 @@
 import { describeValue } from "@fastrag/bench-core/internal";
 import type { ColumnMapping } from "../records/column-mapping.js";
-import { inputError, isPlainRecord } from "../records/problems.js";
+import { inFile, inputError, isPlainRecord, type Place } from "../records/problems.js";
 import { type LoadedSamples, SampleBuilder } from "../records/sample-builder.js";
 import { impossibleWithAnswers } from "../records/squad-v2.js";
 
@@ -25,6 +25,11 @@ export interface SquadParagraph {
   readonly where: string;
 }
 
+/** A place in a SQuAD file, its JSON path (`data[0].paragraphs[2].qas`) as the field. */
+function inSquad(source: string, path: string): Place {
+  return inFile(source, path, path);
+}
+
 /** Walks the articles and paragraphs of a SQuAD document, checking their shapes. */
 export function squadParagraphs(document: { data: unknown[] }, source: string): SquadParagraph[] {
   const out: SquadParagraph[] = [];
@@ -34,14 +39,14 @@ export function squadParagraphs(document: { data: unknown[] }, source: string): 
     const where = `data[${a}]`;
     if (!isPlainRecord(article)) {
       throw inputError(
-        `${source}: ${where}`,
+        inSquad(source, `${where}`),
         `expected an article object, found ${describeValue(article)}`,
       );
     }
     const title = article.title === undefined ? String(a) : article.title;
     if (typeof title !== "string" || title.length === 0) {
       throw inputError(
-        `${source}: ${where}.title`,
+        inSquad(source, `${where}.title`),
         `expected a non-empty string, found ${describeValue(title)}`,
       );
     }
@@ -50,14 +55,14 @@ export function squadParagraphs(document: { data: unknown[] }, source: string): 
     const first = titles.get(title);
     if (first !== undefined) {
       throw inputError(
-        `${source}: ${where}.title`,
+        inSquad(source, `${where}.title`),
         `${JSON.stringify(title)} is also the title of data[${first}]; paragraph ids are "<title>#<index>", so both articles' paragraphs would have the same ids. Give the articles distinct titles`,
       );
     }
     titles.set(title, a);
     if (!Array.isArray(article.paragraphs)) {
       throw inputError(
-        `${source}: ${where}.paragraphs`,
+        inSquad(source, `${where}.paragraphs`),
         `expected an array of paragraphs, found ${describeValue(article.paragraphs)}`,
       );
     }
@@ -66,21 +71,21 @@ export function squadParagraphs(document: { data: unknown[] }, source: string): 
       const at = `${where}.paragraphs[${p}]`;
       if (!isPlainRecord(paragraph)) {
         throw inputError(
-          `${source}: ${at}`,
+          inSquad(source, `${at}`),
           `expected a paragraph object, found ${describeValue(paragraph)}`,
         );
       }
       const context = paragraph.context === undefined ? "" : paragraph.context;
       if (typeof context !== "string") {
         throw inputError(
-          `${source}: ${at}.context`,
+          inSquad(source, `${at}.context`),
           `expected a string, found ${describeValue(context)}`,
         );
       }
       const qas = paragraph.qas === undefined ? [] : paragraph.qas;
       if (!Array.isArray(qas)) {
         throw inputError(
-          `${source}: ${at}.qas`,
+          inSquad(source, `${at}.qas`),
           `expected an array of questions, found ${describeValue(qas)}`,
         );
       }
@@ -99,7 +104,12 @@ export function squadParagraphs(document: { data: unknown[] }, source: string): 
  */
 export function samplesFromSquad(document: { data: unknown[] }, source: string): LoadedSamples {
   const mapping: ColumnMapping = {};
-  const builder = new SampleBuilder(mapping, { source, unit: "record", ownsRecords: true });
+  const builder = new SampleBuilder(mapping, {
+    source,
+    path: source,
+    unit: "record",
+    ownsRecords: true,
+  });
   let position = 0;
   let conflicts = 0;
   let firstConflict: { where: string; answers: string[] } | undefined;
@@ -110,7 +120,7 @@ export function samplesFromSquad(document: { data: unknown[] }, source: string):
       position++;
       if (!isPlainRecord(qa)) {
         throw inputError(
-          `${source}: ${label}`,
+          inSquad(source, `${label}`),
           `expected a question object, found ${describeValue(qa)}`,
         );
       }
@@ -119,7 +129,7 @@ export function samplesFromSquad(document: { data: unknown[] }, source: string):
       if (qa.answers !== undefined) {
         if (!Array.isArray(qa.answers)) {
           throw inputError(
-            `${source}: ${label}.answers`,
+            inSquad(source, `${label}.answers`),
             `expected an array, found ${describeValue(qa.answers)}`,
           );
         }
@@ -128,7 +138,7 @@ export function samplesFromSquad(document: { data: unknown[] }, source: string):
           const text = isPlainRecord(answer) ? answer.text : undefined;
           if (typeof text !== "string") {
             throw inputError(
-              `${source}: ${label}.answers[${k}].text`,
+              inSquad(source, `${label}.answers[${k}].text`),
               `expected a string, found ${describeValue(text)}`,
             );
           }

@@ -7,7 +7,7 @@ import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ConfigurationError, type ConfigurationErrorFields } from "@fastrag/bench-core";
+import { ConfigurationError } from "@fastrag/bench-core";
 import { messageOf } from "../records/problems.js";
 
 /** How long a download may make no progress (no answer, no bytes) before it fails. */
@@ -126,16 +126,15 @@ function fileNameOf(url: URL): string {
 
 /** The error again, with the URL in place of the temporary file in its message and path. */
 function renamedError(error: ConfigurationError, rename: (text: string) => string): Error {
-  const fields: { -readonly [K in keyof ConfigurationErrorFields]: ConfigurationErrorFields[K] } = {
+  return new ConfigurationError(rename(error.message), {
     kind: error.kind,
+    option: error.option,
+    path: error.path === undefined ? undefined : rename(error.path),
+    line: error.line,
+    column: error.column,
+    field: error.field,
     cause: error,
-  };
-  if (error.option !== undefined) fields.option = error.option;
-  if (error.path !== undefined) fields.path = rename(error.path);
-  if (error.line !== undefined) fields.line = error.line;
-  if (error.column !== undefined) fields.column = error.column;
-  if (error.field !== undefined) fields.field = error.field;
-  return new ConfigurationError(rename(error.message), fields);
+  });
 }
 
 /** Streams the body of `url` into the file `path`, with the inactivity limit and the signal. */

@@ -7,6 +7,7 @@ import {
   isExactNumber,
   isPlainRecord,
   newRecord,
+  type Place,
 } from "./problems.js";
 import { parsePythonAnswerList, parsePythonList, parsePythonLiteral } from "./python-literal.js";
 import type { RecordPositions } from "./record-positions.js";
@@ -42,9 +43,9 @@ export class CellValues {
     this.ownsRecords = ownsRecords;
   }
 
-  /** `source: line 7, column "<field's column>"`, for messages. */
-  private inColumn(field: SampleField, position: number, label: string | undefined): string {
-    return `${this.positions.at(position, label)}, column "${this.columnOf.get(field)}"`;
+  /** `source: line 7, column "<field's column>"`, for messages, and as the errors' fields. */
+  private inColumn(field: SampleField, position: number, label: string | undefined): Place {
+    return this.positions.place(position, label, this.columnOf.get(field));
   }
 
   /**
@@ -191,7 +192,7 @@ export class CellValues {
             )}${Object.keys(raw).length > 6 ? ", …" : ""}; a mapping names a column, not a field inside one, so flatten the records first (Hugging Face's Dataset.flatten() makes "${column}.<key>" columns) and map one: { ${field}: "${column}.<key>" }`
         : "";
     return inputError(
-      `${this.positions.at(position, label)}, column "${column}"`,
+      this.positions.place(position, label, column),
       `expected a string or a list of strings, found ${typeof raw === "number" ? describeInexact(raw) : describeValue(raw)}${nested}`,
     );
   }
@@ -271,7 +272,7 @@ export class CellValues {
     } catch (error) {
       if (!(error instanceof TooDeep)) throw error;
       throw inputError(
-        `${this.positions.at(position, label)}, column "${column}"`,
+        this.positions.place(position, label, column),
         `a value nested more than ${MAX_NESTING} levels deep (arrays or objects inside each other), or holding itself; flatten it (saving the dataset would overflow the stack)`,
       );
     }
@@ -291,7 +292,7 @@ export class CellValues {
   ): void {
     if (this.bracketNoted.has(field)) return;
     this.bracketNoted.add(field);
-    const where = this.inColumn(field, position, label);
+    const where = this.inColumn(field, position, label).text;
     if (raw.charCodeAt(0) === 123 /* { */) {
       this.warnings.push(
         `${where}: ${describeValue(raw)} looks like an object but is not an answers object ({"text": ["a", "b"]}, in JSON or Python), so it was read as one answer. Later cells of this column are not reported`,

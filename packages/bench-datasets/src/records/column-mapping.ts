@@ -1,5 +1,6 @@
 import { ConfigurationError } from "@fastrag/bench-core";
 import { describeValue } from "@fastrag/bench-core/internal";
+import { inputError, type Place } from "./problems.js";
 
 /** A field of `EvalSample` (from `@fastrag/bench-core`) that can be read from a column. */
 export type SampleField =
@@ -104,6 +105,7 @@ export function normalizeColumnMapping(
   if (typeof mapping !== "object" || Array.isArray(mapping)) {
     throw new ConfigurationError(
       `column mapping: expected an object of field → column, found ${typeof mapping}`,
+      { kind: "invalid-option", option: "columns" },
     );
   }
   // The key that set each field: `expected_answers` and `expectedAnswers` are one field.
@@ -115,6 +117,7 @@ export function normalizeColumnMapping(
     if (field === undefined) {
       throw new ConfigurationError(
         `column mapping: unknown field "${key}"; expected one of ${SAMPLE_FIELDS.join(", ")}`,
+        { kind: "invalid-option", option: "columns", field: key },
       );
     }
     const column = (mapping as Record<string, unknown>)[key];
@@ -122,6 +125,7 @@ export function normalizeColumnMapping(
     if (column !== null && (typeof column !== "string" || column.length === 0)) {
       throw new ConfigurationError(
         `column mapping: field "${key}" must name a column (a non-empty string) or be null, found ${typeof column}`,
+        { kind: "invalid-option", option: "columns", field: key },
       );
     }
     const earlier = keyOf.get(field);
@@ -129,12 +133,14 @@ export function normalizeColumnMapping(
       // One of the two would be ignored without a word.
       throw new ConfigurationError(
         `column mapping: "${earlier}" and "${key}" both map the ${field} field (to ${describeColumn(result.get(field))} and ${describeColumn(column)}); keep one`,
+        { kind: "invalid-option", option: "columns", field: key },
       );
     }
     keyOf.set(field, key);
     if (column === null && field === "question") {
       throw new ConfigurationError(
         `column mapping: the question field cannot be null: every sample needs a question; name its column, e.g. { question: "prompt" }, or leave the field out to detect it`,
+        { kind: "invalid-option", option: "columns", field: key },
       );
     }
     if (column !== null) {
@@ -142,6 +148,7 @@ export function normalizeColumnMapping(
         if (taken === column && other !== field) {
           throw new ConfigurationError(
             `column mapping: column "${column}" is mapped to both ${other} and ${field}; a column fills one field`,
+            { kind: "invalid-option", option: "columns", field: key },
           );
         }
       }
@@ -184,15 +191,29 @@ export function detectColumns(
   if (!Array.isArray(columns)) {
     throw new ConfigurationError(
       `detectColumns: expected an array of column names (strings), found ${describeValue(columns)}`,
+      { kind: "invalid-option", option: "columns" },
     );
   }
   for (let i = 0; i < columns.length; i++) {
     if (typeof columns[i] !== "string") {
       throw new ConfigurationError(
         `detectColumns: expected an array of column names (strings), found ${describeValue(columns[i])} at index ${i}`,
+        { kind: "invalid-option", option: `columns[${i}]` },
       );
     }
   }
+  return resolveColumns(columns, mapping, { text: where });
+}
+
+/**
+ * {@link detectColumns} for a loader, whose `where` gives the errors their place as fields too
+ * (the file, the line).
+ */
+export function resolveColumns(
+  columns: readonly string[],
+  mapping: ColumnMapping | undefined,
+  where: Place,
+): Map<SampleField, string> {
   const explicit = normalizeColumnMapping(mapping);
   const present = new Set(columns);
   const resolved = new Map<SampleField, string>();
@@ -201,8 +222,10 @@ export function detectColumns(
       const column = explicit.get(field);
       if (column === null || column === undefined) continue;
       if (!present.has(column)) {
-        throw new ConfigurationError(
-          `${where}: column "${column}" (mapped to ${field}) not found; columns found: ${listColumns(columns)}`,
+        throw inputError(
+          where,
+          `column "${column}" (mapped to ${field}) not found; columns found: ${listColumns(columns)}`,
+          { field: column },
         );
       }
       resolved.set(field, column);
@@ -221,8 +244,10 @@ export function detectColumns(
     if (explicit.has(field)) continue;
     for (const [other, taken] of resolved) {
       if (other !== field && taken === column && explicit.has(other)) {
-        throw new ConfigurationError(
-          `${where}: column "${column}" is mapped to ${other}, and by its name is also the ${field} column; map ${field} to another column (e.g. { ${field}: "<column>" }) or ${other} elsewhere`,
+        throw inputError(
+          where,
+          `column "${column}" is mapped to ${other}, and by its name is also the ${field} column; map ${field} to another column (e.g. { ${field}: "<column>" }) or ${other} elsewhere`,
+          { kind: "invalid-option", option: "columns", field: column },
         );
       }
     }
@@ -245,28 +270,25 @@ const GOLD_BESIDE_ANSWER = new Set([
   "gold_answers",
 ]);
 
-/** @internal */
+/** Two columns of a file that could each be `field`'s (their aliases), of kind `invalid-input`. */
 export function aliasConflict(
-  where: string,
+  where: Place,
   field: SampleField,
   first: string,
   second: string,
 ): ConfigurationError {
-  const both = `${where}: both "${first}" and "${second}" could be the ${field} column; `;
+  const both = `both "${first}" and "${second}" could be the ${field} column; `;
   const gold = first === "answer" ? second : second === "answer" ? first : undefined;
-  if (field === "expectedAnswers" && gold !== undefined && GOLD_BESIDE_ANSWER.has(gold)) {
-    return new ConfigurationError(
-      `${both}beside "${gold}", "answer" is usually the model's answer (as in RAGAS files), so choose the gold one with a column mapping: { expectedAnswers: "${gold}" }`,
-    );
-  }
-  return new ConfigurationError(
-    `${both}choose one with a column mapping, e.g. { ${field}: "${first}" }`,
-  );
+  const fix =
+    field === "expectedAnswers" && gold !== undefined && GOLD_BESIDE_ANSWER.has(gold)
+      ? `beside "${gold}", "answer" is usually the model's answer (as in RAGAS files), so choose the gold one with a column mapping: { expectedAnswers: "${gold}" }`
+      : `choose one with a column mapping, e.g. { ${field}: "${first}" }`;
+  return inputError(where, both + fix, { field: second });
 }
 
-/** @internal */
+/** A file's records with no question column, of kind `invalid-input`. */
 export function missingQuestion(
-  where: string,
+  where: Place,
   columns: readonly string[],
   mapped?: string | null,
 ): ConfigurationError {
@@ -274,11 +296,13 @@ export function missingQuestion(
     typeof mapped === "string"
       ? `the mapped column "${mapped}"`
       : `the aliases ${COLUMN_ALIASES.question.map((a) => `"${a}"`).join(", ")}`;
-  return new ConfigurationError(
-    `${where}: no question column; tried ${tried}; columns found: ${listColumns(columns)}. ` +
+  return inputError(
+    where,
+    `no question column; tried ${tried}; columns found: ${listColumns(columns)}. ` +
       (typeof mapped === "string"
         ? 'Map one with { question: "<column>" }'
         : questionHint(columns)),
+    { field: "question" },
   );
 }
 

@@ -2,9 +2,9 @@ import {
   aliasConflict,
   COLUMN_ALIASES,
   type ColumnMapping,
-  detectColumns,
   missingQuestion,
   normalizeColumnMapping,
+  resolveColumns,
   SAMPLE_FIELDS,
   type SampleField,
 } from "./column-mapping.js";
@@ -72,7 +72,7 @@ export class ColumnResolver {
   ): string[] | undefined {
     if (!this.firstRecordSeen) {
       this.firstRecordSeen = true;
-      detectColumns(Object.keys(record), this.mapping, this.positions.at(position, label));
+      resolveColumns(Object.keys(record), this.mapping, this.positions.place(position, label));
     }
     // Records of one file nearly always share their keys and key order: then the previous
     // record's resolution holds, and no key needs looking up.
@@ -102,13 +102,13 @@ export class ColumnResolver {
     if (column !== undefined && hasOwn(record, column)) return column;
     if (column === undefined) {
       throw missingQuestion(
-        this.positions.at(position, label),
+        this.positions.place(position, label),
         Object.keys(record),
         this.explicit.get("question"),
       );
     }
     throw inputError(
-      `${this.positions.at(position, label)}, column "${column}"`,
+      this.positions.place(position, label, column),
       `expected a question (a non-empty string), found nothing`,
     );
   }
@@ -146,10 +146,10 @@ export class ColumnResolver {
       if (column === undefined) {
         this.columnOf.set(field, key);
       } else if (hasOwn(record, column)) {
-        throw aliasConflict(this.positions.at(position, label), field, column, key);
+        throw aliasConflict(this.positions.place(position, label), field, column, key);
       } else {
         throw inputError(
-          this.positions.at(position, label),
+          { ...this.positions.place(position, label), field: key },
           `column "${key}" holds the ${field} here, but earlier records used "${column}"; ` +
             `use one column name throughout, or map one with { ${field}: "${column}" }`,
         );
@@ -165,16 +165,18 @@ export class ColumnResolver {
    * @throws {ConfigurationError} for a name given twice, or no question column.
    */
   setHeader(header: readonly string[], label: string): void {
-    const where = `${this.positions.source}: ${label}`;
+    const where = this.positions.place(0, label);
     const seen = new Set<string>();
     // An unnamed column (e.g. the index pandas writes) is kept as `column_<n>`.
     header = header.map((name, i) => (name === "" ? `column_${i + 1}` : name));
     for (let i = 0; i < header.length; i++) {
       const name = header[i]!;
-      if (seen.has(name)) throw inputError(where, `column "${name}" appears twice in the header`);
+      if (seen.has(name)) {
+        throw inputError(where, `column "${name}" appears twice in the header`, { field: name });
+      }
       seen.add(name);
     }
-    const resolved = detectColumns(header, this.mapping, where);
+    const resolved = resolveColumns(header, this.mapping, where);
     this.header = header;
     this.headerIndex = [];
     for (const field of SAMPLE_FIELDS) {

@@ -32,6 +32,48 @@ export interface Place {
   readonly field?: string;
 }
 
+/** A place in a file: `<path>: <where>`, the path as a field too (and `field`, when given). */
+export function inFile(path: string, where: string, field?: string): Place {
+  return field === undefined
+    ? { text: `${path}: ${where}`, path }
+    : { text: `${path}: ${where}`, path, field };
+}
+
+/** A line of a file: `<path>: line <n>`, with its path and line as fields. */
+export function atLine(path: string, line: number): Place {
+  return { text: `${path}: line ${line}`, path, line };
+}
+
+/**
+ * A field of a line of whitespace-separated fields (TREC runs, qrels, topics):
+ * `<source>: line L, column C (<name>)`, with `source` as the path when it is a file.
+ */
+export function fieldAt(
+  source: string,
+  line: number,
+  column: number,
+  name: string,
+  file = true,
+): Place {
+  const text = `${source}: line ${line}, column ${column} (${name})`;
+  return file
+    ? { text, path: source, line, column, field: name }
+    : { text, line, column, field: name };
+}
+
+/**
+ * `place` narrowed to one of its fields or columns: `, column "<field>"` (or `label`) after its
+ * words, `field` its name, and `column` its 1-based number when the message gives one.
+ */
+export function inColumn(place: Place, field: string, label?: string, column?: number): Place {
+  return {
+    ...place,
+    text: `${place.text}, ${label ?? `column "${field}"`}`,
+    field,
+    ...(column !== undefined ? { column } : {}),
+  };
+}
+
 /**
  * Builds a ConfigurationError whose message starts with the place it is about (`where`), and whose
  * fields say the same for code: `kind` (`invalid-input` unless `fields` says otherwise) and the

@@ -7,7 +7,7 @@ import { ColumnResolver } from "./column-resolver.js";
 import { IdSet } from "./id-set.js";
 import { copyRecord } from "./plain-value.js";
 import { inputError, isPlainRecord } from "./problems.js";
-import { RecordPositions } from "./record-positions.js";
+import { type DescribePosition, RecordPositions } from "./record-positions.js";
 import { IS_IMPOSSIBLE, UnanswerableQuestions } from "./squad-v2.js";
 
 const hasOwn = Object.hasOwn;
@@ -21,6 +21,8 @@ export interface LoadedSamples {
 export interface BuilderOptions {
   /** The file (or other source) named in messages. */
   readonly source: string;
+  /** The file the records come from, for the errors' `path` (none for records in memory). */
+  readonly path?: string;
   /** Renders a record position for messages, e.g. `line 7` or `record 3`. */
   readonly unit: "line" | "record" | "row";
   /** CSV cells are strings: parse cells holding a JSON array/object where a list/object is expected. */
@@ -33,7 +35,7 @@ export interface BuilderOptions {
    */
   readonly ownsRecords?: boolean;
   /** Renders a position for messages (called only when there is an error to report). */
-  readonly describe?: (position: number) => string;
+  readonly describe?: DescribePosition;
 }
 
 /**
@@ -54,12 +56,7 @@ export class SampleBuilder {
   private readonly ids = new IdSet();
 
   constructor(mapping: ColumnMapping | undefined, options: BuilderOptions) {
-    this.positions = new RecordPositions(
-      options.source,
-      options.unit,
-      options.arrayName,
-      options.describe,
-    );
+    this.positions = new RecordPositions(options.source, options.unit, options);
     this.columns = new ColumnResolver(mapping, this.positions);
     this.cellsAreText = options.cellsAreText === true;
     this.cells = new CellValues(
@@ -75,7 +72,7 @@ export class SampleBuilder {
   addRecord(record: unknown, position: number, label?: string): void {
     if (!isPlainRecord(record)) {
       throw inputError(
-        this.positions.at(position, label),
+        this.positions.place(position, label),
         `expected a record (an object of columns), found ${describeValue(record)}`,
       );
     }
@@ -128,7 +125,7 @@ export class SampleBuilder {
     if (header === undefined) throw new Error("setHeader must be called before addRow");
     if (cells.length !== header.length) {
       throw inputError(
-        this.positions.at(position),
+        this.positions.place(position),
         `expected ${header.length} cells (one per header column), found ${cells.length}`,
       );
     }
@@ -187,7 +184,7 @@ export class SampleBuilder {
     const held = Object.getOwnPropertyDescriptor(metadata, key)?.value;
     if (held === value || JSON.stringify(held) === JSON.stringify(value)) return;
     throw inputError(
-      `${this.positions.at(position, label)}, column "${key}"`,
+      this.positions.place(position, label, key),
       `the ${this.columns.columnOf.get("metadata")} column also has a key "${key}", with another value (${describeValue(held)} vs ${describeValue(value)}); rename the column, or drop one of the two, so that neither is lost`,
     );
   }
@@ -236,7 +233,7 @@ export class SampleBuilder {
         let earlier = 0;
         while (this.samples[earlier]?.id !== id) earlier++;
         throw inputError(
-          this.positions.at(position, label),
+          { ...this.positions.place(position, label), field: this.columns.columnOf.get("id") },
           `duplicate sample id ${JSON.stringify(id)} (also sample ${earlier + 1}); ids must be unique`,
         );
       }

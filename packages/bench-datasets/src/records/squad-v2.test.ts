@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { RecordPositions } from "./record-positions.js";
 import { isTrueFlag, UnanswerableQuestions } from "./squad-v2.js";
 
-const positions = new RecordPositions("f.csv", "row", undefined, undefined);
+const positions = new RecordPositions("f.csv", "row");
 
 describe("isTrueFlag", () => {
   it("reads true, 1 and pandas' text for them", () => {

@@ -1,7 +1,7 @@
 import { setOwn } from "@fastrag/bench-core/internal";
 import { type ByteLineParser, FieldSplitter } from "../io/byte-lines.js";
 import { ByteInterner, grow, parseSimpleDecimal } from "../io/byte-strings.js";
-import { inputError, newRecord } from "../records/problems.js";
+import { fieldAt, inputError, newRecord } from "../records/problems.js";
 import { QidMatcher, QueryFilter } from "./query-filter.js";
 
 /**
@@ -85,10 +85,16 @@ export class QrelsParser implements ByteLineParser {
     const f = this.fields;
     const count = f.count;
     if (count !== 4) {
-      const where = `${this.source}: line ${this.line}`;
       const missing = ["qid", "iter", "docno", "rel"][count];
       throw inputError(
-        count < 4 ? `${where}, column ${count + 1} (${missing})` : `${where}, column 5`,
+        count < 4
+          ? fieldAt(this.source, this.line, count + 1, missing as string)
+          : {
+              text: `${this.source}: line ${this.line}, column 5`,
+              path: this.source,
+              line: this.line,
+              column: 5,
+            },
         `expected 4 fields "qid iter docno rel", found ${count < 4 ? count : "more"}`,
       );
     }
@@ -100,7 +106,7 @@ export class QrelsParser implements ByteLineParser {
       grade = Number(rel);
       if (!Number.isFinite(grade)) {
         throw inputError(
-          `${this.source}: line ${this.line}, column 4 (rel)`,
+          fieldAt(this.source, this.line, 4, "rel"),
           `expected a numeric grade, found ${JSON.stringify(rel)}`,
         );
       }
@@ -111,7 +117,7 @@ export class QrelsParser implements ByteLineParser {
     const mark = this.query + 1;
     if (this.marker[id] === mark || (this.reappeared && Object.hasOwn(this.record, docno))) {
       throw inputError(
-        `${this.source}: line ${this.line}, column 3 (docno)`,
+        fieldAt(this.source, this.line, 3, "docno"),
         `document ${JSON.stringify(docno)} is judged twice for query ${JSON.stringify(this.qids[this.query])}`,
       );
     }

@@ -1,6 +1,6 @@
 import { type ByteLineParser, FieldSplitter } from "../io/byte-lines.js";
 import { ByteInterner, grow, parseSimpleDecimal } from "../io/byte-strings.js";
-import { inputError } from "../records/problems.js";
+import { fieldAt, inputError } from "../records/problems.js";
 import { QidMatcher, QueryFilter } from "./query-filter.js";
 import { RankSorter } from "./rank-order.js";
 
@@ -63,9 +63,14 @@ export class RunParser implements ByteLineParser {
 
   private readonly filter: QueryFilter | undefined;
 
+  /**
+   * `source` names the run in messages; `keep` is the `queries` option; `file`: the run is read
+   * from the file `source` (its path goes into the errors' fields), not from text in memory.
+   */
   constructor(
     private readonly source: string,
     keep?: (qid: string) => boolean,
+    private readonly file = true,
   ) {
     this.filter = keep === undefined ? undefined : new QueryFilter(keep);
   }
@@ -129,7 +134,7 @@ export class RunParser implements ByteLineParser {
     const count = f.count;
     if (count < 6) {
       throw inputError(
-        `${this.source}: line ${this.line}, column ${count + 1} (${RUN_FIELDS[count]})`,
+        fieldAt(this.source, this.line, count + 1, RUN_FIELDS[count] as string, this.file),
         `expected 6 fields "qid Q0 docno rank score tag", found ${count}` +
           (count === 3 ? MSMARCO_RUN_HINT : ""),
       );
@@ -140,7 +145,7 @@ export class RunParser implements ByteLineParser {
       score = Number(raw);
       if (!Number.isFinite(score)) {
         throw inputError(
-          `${this.source}: line ${this.line}, column 5 (score)`,
+          fieldAt(this.source, this.line, 5, "score", this.file),
           `expected a number, found ${JSON.stringify(raw)}`,
         );
       }
@@ -154,7 +159,7 @@ export class RunParser implements ByteLineParser {
     const seen = this.seen;
     if (this.marker[id] === mark || seen?.has(id) === true) {
       throw inputError(
-        `${this.source}: line ${this.line}, column 3 (docno)`,
+        fieldAt(this.source, this.line, 3, "docno", this.file),
         `document ${JSON.stringify(this.names.strings[id])} is listed twice for query ${JSON.stringify(this.qids[this.query])}`,
       );
     }

@@ -1,7 +1,7 @@
 // Runs on a worker thread for `TrecRun.load(path, { thread: true })`: parses the run and sends
 // its columns back, the typed arrays transferred rather than copied.
 import { parentPort, workerData } from "node:worker_threads";
-import { ConfigurationError } from "@fastrag/bench-core";
+import { ConfigurationError, type ConfigurationErrorKind } from "@fastrag/bench-core";
 import { feedFile } from "../io/files.js";
 import { type RunColumns, RunParser } from "./run-parser.js";
 
@@ -11,7 +11,16 @@ export type RunWorkerMessage =
   | {
       readonly error: {
         readonly message: string;
-        readonly configuration: boolean;
+        /** A ConfigurationError's kind and fields (not its cause); undefined for another error. */
+        readonly configuration:
+          | {
+              readonly kind: ConfigurationErrorKind;
+              readonly path?: string;
+              readonly line?: number;
+              readonly column?: number;
+              readonly field?: string;
+            }
+          | undefined;
         /** The system error code of the cause (ENOENT, EISDIR…), when there is one. */
         readonly code: string | undefined;
       };
@@ -34,7 +43,15 @@ if (port !== null) {
     port.postMessage({
       error: {
         message: error instanceof Error ? error.message : String(error),
-        configuration: ConfigurationError.isInstance(error),
+        configuration: ConfigurationError.isInstance(error)
+          ? {
+              kind: error.kind,
+              ...(error.path !== undefined ? { path: error.path } : {}),
+              ...(error.line !== undefined ? { line: error.line } : {}),
+              ...(error.column !== undefined ? { column: error.column } : {}),
+              ...(error.field !== undefined ? { field: error.field } : {}),
+            }
+          : undefined,
         code: codeOf(error),
       },
     } satisfies RunWorkerMessage);

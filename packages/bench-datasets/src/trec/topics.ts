@@ -1,5 +1,5 @@
 import type { TopicField } from "../qa-dataset.js";
-import { inputError } from "../records/problems.js";
+import { atLine, inFile, inputError } from "../records/problems.js";
 
 /**
  * Parses TREC topics: the SGML format (`<top> <num> Number: 301 <title> … <desc> …`), or one
@@ -19,16 +19,19 @@ export function parseTopics(
     const tag = { title: "title", description: "desc", narrative: "narr" }[field];
     for (let b = 0; b < blocks.length; b++) {
       const block = blocks[b]!.split(/<\/top>/i)[0]!;
-      const where = `${source}: topic ${b + 1}`;
+      const where = inFile(source, `topic ${b + 1}`);
       const num = sgmlField(block, "num")?.replace(/^Number:\s*/i, "");
       if (num === undefined || num.length === 0)
-        throw inputError(where, "expected a <num> field with the topic number");
+        throw inputError(where, "expected a <num> field with the topic number", { field: "num" });
       let value = sgmlField(block, tag);
       if (value !== undefined) value = value.replace(/^(Topic|Description|Narrative):\s*/i, "");
       if (value === undefined || value.length === 0) {
-        throw inputError(`${where} (${num})`, `expected a non-empty <${tag}> field`);
+        throw inputError(
+          { ...where, text: `${where.text} (${num})`, field: tag },
+          `expected a non-empty <${tag}> field`,
+        );
       }
-      if (topics.has(num)) throw inputError(`${where}`, `topic ${num} is given twice`);
+      if (topics.has(num)) throw inputError(where, `topic ${num} is given twice`);
       topics.set(num, value);
     }
     return topics;
@@ -38,10 +41,10 @@ export function parseTopics(
     const line = lines[n]!.replace(/\r$/, "");
     if (line.trim().length === 0) continue;
     const tab = line.indexOf("\t");
-    const where = `${source}: line ${n + 1}`;
+    const where = atLine(source, n + 1);
     if (tab <= 0 || line.slice(tab + 1).trim().length === 0) {
       throw inputError(
-        `${where}, column ${tab <= 0 ? 1 : 2}`,
+        { ...where, text: `${where.text}, column ${tab <= 0 ? 1 : 2}`, column: tab <= 0 ? 1 : 2 },
         'expected "qid<TAB>topic text" (or SGML <top> topics)' +
           (/<topics?\b/i.test(text)
             ? `; XML topics (<topic number="…">, as TREC Web and TREC-COVID write them) are not read: write each as a "qid<TAB>text" line`

@@ -94,6 +94,7 @@ export class TrecRun implements Retriever {
     if (keep !== undefined && typeof keep !== "function") {
       throw new ConfigurationError(
         `TrecRun.load: queries must be a function (queryId) => boolean, found ${describeValue(keep)}`,
+        { kind: "invalid-option", option: "queries" },
       );
     }
     if (options?.thread === true && keep === undefined) {
@@ -114,7 +115,7 @@ export class TrecRun implements Retriever {
    * @throws ConfigurationError as {@link TrecRun.load}.
    */
   static parse(text: string, source = "TREC run"): TrecRun {
-    const parser = new RunParser(source);
+    const parser = new RunParser(source, undefined, false);
     feedText(text, parser);
     parser.finish();
     return new TrecRun(source, parser.columns());
@@ -176,9 +177,14 @@ function parseOnThread(worker: URL, path: string): Promise<RunColumns> {
       // The cause crossed the thread as its code (ENOENT…), which is what callers test.
       const cause = code === undefined ? undefined : Object.assign(new Error(code), { code });
       const options = cause === undefined ? undefined : { cause };
+      const fields = message.error.configuration;
       reject(
-        message.error.configuration
-          ? new ConfigurationError(message.error.message, options)
+        fields !== undefined
+          ? new ConfigurationError(message.error.message, {
+              ...fields,
+              kind: fields.kind,
+              ...options,
+            })
           : new Error(message.error.message, options),
       );
     });

@@ -35,6 +35,7 @@ export async function trecSamples(
       if (text === undefined) {
         throw new ConfigurationError(
           `${options.topics}: no topic for query ${JSON.stringify(qid)}, which line ${firstLines[q]} of ${options.qrels} judges; ${topicsHint(qid, topics)}`,
+          { kind: "invalid-input", path: options.topics },
         );
       }
       question = text;
