@@ -7,9 +7,8 @@ import {
   stringOption,
 } from "@fastrag/bench-core/internal";
 import { type EmbeddingModel, embedMany } from "ai";
-import { costOf, runModelCall, tokens } from "./internal/call.js";
+import { costOf, limiterOption, runModelCall, tokens } from "./internal/call.js";
 import { modelName, settingsKey } from "./internal/model.js";
-import { limiterOption } from "./judge.js";
 import type { AiCallOptions } from "./types.js";
 
 /** The price of an embedding model's input, per million tokens. */
@@ -115,23 +114,23 @@ export function aiEmbed(model: EmbeddingModel, options?: AiEmbedOptions): AiEmbe
     }
     let chars = 0;
     for (const t of texts) chars += t.length;
-    const r = await runModelCall(
-      name,
-      callOptions,
+    const call = {
+      model: name,
+      context: callOptions,
       ownLimiter,
-      Math.ceil(chars / 4),
-      (retriesDefault) => {
-        const retries = maxRetries ?? retriesDefault;
-        return embedMany({
-          model,
-          values: [...texts],
-          ...(providerOptions === undefined ? {} : { providerOptions }),
-          ...(retries === undefined ? {} : { maxRetries: retries }),
-          ...(callOptions.signal === undefined ? {} : { abortSignal: callOptions.signal }),
-        } as Parameters<typeof embedMany>[0]);
-      },
+      estimatedTokens: Math.ceil(chars / 4),
       usageOf,
-    );
+    };
+    const r = await runModelCall(call, (retriesDefault) => {
+      const retries = maxRetries ?? retriesDefault;
+      return embedMany({
+        model,
+        values: [...texts],
+        ...(providerOptions === undefined ? {} : { providerOptions }),
+        ...(retries === undefined ? {} : { maxRetries: retries }),
+        ...(callOptions.signal === undefined ? {} : { abortSignal: callOptions.signal }),
+      } as Parameters<typeof embedMany>[0]);
+    });
     return r.embeddings;
   };
   return Object.assign(embed, { cacheKey });

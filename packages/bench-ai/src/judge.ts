@@ -15,7 +15,7 @@ import {
   type LanguageModel,
   NoObjectGeneratedError,
 } from "ai";
-import { costOf, runModelCall, tokens } from "./internal/call.js";
+import { costOf, limiterOption, runModelCall, tokens } from "./internal/call.js";
 import { modelName, settingsKey } from "./internal/model.js";
 import {
   isStructuredOutputUnsupported,
@@ -139,22 +139,6 @@ function pricingOption(
   return out;
 }
 
-/** Validates a limiter: an object with a `run` method. */
-export function limiterOption(where: string, value: unknown): CallLimiter | undefined {
-  if (value === undefined) return undefined;
-  if (
-    typeof value !== "object" ||
-    value === null ||
-    typeof (value as { run?: unknown }).run !== "function"
-  ) {
-    throw new ConfigurationError(
-      `${where}: option limiter must be an object with a run(call, options) method, found ${describeValue(value)}`,
-      { kind: "invalid-option", option: "limiter" },
-    );
-  }
-  return value as CallLimiter;
-}
-
 /**
  * Turns a Vercel AI SDK language model into a judge (core's `JudgeFunction`) for the judge
  * metrics of `@fastrag/bench-metrics` (`Faithfulness`, `ContextRecall`, `AnswerCorrectness`, …).
@@ -186,7 +170,57 @@ export function limiterOption(where: string, value: unknown): CallLimiter | unde
  * ```
  */
 export function aiJudge(model: LanguageModel, options?: AiJudgeOptions): AiJudge {
-  const where = "aiJudge";
+  const settings = judgeSettings(model, options);
+  // "auto" asks in text, from the first refusal on, a model that has no structured output.
+  let textOnly =
+    settings.mode === "never" || (settings.mode === "auto" && lacksStructuredOutput(model));
+  const judge = async (
+    prompt: string,
+    callOptions: AiJudgeCallOptions = {},
+  ): Promise<JudgeReply> => {
+    const schema = expectCall(prompt, callOptions);
+    const estimated = Math.ceil((prompt.length + (settings.system?.length ?? 0)) / 4);
+    let outcome: Outcome;
+    if (schema === undefined || textOnly) {
+      outcome = await askText(settings, prompt, callOptions, estimated);
+    } else {
+      // The schema travels with the request, and providers bill it as input.
+      const withSchema = estimated + Math.ceil(JSON.stringify(schema).length / 4);
+      try {
+        outcome = await askObject(settings, prompt, callOptions, schema, withSchema);
+      } catch (error) {
+        if (settings.mode !== "auto" || !isStructuredOutputUnsupported(error)) throw error;
+        textOnly = true;
+        outcome = await askText(settings, prompt, callOptions, estimated);
+      }
+    }
+    if (outcome.reply === undefined) throw outcome.error;
+    return outcome.reply;
+  };
+  return Object.assign(judge, { cacheKey: settings.cacheKey }) as AiJudge;
+}
+
+/** {@link aiJudge}'s model and options, checked once. */
+interface JudgeSettings {
+  readonly model: LanguageModel;
+  /** The model's name, for messages and the cache key. */
+  readonly name: string;
+  readonly temperature: number | null;
+  readonly system: string | undefined;
+  readonly maxOutputTokens: number | undefined;
+  readonly providerOptions: AiJudgeOptions["providerOptions"] | undefined;
+  readonly pricing: Record<string, number> | undefined;
+  readonly maxRetries: number | undefined;
+  readonly ownLimiter: CallLimiter | undefined;
+  readonly mode: StructuredOutputMode;
+  readonly cacheKey: string;
+}
+
+const WHERE = "aiJudge";
+
+/** Checks {@link aiJudge}'s model and options. */
+function judgeSettings(model: LanguageModel, options: AiJudgeOptions | undefined): JudgeSettings {
+  const where = WHERE;
   const name = modelName(where, model, "doGenerate", 'openai("gpt-4o-mini")');
   const o = optionsObject(where, options, OPTIONS);
   const temperature =
@@ -203,10 +237,6 @@ export function aiJudge(model: LanguageModel, options?: AiJudgeOptions): AiJudge
   const providerOptions = objectOption(where, "providerOptions", o.providerOptions) as
     | AiJudgeOptions["providerOptions"]
     | undefined;
-  const pricing = pricingOption(where, o.pricing, ["inputPerMillion", "outputPerMillion"]);
-  const maxRetries = numberOption(where, "maxRetries", o.maxRetries, 0, 100, true);
-  const ownLimiter = limiterOption(where, o.limiter);
-  const mode = modeOption(where, o.structuredOutput);
   const cacheKey =
     stringOption(where, "cacheKey", o.cacheKey) ??
     settingsKey(name, [
@@ -215,138 +245,143 @@ export function aiJudge(model: LanguageModel, options?: AiJudgeOptions): AiJudge
       maxOutputTokens,
       providerOptions,
     ]);
-
-  const usageOf = (outcome: Outcome): Usage => {
-    const u = outcome.usage as
-      | { inputTokens?: unknown; outputTokens?: unknown; totalTokens?: unknown }
-      | undefined;
-    const input = tokens(u?.inputTokens);
-    const output = tokens(u?.outputTokens);
-    const total =
-      tokens(u?.totalTokens) ??
-      (input !== undefined && output !== undefined ? input + output : undefined);
-    const cost =
-      pricing === undefined
-        ? undefined
-        : costOf(input, output, pricing.inputPerMillion ?? 0, pricing.outputPerMillion ?? 0);
-    return {
-      ...(input === undefined ? {} : { inputTokens: input }),
-      ...(output === undefined ? {} : { outputTokens: output }),
-      ...(total === undefined ? {} : { totalTokens: total }),
-      ...(cost === undefined ? {} : { cost }),
-    };
+  return {
+    model,
+    name,
+    temperature,
+    system,
+    maxOutputTokens,
+    providerOptions,
+    pricing: pricingOption(where, o.pricing, ["inputPerMillion", "outputPerMillion"]),
+    maxRetries: numberOption(where, "maxRetries", o.maxRetries, 0, 100, true),
+    ownLimiter: limiterOption(where, o.limiter),
+    mode: modeOption(where, o.structuredOutput),
+    cacheKey,
   };
+}
 
-  /** The settings both kinds of call share. */
-  const settings = (retriesDefault: number | undefined, signal: AbortSignal | undefined) => {
-    const retries = maxRetries ?? retriesDefault;
-    return {
-      ...(system === undefined ? {} : { system }),
-      ...(temperature === null ? {} : { temperature }),
-      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
-      ...(providerOptions === undefined ? {} : { providerOptions }),
-      ...(retries === undefined ? {} : { maxRetries: retries }),
-      ...(signal === undefined ? {} : { abortSignal: signal }),
-    };
-  };
-
-  const asText = (prompt: string, callOptions: AiCallOptions, estimated: number) =>
-    runModelCall(
-      name,
-      callOptions,
-      ownLimiter,
-      estimated,
-      async (retriesDefault): Promise<Outcome> => {
-        const reply = await generateText({
-          model,
-          prompt,
-          ...settings(retriesDefault, callOptions.signal),
-        } as Parameters<typeof generateText>[0]);
-        return { reply: reply.text, usage: reply.totalUsage ?? reply.usage };
-      },
-      usageOf,
+/** Checks one call's prompt and schema; returns the schema. */
+function expectCall(
+  prompt: unknown,
+  callOptions: AiJudgeCallOptions,
+): Readonly<Record<string, unknown>> | undefined {
+  if (typeof prompt !== "string") {
+    throw new ConfigurationError(
+      `${WHERE}: the prompt must be a string, found ${describeValue(prompt)}`,
+      { kind: "invalid-option", option: "prompt" },
     );
-
-  const asObject = (
-    prompt: string,
-    callOptions: AiJudgeCallOptions,
-    schema: Readonly<Record<string, unknown>>,
-    estimated: number,
-  ) => {
-    const named = schemaName(callOptions.step);
-    return runModelCall(
-      name,
-      callOptions,
-      ownLimiter,
-      estimated,
-      async (retriesDefault): Promise<Outcome> => {
-        try {
-          const reply = await generateObject({
-            model,
-            prompt,
-            schema: jsonSchema<Record<string, unknown>>(schema as JSONSchema7, {
-              validate: schemaValidator(schema),
-            }),
-            ...(named === undefined ? {} : { schemaName: named }),
-            ...settings(retriesDefault, callOptions.signal),
-          } as Parameters<typeof generateObject>[0]);
-          return { reply: reply.object as Record<string, unknown>, usage: reply.usage };
-        } catch (error) {
-          // The model answered, but not with an object of the schema: the tokens were paid, and
-          // the text goes to the metric, whose parser says what is wrong with it. No text at
-          // all (an empty response) is this call's error.
-          if (!NoObjectGeneratedError.isInstance(error)) throw error;
-          return typeof error.text === "string"
-            ? { reply: error.text, usage: error.usage }
-            : { error, usage: error.usage };
-        }
-      },
-      usageOf,
+  }
+  const schema = callOptions.schema;
+  if (
+    schema !== undefined &&
+    (typeof schema !== "object" || schema === null || Array.isArray(schema))
+  ) {
+    throw new ConfigurationError(
+      `${WHERE}: the call's schema must be a JSON Schema object, found ${describeValue(schema)}`,
+      { kind: "invalid-option", option: "schema" },
     );
-  };
+  }
+  return schema;
+}
 
-  // "auto" asks in text, from the first refusal on, a model that has no structured output.
-  let textOnly = mode === "never" || (mode === "auto" && lacksStructuredOutput(model));
-
-  const judge = async (
-    prompt: string,
-    callOptions: AiJudgeCallOptions = {},
-  ): Promise<JudgeReply> => {
-    if (typeof prompt !== "string") {
-      throw new ConfigurationError(
-        `${where}: the prompt must be a string, found ${describeValue(prompt)}`,
-        { kind: "invalid-option", option: "prompt" },
-      );
-    }
-    const schema = callOptions.schema;
-    if (
-      schema !== undefined &&
-      (typeof schema !== "object" || schema === null || Array.isArray(schema))
-    ) {
-      throw new ConfigurationError(
-        `${where}: the call's schema must be a JSON Schema object, found ${describeValue(schema)}`,
-        { kind: "invalid-option", option: "schema" },
-      );
-    }
-    const estimated = Math.ceil((prompt.length + (system?.length ?? 0)) / 4);
-    let outcome: Outcome;
-    if (schema === undefined || textOnly) {
-      outcome = await asText(prompt, callOptions, estimated);
-    } else {
-      // The schema travels with the request, and providers bill it as input.
-      const withSchema = estimated + Math.ceil(JSON.stringify(schema).length / 4);
-      try {
-        outcome = await asObject(prompt, callOptions, schema, withSchema);
-      } catch (error) {
-        if (mode !== "auto" || !isStructuredOutputUnsupported(error)) throw error;
-        textOnly = true;
-        outcome = await asText(prompt, callOptions, estimated);
-      }
-    }
-    if (outcome.reply === undefined) throw outcome.error;
-    return outcome.reply;
+/** A call's tokens, and its cost when the judge has prices. */
+function judgeUsage(outcome: Outcome, pricing: Record<string, number> | undefined): Usage {
+  const u = outcome.usage as
+    | { inputTokens?: unknown; outputTokens?: unknown; totalTokens?: unknown }
+    | undefined;
+  const input = tokens(u?.inputTokens);
+  const output = tokens(u?.outputTokens);
+  const total =
+    tokens(u?.totalTokens) ??
+    (input !== undefined && output !== undefined ? input + output : undefined);
+  const cost =
+    pricing === undefined
+      ? undefined
+      : costOf(input, output, pricing.inputPerMillion ?? 0, pricing.outputPerMillion ?? 0);
+  return {
+    ...(input === undefined ? {} : { inputTokens: input }),
+    ...(output === undefined ? {} : { outputTokens: output }),
+    ...(total === undefined ? {} : { totalTokens: total }),
+    ...(cost === undefined ? {} : { cost }),
   };
-  return Object.assign(judge, { cacheKey }) as AiJudge;
+}
+
+/** The settings both kinds of call send. */
+function sentSettings(
+  s: JudgeSettings,
+  retriesDefault: number | undefined,
+  signal: AbortSignal | undefined,
+) {
+  const retries = s.maxRetries ?? retriesDefault;
+  return {
+    ...(s.system === undefined ? {} : { system: s.system }),
+    ...(s.temperature === null ? {} : { temperature: s.temperature }),
+    ...(s.maxOutputTokens === undefined ? {} : { maxOutputTokens: s.maxOutputTokens }),
+    ...(s.providerOptions === undefined ? {} : { providerOptions: s.providerOptions }),
+    ...(retries === undefined ? {} : { maxRetries: retries }),
+    ...(signal === undefined ? {} : { abortSignal: signal }),
+  };
+}
+
+/** What {@link runModelCall} needs of one judge call. */
+function modelCall(s: JudgeSettings, callOptions: AiCallOptions, estimatedTokens: number) {
+  return {
+    model: s.name,
+    context: callOptions,
+    ownLimiter: s.ownLimiter,
+    estimatedTokens,
+    usageOf: (outcome: Outcome) => judgeUsage(outcome, s.pricing),
+  };
+}
+
+/** Asks for a reply as text (`generateText`). */
+function askText(
+  s: JudgeSettings,
+  prompt: string,
+  callOptions: AiCallOptions,
+  estimated: number,
+): Promise<Outcome> {
+  return runModelCall(modelCall(s, callOptions, estimated), async (retriesDefault) => {
+    const reply = await generateText({
+      model: s.model,
+      prompt,
+      ...sentSettings(s, retriesDefault, callOptions.signal),
+    } as Parameters<typeof generateText>[0]);
+    return { reply: reply.text, usage: reply.totalUsage ?? reply.usage };
+  });
+}
+
+/** Asks for a reply as an object of `schema` (`generateObject`, the AI SDK's structured output). */
+function askObject(
+  s: JudgeSettings,
+  prompt: string,
+  callOptions: AiJudgeCallOptions,
+  schema: Readonly<Record<string, unknown>>,
+  estimated: number,
+): Promise<Outcome> {
+  const named = schemaName(callOptions.step);
+  return runModelCall(modelCall(s, callOptions, estimated), async (retriesDefault) => {
+    try {
+      const reply = await generateObject({
+        model: s.model,
+        prompt,
+        schema: jsonSchema<Record<string, unknown>>(schema as JSONSchema7, {
+          validate: schemaValidator(schema),
+        }),
+        ...(named === undefined ? {} : { schemaName: named }),
+        ...sentSettings(s, retriesDefault, callOptions.signal),
+      } as Parameters<typeof generateObject>[0]);
+      return { reply: reply.object as Record<string, unknown>, usage: reply.usage };
+    } catch (error) {
+      // The model answered, but not with an object of the schema: the tokens were paid, and the
+      // text goes to the metric, whose parser says what is wrong with it. No text at all (an
+      // empty response) is this call's error.
+      if (!NoObjectGeneratedError.isInstance(error)) throw error;
+      return typeof error.text === "string"
+        ? { reply: error.text, usage: error.usage }
+        : { error, usage: error.usage };
+    }
+  });
 }
 
 /** What one model call gave: a reply and its usage, or (paid for, with no reply) an error. */

@@ -303,9 +303,9 @@ function isBusy(error: unknown): boolean {
  * Switches the file to WAL mode, waiting up to `busyTimeoutMs` for other processes. The switch
  * rewrites the file's header from inside a read, and SQLite answers SQLITE_BUSY at once, without
  * waiting as its timeout says, when another connection reads the file meanwhile: processes
- * opening a new store together (two shards of a run) meet that (four processes opening 400 new
- * stores in step: 1 to 4 times each). So the switch is retried, with pauses of 1 ms doubling to
- * 50 ms, until the timeout. A store already in WAL mode needs no switch and no write.
+ * opening a new store together (two shards of a run) meet that (how often: docs/decisions/
+ * cache-store.md). So the switch is retried, with pauses of 1 ms doubling to 50 ms, until the
+ * timeout. A store already in WAL mode needs no switch and no write.
  */
 function useWal(db: Database, busyTimeoutMs: number): void {
   const deadline = performance.now() + busyTimeoutMs;

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { fileSizeLimitUnavailable, mountSmallDisk } from "./__fixtures__/small-disk.js";
+import { fileSizeLimitUnavailable, mountSmallDisk } from "../../../test-support/small-disk.js";
 
 // End-to-end, as a user or CI runs it: the built binary in a child process. Faults of the
 // machine (a full disk, a file size limit) and of the config (a promise nothing settles).

@@ -72,7 +72,9 @@ describe("acceptance on real files", () => {
 
   it("ragas-wikiqa.csv: loads with an explicit mapping of correct_answer", async () => {
     const dataset = await QADataset.load(sharedData("ragas/ragas-wikiqa.csv"), {
-      expectedAnswers: "correct_answer",
+      columns: {
+        expectedAnswers: "correct_answer",
+      },
     });
     expect(dataset.length).toBe(232);
     expect(dataset.samples[1]).toEqual({
@@ -99,9 +101,9 @@ describe("acceptance on real files", () => {
     ]);
     // Silenced by saying there are none; not raised where a column was found, though empty, nor
     // for a sample's own metadata object (which holds no columns).
-    expect(QADataset.fromRecords([{ question: "q" }], { expectedAnswers: null }).warnings).toEqual(
-      [],
-    );
+    expect(
+      QADataset.fromRecords([{ question: "q" }], { columns: { expectedAnswers: null } }).warnings,
+    ).toEqual([]);
     expect(QADataset.fromRecords([{ question: "q", answers: [] }]).warnings).toEqual([]);
     const native = QADataset.fromRecords([
       { question: "q", metadata: { lang: "en" } },
@@ -110,7 +112,9 @@ describe("acceptance on real files", () => {
     expect(native.warnings).toHaveLength(1);
     expect(native.warnings[0]).not.toMatch(/lang/);
     const error = await rejection(
-      QADataset.load(sharedData("ragas/ragas-wikiqa.csv"), { expectedAnswers: "gold" }),
+      QADataset.load(sharedData("ragas/ragas-wikiqa.csv"), {
+        columns: { expectedAnswers: "gold" },
+      }),
     );
     expect(ConfigurationError.isInstance(error)).toBe(true);
     expect(error.message).toMatch(

@@ -88,11 +88,11 @@ describe("BEIR", () => {
         relevance: { "MED-2513": 2 },
       },
     ]);
-    const dev = await QADataset.load(dir, undefined, { split: "dev" });
+    const dev = await QADataset.load(dir, { split: "dev" });
     expect(dev.samples.map((s) => [s.id, s.relevantIds, s.relevance])).toEqual([
       ["PLAIN-23", ["MED-14"], { "MED-14": 2, "MED-10": 0 }],
     ]);
-    expect(await message(QADataset.load(dir, undefined, { split: "train" }))).toMatch(
+    expect(await message(QADataset.load(dir, { split: "train" }))).toMatch(
       /: no qrels for split "train" \(qrels\/train\.tsv\); splits found: (test, dev|dev, test)$/,
     );
     expect(await loadCorpus(dir)).toEqual([
@@ -181,7 +181,7 @@ describe("MS MARCO passage and TREC DL", () => {
       const topics = join(dir, `queries.dev.small.tsv${suffix}`);
       const path = join(dir, `qrels.dev.small.tsv${suffix}`);
       for (const dataset of [
-        await QADataset.load(path, undefined, { topics }),
+        await QADataset.load(path, { topics }),
         await QADataset.fromTrec({ qrels: path, topics }),
       ]) {
         expect(dataset.samples.map((s) => [s.id, s.question, s.relevantIds])).toEqual(expected);
@@ -235,7 +235,7 @@ describe("MS MARCO passage and TREC DL", () => {
         "156493 Q0 1027893 1",
       ),
     });
-    const dataset = await QADataset.load(join(dir, "2019qrels-pass.txt"), undefined, {
+    const dataset = await QADataset.load(join(dir, "2019qrels-pass.txt"), {
       topics: join(dir, "msmarco-test2019-queries.tsv"),
       relevanceLevel: 2,
     });
@@ -505,7 +505,7 @@ describe("question answering benchmarks", () => {
       }),
     );
     expect(await message(QADataset.load(rc))).toBe(
-      `${rc}: the top level: expected the native format {"samples": [...]}, a bare array of records, or SQuAD's {"data": [{"paragraphs": [...]}]}; found an object with keys Data, Domain, Split, Version, VersionDate; its records seem to be under "Data": load them with QADataset.fromRecords(document["Data"], columns), mapping their question and answer columns`,
+      `${rc}: the top level: expected the native format {"samples": [...]}, a bare array of records, or SQuAD's {"data": [{"paragraphs": [...]}]}; found an object with keys Data, Domain, Split, Version, VersionDate; its records seem to be under "Data": load them with QADataset.fromRecords(document["Data"], { columns }), mapping their question and answer columns`,
     );
     // Hugging Face's export: answer is an object {aliases, normalized_aliases, value, …}.
     const hf = await tempFile(
@@ -533,7 +533,7 @@ describe("question answering benchmarks", () => {
       }),
     );
     expect(
-      (await QADataset.load(flat, { expectedAnswers: "answer.aliases" })).samples[0]
+      (await QADataset.load(flat, { columns: { expectedAnswers: "answer.aliases" } })).samples[0]
         ?.expectedAnswers,
     ).toEqual(["Sunset Blvd", "Sunset Boulevard"]);
   });
@@ -588,7 +588,7 @@ describe("RAGAS", () => {
     expect(await message(QADataset.load(path))).toBe(
       `${path}: header: both "answer" and "ground_truth" could be the expectedAnswers column; beside "ground_truth", "answer" is usually the model's answer (as in RAGAS files), so choose the gold one with a column mapping: { expectedAnswers: "ground_truth" }`,
     );
-    const dataset = await QADataset.load(path, { expectedAnswers: "ground_truth" });
+    const dataset = await QADataset.load(path, { columns: { expectedAnswers: "ground_truth" } });
     expect(dataset.samples[0]?.expectedAnswers).toEqual(["X is the gold."]);
     expect(dataset.samples[0]?.metadata).toEqual({ answer: "X is a model answer." });
   });
@@ -780,7 +780,8 @@ describe("Hugging Face exports of SQuAD", () => {
     ).toEqual([[], [], []]);
     // { expectedAnswers: null } says there are no gold answers: is_impossible adds none.
     expect(
-      QADataset.fromRecords([unanswerable], { expectedAnswers: null }).samples[0]?.expectedAnswers,
+      QADataset.fromRecords([unanswerable], { columns: { expectedAnswers: null } }).samples[0]
+        ?.expectedAnswers,
     ).toEqual([]);
   });
 

@@ -1,7 +1,8 @@
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { ConfigurationError } from "@fastrag/bench-core";
 import { fingerprintSamples } from "@fastrag/bench-core/internal";
+import { parquetWriteBuffer } from "hyparquet-writer";
 import { describe, expect, it } from "vitest";
 import { rejection, tempDir, tempFile } from "./__fixtures__/helpers.js";
 import { QADataset } from "./qa-dataset.js";
@@ -71,7 +72,9 @@ describe("QADataset.fromRecords", () => {
     const ids = QADataset.fromRecords([{ question: "Where?", contexts: ["doc-1", "doc-2"] }]);
     expect(ids.warnings).toEqual([]);
     const silenced = QADataset.fromRecords([{ question: "Where?", contexts: [passage] }], {
-      relevantIds: null,
+      columns: {
+        relevantIds: null,
+      },
     });
     expect(silenced.warnings).toEqual([]);
     expect(silenced.samples[0]?.relevantIds).toEqual([]);
@@ -344,6 +347,26 @@ describe("a missing file", () => {
   });
 });
 
+describe("options", () => {
+  it("refuses an unknown option, and says where a column mapping goes", async () => {
+    const path = await tempFile("eval.csv", "prompt,answer\nWho?,x\n");
+    const mapping = await rejection(QADataset.load(path, { question: "prompt" } as never));
+    expect(mapping).toMatchObject({ kind: "invalid-option", option: "question" });
+    expect(mapping.message).toBe(
+      'QADataset.load: unknown option "question"; a column mapping goes in the columns option: { columns: { question: "prompt" } }',
+    );
+    expect(await rejection(QADataset.load(path, { splt: "dev" } as never))).toMatchObject({
+      kind: "invalid-option",
+      option: "splt",
+    });
+    const loaded = await QADataset.load(path, { columns: { question: "prompt" } });
+    expect(loaded.samples[0]?.question).toBe("Who?");
+    expect(() => QADataset.fromRecords([], { question: "prompt" } as never)).toThrow(
+      /QADataset\.fromRecords: unknown option "question"/,
+    );
+  });
+});
+
 describe("a misspelled gold column", () => {
   it("is kept as metadata with a warning naming the field and the mapping", () => {
     const dataset = QADataset.fromRecords([
@@ -356,7 +379,9 @@ describe("a misspelled gold column", () => {
     // Mapped, the warning goes, and so it does when the field was found under its own name.
     expect(
       QADataset.fromRecords([{ question: "q", expected_anwsers: ["a"] }], {
-        expectedAnswers: "expected_anwsers",
+        columns: {
+          expectedAnswers: "expected_anwsers",
+        },
       }).warnings,
     ).toEqual([]);
     expect(
@@ -399,5 +424,41 @@ describe("grades written as text", () => {
     expect((await rejection(QADataset.load(csv))).message).toMatch(
       /row 1 \(line 2\), column "relevance": grade of "d1" should be a number, found the string "0x10"/,
     );
+  });
+});
+
+describe("a file without records", () => {
+  it("loads as 0 samples in every format; one that is no document of its format is an error", async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, "beir", "qrels"), { recursive: true });
+    await writeFile(join(dir, "beir", "queries.jsonl"), "");
+    await writeFile(join(dir, "beir", "qrels", "test.tsv"), "query-id\tcorpus-id\tscore\n");
+    const parquet = parquetWriteBuffer({
+      columnData: [{ name: "question", data: [], type: "STRING" }],
+    });
+    const empty: [string, string | Uint8Array][] = [
+      ["header.csv", "question,answers\n"],
+      ["header.tsv", "question\tanswers\n"],
+      ["array.json", "[]"],
+      ["native.json", '{"samples": []}'],
+      ["blank.jsonl", "\n"],
+      ["list.yaml", "[]\n"],
+      ["native.yaml", "samples: []\n"],
+      ["rows.parquet", new Uint8Array(parquet)],
+      ["qrels.txt", ""],
+    ];
+    for (const [name, content] of empty) {
+      expect((await QADataset.load(await tempFile(name, content))).length).toBe(0);
+    }
+    expect((await QADataset.load(join(dir, "beir"))).length).toBe(0);
+    for (const [name, message] of [
+      ["nothing.csv", /line 1: empty CSV: expected a header row/],
+      ["nothing.json", /line 1, column 1: invalid JSON at the end of the input/],
+      ["nothing.yaml", /the top level: expected the native format .*found null/],
+    ] as const) {
+      const error = await rejection(QADataset.load(await tempFile(name, "")));
+      expect(ConfigurationError.isInstance(error)).toBe(true);
+      expect(error.message).toMatch(message);
+    }
   });
 });

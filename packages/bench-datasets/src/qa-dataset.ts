@@ -3,6 +3,7 @@ import {
   describeValue,
   isTimeoutMs,
   MAX_TIMER_MS,
+  optionsObject,
   writeFileAtomic,
 } from "@fastrag/bench-core/internal";
 import type { HuggingFaceOptions } from "./formats/hugging-face.js";
@@ -18,7 +19,7 @@ import {
   urlOf,
   withDownload,
 } from "./io/url-source.js";
-import type { ColumnMapping } from "./records/column-mapping.js";
+import { type ColumnMapping, isMappingKey } from "./records/column-mapping.js";
 import { type LoadedSamples, SampleBuilder } from "./records/sample-builder.js";
 import { isQrelsName, looksLikeQrels } from "./trec/qrels-file.js";
 import { trecSamples } from "./trec/trec-samples.js";
@@ -26,8 +27,14 @@ import { trecSamples } from "./trec/trec-samples.js";
 /** Which part of an SGML TREC topic becomes the question. */
 export type TopicField = "title" | "description" | "narrative";
 
-/** Options of {@link QADataset.load} beyond the column mapping. */
+/** Options of {@link QADataset.load}. */
 export interface LoadOptions {
+  /**
+   * Which column holds which sample field, overriding the auto-detection field by field
+   * (`{ question: "prompt", expectedAnswers: "ground_truth" }`). SQuAD files, BEIR directories and
+   * TREC qrels have fixed fields, so it does not apply to them.
+   */
+  readonly columns?: ColumnMapping;
   /** For a BEIR directory: which `qrels/<split>.tsv` to read. Default `"test"`. */
   readonly split?: string;
   /** For TREC qrels: the topics file, as {@link TrecDatasetOptions.topics}. */
@@ -96,6 +103,17 @@ export interface NativeSample {
 const SUPPORTED =
   '.json (native, bare array or SQuAD), .jsonl, .csv, .tsv, .yaml/.yml, .parquet, a BEIR directory (queries.jsonl + qrels/<split>.tsv), or TREC qrels (lines "qid iter docno rel"; topics with the topics option); each may be gzip-compressed (.gz)';
 
+/** The keys {@link LoadOptions} may have. */
+const LOAD_OPTIONS = [
+  "columns",
+  "split",
+  "topics",
+  "topicField",
+  "relevanceLevel",
+  "signal",
+  "timeoutMs",
+] as const;
+
 /** The TREC options of `load`'s options, as `fromTrec` takes them. */
 function trecOptions(options: LoadOptions): Omit<TrecDatasetOptions, "qrels"> {
   return {
@@ -162,8 +180,9 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
    *   unknown suffix whose first line reads so, as {@link QADataset.fromTrec} reads it (with the
    *   `topics`, `topicField` and `relevanceLevel` options; `columns` and `split` do not apply).
    *
-   * Columns are auto-detected from {@link COLUMN_ALIASES}; `columns` overrides single fields.
-   * SQuAD files, BEIR directories and TREC qrels have fixed fields, so `columns` does not apply to them.
+   * Columns are auto-detected from {@link COLUMN_ALIASES}; `options.columns` overrides single
+   * fields. SQuAD files, BEIR directories and TREC qrels have fixed fields, so `columns` does not
+   * apply to them.
    *
    * Any of these files may be gzip-compressed: it is recognised by its content and decompressed as
    * it is read, and a `.gz` suffix is looked past (`eval.jsonl.gz` reads as `.jsonl`).
@@ -176,58 +195,28 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
    * how long the server may send nothing. A BEIR directory cannot be loaded by URL.
    *
    * @throws ConfigurationError for an unsupported suffix (listing those supported), a missing
-   *   file, or any malformed content; the message names the file, line/row and column. For a URL:
-   *   an answer other than 2xx (kind `unreadable-file`, naming the status and the URL), a host
-   *   that cannot be reached or a download that stalls for `timeoutMs` (`unreadable-file`), a
-   *   scheme other than `file:`, `http:` and `https:` (`invalid-option`). Rejects with
-   *   `signal.reason` when `options.signal` aborts.
+   *   file, or any malformed content; the message names the file, line/row and column. An unknown
+   *   option (`invalid-option`). For a URL: an answer other than 2xx (kind `unreadable-file`,
+   *   naming the status and the URL), a host that cannot be reached or a download that stalls for
+   *   `timeoutMs` (`unreadable-file`), a scheme other than `file:`, `http:` and `https:`
+   *   (`invalid-option`). Rejects with `signal.reason` when `options.signal` aborts.
    * @example
    * ```ts
-   * const dataset = await QADataset.load(new URL("https://example.org/eval.jsonl.gz"), undefined, {
+   * const ragas = await QADataset.load("ragas.csv", { columns: { expectedAnswers: "ground_truth" } });
+   * const remote = await QADataset.load(new URL("https://example.org/eval.jsonl.gz"), {
    *   signal: AbortSignal.timeout(60_000),
    * });
    * ```
    */
-  static async load(
-    source: string | URL,
-    columns?: ColumnMapping,
-    options: LoadOptions = {},
-  ): Promise<QADataset> {
-    if (!isUrlObject(source) && (typeof source !== "string" || source.length === 0)) {
-      throw new ConfigurationError(
-        `QADataset.load: expected a file path, found ${describeValue(source)}`,
-        { kind: "invalid-option", option: "source" },
-      );
-    }
-    const { signal, timeoutMs = DEFAULT_URL_TIMEOUT_MS } = options;
-    if (signal !== undefined && !(signal instanceof AbortSignal)) {
-      throw new ConfigurationError(
-        `QADataset.load: signal must be an AbortSignal, found ${describeValue(signal)}`,
-        { kind: "invalid-option", option: "signal" },
-      );
-    }
-    if (!isTimeoutMs(timeoutMs)) {
-      throw new ConfigurationError(
-        `QADataset.load: timeoutMs must be a number of milliseconds in (0, ${MAX_TIMER_MS}], found ${describeValue(timeoutMs)}`,
-        { kind: "invalid-option", option: "timeoutMs" },
-      );
-    }
-    if (
-      options.split !== undefined &&
-      (typeof options.split !== "string" || options.split === "")
-    ) {
-      throw new ConfigurationError(
-        `QADataset.load: split must be a non-empty string, found ${describeValue(options.split)}`,
-        { kind: "invalid-option", option: "split" },
-      );
-    }
-    signal?.throwIfAborted();
+  static async load(source: string | URL, options?: LoadOptions): Promise<QADataset> {
+    const checked = expectLoadOptions(source, options);
+    checked.signal?.throwIfAborted();
     const url = urlOf(source);
     if (url !== undefined && url.protocol !== "file:") {
       return withDownload(
         url,
-        { signal, timeoutMs },
-        (file) => QADataset.load(file, columns, options),
+        { signal: checked.signal, timeoutMs: checked.timeoutMs },
+        (file) => QADataset.load(file, checked),
         (dataset, rename) =>
           new QADataset(dataset.samples, {
             warnings: dataset.warnings.map(rename),
@@ -236,51 +225,26 @@ export class QADataset<M extends Metadata = Metadata> implements Iterable<EvalSa
       );
     }
     // Not a URL: a string (URL objects are URLs).
-    const path = url === undefined ? (source as string) : pathOfFileUrl(url);
-    // `data.jsonl.gz` reads as `.jsonl`: every reader decompresses gzip files.
-    const lower = withoutGz(path.toLowerCase());
-    let loaded: LoadedSamples;
-    // Qrels by name come first: MS MARCO's are `qrels.dev.small.tsv`, TREC lines in a .tsv.
-    if (isQrelsName(path) && !lower.endsWith(".json") && (await looksLikeQrels(path))) {
-      return QADataset.fromTrec({ qrels: path, ...trecOptions(options) });
-    }
-    if (lower.endsWith(".jsonl")) loaded = await loadJsonlDataset(path, columns);
-    else if (lower.endsWith(".json")) loaded = await loadJsonDataset(path, columns);
-    // CSV, YAML, Parquet and Hugging Face load their parsers on first use: importing the package
-    // (for TREC files, say) does not pay for parsers it never calls.
-    else if (lower.endsWith(".csv"))
-      loaded = await (await import("./formats/load-csv.js")).loadCsvDataset(path, columns, ",");
-    else if (lower.endsWith(".tsv"))
-      loaded = await (await import("./formats/load-csv.js")).loadCsvDataset(path, columns, "\t");
-    else if (lower.endsWith(".yaml") || lower.endsWith(".yml"))
-      loaded = await (await import("./formats/load-yaml.js")).loadYamlDataset(path, columns);
-    else if (lower.endsWith(".parquet"))
-      loaded = await (await import("./formats/load-parquet.js")).loadParquetDataset(path, columns);
-    else if (await isDirectory(path)) loaded = await loadBeirDataset(path, options.split ?? "test");
-    else if (isQrelsName(path) || (await looksLikeQrels(path))) {
-      return QADataset.fromTrec({ qrels: path, ...trecOptions(options) });
-    } else {
-      throw new ConfigurationError(`${path}: unsupported dataset format; expected ${SUPPORTED}`, {
-        kind: "invalid-input",
-        path,
-      });
-    }
-    return new QADataset(loaded.samples, { warnings: loaded.warnings, source: path });
+    return loadPath(url === undefined ? (source as string) : pathOfFileUrl(url), checked);
   }
 
   /**
    * Builds a dataset from records already in memory (objects of columns), with the same column
    * detection, coercion and checks as the file loaders. camelCase keys (`expectedAnswers`,
    * `relevantIds`) are recognised too, so `EvalSample`-shaped objects load as they are.
+   * `options.columns` overrides the detection as for {@link QADataset.load}; `options.source`
+   * names the records in messages (default `"records"`).
    *
    * @throws ConfigurationError naming the record and column of the first bad value.
    */
   static fromRecords(
     records: Iterable<unknown>,
-    columns?: ColumnMapping,
-    init: { readonly source?: string } = {},
+    options: { readonly columns?: ColumnMapping; readonly source?: string } = {},
   ): QADataset {
-    const source = init.source ?? "records";
+    const { columns, source = "records" } = optionsObject("QADataset.fromRecords", options, [
+      "columns",
+      "source",
+    ]) as { columns?: ColumnMapping; source?: string };
     if (
       typeof (records as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== "function"
     ) {
@@ -402,4 +366,83 @@ function toNative(sample: EvalSample): NativeSample {
   if (sample.relevance !== undefined) out.relevance = sample.relevance;
   out.metadata = sample.metadata ?? {};
   return out;
+}
+
+/** {@link LoadOptions}, checked: the signal and the timeout resolved. */
+type CheckedLoadOptions = LoadOptions & {
+  readonly signal: AbortSignal | undefined;
+  readonly timeoutMs: number;
+};
+
+/** Checks `load`'s arguments before anything is read. */
+function expectLoadOptions(source: unknown, options: LoadOptions | undefined): CheckedLoadOptions {
+  if (!isUrlObject(source) && (typeof source !== "string" || source.length === 0)) {
+    throw new ConfigurationError(
+      `QADataset.load: expected a file path, found ${describeValue(source)}`,
+      { kind: "invalid-option", option: "path" },
+    );
+  }
+  // A column mapping where the options go (the mapping was once a second argument of its own).
+  const field = Object.keys(options ?? {}).find((key) => !LOAD_OPTIONS.includes(key as never));
+  if (field !== undefined && isMappingKey(field)) {
+    throw new ConfigurationError(
+      `QADataset.load: unknown option ${JSON.stringify(field)}; a column mapping goes in the columns option: { columns: { ${field}: ${JSON.stringify((options as Record<string, unknown>)[field])} } }`,
+      { kind: "invalid-option", option: field },
+    );
+  }
+  const o = optionsObject("QADataset.load", options, LOAD_OPTIONS) as LoadOptions;
+  const { signal, timeoutMs = DEFAULT_URL_TIMEOUT_MS } = o;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new ConfigurationError(
+      `QADataset.load: signal must be an AbortSignal, found ${describeValue(signal)}`,
+      { kind: "invalid-option", option: "signal" },
+    );
+  }
+  if (!isTimeoutMs(timeoutMs)) {
+    throw new ConfigurationError(
+      `QADataset.load: timeoutMs must be a number of milliseconds in (0, ${MAX_TIMER_MS}], found ${describeValue(timeoutMs)}`,
+      { kind: "invalid-option", option: "timeoutMs" },
+    );
+  }
+  if (o.split !== undefined && (typeof o.split !== "string" || o.split === "")) {
+    throw new ConfigurationError(
+      `QADataset.load: split must be a non-empty string, found ${describeValue(o.split)}`,
+      { kind: "invalid-option", option: "split" },
+    );
+  }
+  return { ...o, signal, timeoutMs };
+}
+
+/** Loads a local path, by its suffix (see {@link QADataset.load}). */
+async function loadPath(path: string, options: CheckedLoadOptions): Promise<QADataset> {
+  const { columns } = options;
+  // `data.jsonl.gz` reads as `.jsonl`: every reader decompresses gzip files.
+  const lower = withoutGz(path.toLowerCase());
+  // Qrels by name come first: MS MARCO's are `qrels.dev.small.tsv`, TREC lines in a .tsv.
+  if (isQrelsName(path) && !lower.endsWith(".json") && (await looksLikeQrels(path))) {
+    return QADataset.fromTrec({ qrels: path, ...trecOptions(options) });
+  }
+  let loaded: LoadedSamples;
+  if (lower.endsWith(".jsonl")) loaded = await loadJsonlDataset(path, columns);
+  else if (lower.endsWith(".json")) loaded = await loadJsonDataset(path, columns);
+  // CSV, YAML, Parquet and Hugging Face load their parsers on first use: importing the package
+  // (for TREC files, say) does not pay for parsers it never calls.
+  else if (lower.endsWith(".csv"))
+    loaded = await (await import("./formats/load-csv.js")).loadCsvDataset(path, columns, ",");
+  else if (lower.endsWith(".tsv"))
+    loaded = await (await import("./formats/load-csv.js")).loadCsvDataset(path, columns, "\t");
+  else if (lower.endsWith(".yaml") || lower.endsWith(".yml"))
+    loaded = await (await import("./formats/load-yaml.js")).loadYamlDataset(path, columns);
+  else if (lower.endsWith(".parquet"))
+    loaded = await (await import("./formats/load-parquet.js")).loadParquetDataset(path, columns);
+  else if (await isDirectory(path)) loaded = await loadBeirDataset(path, options.split ?? "test");
+  else if (isQrelsName(path) || (await looksLikeQrels(path))) {
+    return QADataset.fromTrec({ qrels: path, ...trecOptions(options) });
+  } else {
+    throw new ConfigurationError(`${path}: unsupported dataset format; expected ${SUPPORTED}`, {
+      kind: "invalid-input",
+      path,
+    });
+  }
+  return new QADataset(loaded.samples, { warnings: loaded.warnings, source: path });
 }

@@ -104,68 +104,7 @@ export async function startFixtureServer(options: FixtureServerOptions): Promise
         closed: ended !== undefined,
       };
       requests.push(record);
-      const n = requests.length;
-      const delay = options.delayMs?.(n) ?? 0;
-      if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-      if (res.destroyed) return;
-      const limited = options.rateLimit?.(n);
-      if (limited !== undefined) {
-        const headers: Record<string, string> = {};
-        if (limited.retryAfterMs !== undefined)
-          headers["retry-after-ms"] = String(limited.retryAfterMs);
-        if (limited.retryAfterSeconds !== undefined) {
-          headers["retry-after"] = String(limited.retryAfterSeconds);
-        }
-        record.status = 429;
-        json(
-          res,
-          429,
-          { error: { message: "Rate limit reached", type: "rate_limit_exceeded" } },
-          headers,
-        );
-        return;
-      }
-      const refused = options.refuse?.(body, n);
-      if (refused !== undefined) {
-        record.status = refused.status;
-        json(res, refused.status, refused.body);
-        return;
-      }
-      if (req.url === "/v1/chat/completions") {
-        const messages = (body.messages ?? []) as { role: string; content: unknown }[];
-        const system = messages.find((m) => m.role === "system");
-        const prompt = messages
-          .filter((m) => m.role === "user")
-          .map((m) => text(m.content))
-          .join("\n");
-        const content = (options.reply ?? (() => ""))(prompt, system && text(system.content), body);
-        const usage = options.usage ?? { prompt_tokens: 100, completion_tokens: 20 };
-        record.status = 200;
-        json(res, 200, {
-          id: `chatcmpl-${n}`,
-          object: "chat.completion",
-          created: 1_700_000_000,
-          model: body.model,
-          choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
-          usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
-        });
-        return;
-      }
-      if (req.url === "/v1/embeddings" && options.embed !== undefined) {
-        const input = body.input as string[];
-        const embed = options.embed;
-        const tokens = input.reduce((s, t) => s + t.split(/\s+/).filter(Boolean).length, 0);
-        record.status = 200;
-        json(res, 200, {
-          object: "list",
-          model: body.model,
-          data: input.map((t, index) => ({ object: "embedding", index, embedding: embed(t) })),
-          usage: { prompt_tokens: tokens, total_tokens: tokens },
-        });
-        return;
-      }
-      record.status = 404;
-      json(res, 404, { error: { message: `no route ${req.url}` } });
+      await answer({ res, record, body, n: requests.length }, options);
     })();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -178,5 +117,76 @@ export async function startFixtureServer(options: FixtureServerOptions): Promise
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** One request being answered: the response, its record, its body, and its number (1-based). */
+interface Exchange {
+  readonly res: ServerResponse;
+  readonly record: RecordedRequest;
+  readonly body: Record<string, unknown>;
+  readonly n: number;
+}
+
+/** Answers a request as the options say: held, rate limited, refused, or by its route. */
+async function answer(x: Exchange, options: FixtureServerOptions): Promise<void> {
+  const delay = options.delayMs?.(x.n) ?? 0;
+  if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+  if (x.res.destroyed) return;
+  const limited = options.rateLimit?.(x.n);
+  if (limited !== undefined) {
+    const headers: Record<string, string> = {};
+    if (limited.retryAfterMs !== undefined)
+      headers["retry-after-ms"] = String(limited.retryAfterMs);
+    if (limited.retryAfterSeconds !== undefined) {
+      headers["retry-after"] = String(limited.retryAfterSeconds);
+    }
+    const error = { message: "Rate limit reached", type: "rate_limit_exceeded" };
+    respond(x, 429, { error }, headers);
+    return;
+  }
+  const refused = options.refuse?.(x.body, x.n);
+  if (refused !== undefined) respond(x, refused.status, refused.body);
+  else if (x.record.path === "/v1/chat/completions") respond(x, 200, completion(x, options));
+  else if (x.record.path === "/v1/embeddings" && options.embed !== undefined) {
+    respond(x, 200, embeddings(x.body, options.embed));
+  } else respond(x, 404, { error: { message: `no route ${x.record.path}` } });
+}
+
+function respond(x: Exchange, status: number, body: unknown, headers = {}): void {
+  x.record.status = status;
+  json(x.res, status, body, headers);
+}
+
+/** A chat completion of the request's messages, its content from `reply`. */
+function completion(x: Exchange, options: FixtureServerOptions): unknown {
+  const { body, n } = x;
+  const messages = (body.messages ?? []) as { role: string; content: unknown }[];
+  const system = messages.find((m) => m.role === "system");
+  const prompt = messages
+    .filter((m) => m.role === "user")
+    .map((m) => text(m.content))
+    .join("\n");
+  const content = (options.reply ?? (() => ""))(prompt, system && text(system.content), body);
+  const usage = options.usage ?? { prompt_tokens: 100, completion_tokens: 20 };
+  return {
+    id: `chatcmpl-${n}`,
+    object: "chat.completion",
+    created: 1_700_000_000,
+    model: body.model,
+    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+  };
+}
+
+/** The embeddings of the request's inputs, one token a word. */
+function embeddings(body: Record<string, unknown>, embed: (text: string) => number[]): unknown {
+  const input = body.input as string[];
+  const tokens = input.reduce((s, t) => s + t.split(/\s+/).filter(Boolean).length, 0);
+  return {
+    object: "list",
+    model: body.model,
+    data: input.map((t, index) => ({ object: "embedding", index, embedding: embed(t) })),
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
   };
 }

@@ -1,4 +1,6 @@
 import type { CallLimiter, Usage } from "@fastrag/bench-core";
+import { ConfigurationError } from "@fastrag/bench-core";
+import { describeValue } from "@fastrag/bench-core/internal";
 import { RateLimitError } from "../errors.js";
 
 import type { AiCallOptions } from "../types.js";
@@ -50,7 +52,7 @@ export function retryAfterMs(headers: unknown, now: number = Date.now()): number
  * A 429 from the provider, found inside what the AI SDK threw, as a {@link RateLimitError}
  * (with the wait the response asked for); any other error as it was.
  */
-export function rateLimitOrSelf(error: unknown, model: string): unknown {
+function rateLimitOrSelf(error: unknown, model: string): unknown {
   const http = httpError(error);
   if (http === undefined || http.statusCode !== 429) return error;
   const wait = retryAfterMs(http.responseHeaders);
@@ -58,24 +60,36 @@ export function rateLimitOrSelf(error: unknown, model: string): unknown {
   return new RateLimitError(`${model}: rate limited (HTTP 429)${detail}`, wait, { cause: error });
 }
 
+/** What {@link runModelCall} needs to know of a call besides how to send it. */
+export interface ModelCall<R> {
+  /** The model's name, for messages. */
+  readonly model: string;
+  /** The call's options: the run's signal, limiter and usage report. */
+  readonly context: CallContext;
+  /** The wrapper's own limiter, for a call the run gives none. */
+  readonly ownLimiter: CallLimiter | undefined;
+  /** The tokens the call is expected to take, for the limiter's budget. */
+  readonly estimatedTokens: number;
+  /** The call's usage, read from what it returned. */
+  readonly usageOf: (value: R) => Usage;
+}
+
 /**
- * Runs one model call: through the limiter when there is one (the run's, else the wrapper's
- * own), turning a provider's 429 into a {@link RateLimitError} the limiter can wait out, then
- * reports the call's usage once.
+ * Runs one model call, `send`: through the limiter when there is one (the run's, else the
+ * wrapper's own), turning a provider's 429 into a {@link RateLimitError} the limiter can wait
+ * out, then reports the call's usage once. `send` gets the SDK's retry count to use when the
+ * caller set none (0 under a limiter, else the SDK's own).
  */
 export async function runModelCall<R>(
-  model: string,
-  context: CallContext,
-  ownLimiter: CallLimiter | undefined,
-  estimatedTokens: number,
-  call: (maxRetriesDefault: number | undefined) => Promise<R>,
-  usageOf: (value: R) => Usage,
+  call: ModelCall<R>,
+  send: (maxRetriesDefault: number | undefined) => Promise<R>,
 ): Promise<R> {
-  const limiter = context.limiter ?? ownLimiter;
+  const { model, context, estimatedTokens, usageOf } = call;
+  const limiter = context.limiter ?? call.ownLimiter;
   let value: R;
   if (limiter === undefined) {
     try {
-      value = await call(undefined);
+      value = await send(undefined);
     } catch (error) {
       throw rateLimitOrSelf(error, model);
     }
@@ -84,7 +98,7 @@ export async function runModelCall<R>(
     // caller set maxRetries), so every 429 reaches the limiter, which backs off for the run.
     const limited = async (): Promise<R> => {
       try {
-        return await call(0);
+        return await send(0);
       } catch (error) {
         throw rateLimitOrSelf(error, model);
       }
@@ -113,4 +127,20 @@ export function costOf(
 /** A token count the provider reported, or undefined when it reported none (or nonsense). */
 export function tokens(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+/** Validates a limiter: an object with a `run` method. */
+export function limiterOption(where: string, value: unknown): CallLimiter | undefined {
+  if (value === undefined) return undefined;
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    typeof (value as { run?: unknown }).run !== "function"
+  ) {
+    throw new ConfigurationError(
+      `${where}: option limiter must be an object with a run(call, options) method, found ${describeValue(value)}`,
+      { kind: "invalid-option", option: "limiter" },
+    );
+  }
+  return value as CallLimiter;
 }

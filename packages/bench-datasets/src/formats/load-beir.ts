@@ -18,7 +18,7 @@ import type { LoadedSamples } from "../records/sample-builder.js";
 import { parseJson } from "./json-text.js";
 
 /** A BEIR record id: `_id` (or `id`), a string or a number. */
-export function beirId(record: Record<string, unknown>, where: Place): string {
+function beirId(record: Record<string, unknown>, where: Place): string {
   const key = Object.hasOwn(record, "_id") ? "_id" : "id";
   const value = record[key];
   if (typeof value === "string" && value.length > 0) return value;
@@ -33,7 +33,7 @@ export function beirId(record: Record<string, unknown>, where: Place): string {
  * BEIR qrels: query id → (corpus id → grade), in order of first appearance. `firstLines`, when
  * given, receives the line each query is first judged on, for messages about that query.
  */
-export async function readBeirQrels(
+async function readBeirQrels(
   path: string,
   firstLines?: Map<string, number>,
 ): Promise<Map<string, Map<string, number>>> {

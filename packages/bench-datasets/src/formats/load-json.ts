@@ -69,5 +69,5 @@ function recordsHint(document: Record<string, unknown>): string {
     return Array.isArray(value) && value.length > 0 && isPlainRecord(value[0]);
   });
   if (keys.length !== 1) return "";
-  return `; its records seem to be under ${JSON.stringify(keys[0])}: load them with QADataset.fromRecords(document[${JSON.stringify(keys[0])}], columns), mapping their question and answer columns`;
+  return `; its records seem to be under ${JSON.stringify(keys[0])}: load them with QADataset.fromRecords(document[${JSON.stringify(keys[0])}], { columns }), mapping their question and answer columns`;
 }

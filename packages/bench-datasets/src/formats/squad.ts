@@ -12,7 +12,7 @@ export function isSquad(document: unknown): document is { data: unknown[] } {
 }
 
 /** The stable id of a SQuAD paragraph: `<title>#<index within its article>`. */
-export function squadParagraphId(title: string, index: number): string {
+function squadParagraphId(title: string, index: number): string {
   return `${title}#${index}`;
 }
 
@@ -166,13 +166,13 @@ export function samplesFromSquad(document: { data: unknown[] }, source: string):
   }
   const loaded = builder.result();
   if (firstConflict === undefined) return loaded;
-  const warning = impossibleWithAnswers(
-    firstConflict.where,
-    "is_impossible",
-    "answers",
-    firstConflict.answers,
-    conflicts - 1,
-    conflicts === 2 ? "question" : "questions",
-  );
+  const warning = impossibleWithAnswers({
+    where: firstConflict.where,
+    flag: "is_impossible",
+    field: "answers",
+    answers: firstConflict.answers,
+    more: conflicts - 1,
+    units: conflicts === 2 ? "question" : "questions",
+  });
   return { ...loaded, warnings: [...loaded.warnings, warning] };
 }

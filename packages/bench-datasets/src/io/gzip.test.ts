@@ -157,7 +157,7 @@ describe("gzip-compressed input", () => {
     expect((await QADataset.load(gzDir)).samples).toEqual(expected.samples);
     expect(await loadCorpus(gzDir)).toEqual(await loadCorpus(plainDir));
     // The splits found are named once each, compressed or not.
-    await expect(QADataset.load(gzDir, undefined, { split: "train" })).rejects.toThrow(
+    await expect(QADataset.load(gzDir, { split: "train" })).rejects.toThrow(
       /splits found: (test, dev|dev, test)$/,
     );
   });

@@ -21,7 +21,7 @@ export function withoutGz(path: string): string {
 }
 
 /** The error for gzip data that cannot be decompressed (corrupt, or cut short). */
-export function gzipError(path: string, error: unknown): ConfigurationError {
+function gzipError(path: string, error: unknown): ConfigurationError {
   const code = (error as { code?: unknown } | null)?.code;
   const why = code === "Z_BUF_ERROR" ? "the compressed data ends too early" : messageOf(error);
   return inputError(

@@ -130,7 +130,7 @@ describe("QADataset.load of an http(s) URL", () => {
 
   it("gives a stalled download up after timeoutMs", async () => {
     const href = `${base}/data/stalls.jsonl`;
-    const error = await rejection(QADataset.load(href, undefined, { timeoutMs: 150 }));
+    const error = await rejection(QADataset.load(href, { timeoutMs: 150 }));
     expect(error).toMatchObject({ kind: "unreadable-file", path: href });
     expect(error.message).toContain("no progress for 150 ms");
   });
@@ -139,7 +139,7 @@ describe("QADataset.load of an http(s) URL", () => {
     const before = await downloadDirs();
     const controller = new AbortController();
     const reason = new Error("stop");
-    const loading = QADataset.load(`${base}/data/stalls.jsonl`, undefined, {
+    const loading = QADataset.load(`${base}/data/stalls.jsonl`, {
       signal: controller.signal,
     });
     setTimeout(() => controller.abort(reason), 50);
@@ -148,9 +148,9 @@ describe("QADataset.load of an http(s) URL", () => {
     expect([...after].filter((d) => !before.has(d))).toEqual([]);
     // Already aborted: nothing is fetched.
     const aborted = AbortSignal.abort(reason);
-    expect(
-      await rejection(QADataset.load(`${base}/data/eval.jsonl`, undefined, { signal: aborted })),
-    ).toBe(reason);
+    expect(await rejection(QADataset.load(`${base}/data/eval.jsonl`, { signal: aborted }))).toBe(
+      reason,
+    );
   });
 
   it("says when the host cannot be reached", async () => {
@@ -192,12 +192,12 @@ describe("QADataset.load's URL options", () => {
   it("refuses a timeoutMs or signal of the wrong kind before any work", async () => {
     for (const timeoutMs of [0, -1, Number.NaN, 2 ** 31, "100"]) {
       const error = await rejection(
-        QADataset.load(`${base}/data/eval.jsonl`, undefined, { timeoutMs: timeoutMs as number }),
+        QADataset.load(`${base}/data/eval.jsonl`, { timeoutMs: timeoutMs as number }),
       );
       expect(error).toMatchObject({ kind: "invalid-option", option: "timeoutMs" });
     }
     const error = await rejection(
-      QADataset.load(`${base}/data/eval.jsonl`, undefined, { signal: {} as AbortSignal }),
+      QADataset.load(`${base}/data/eval.jsonl`, { signal: {} as AbortSignal }),
     );
     expect(error).toMatchObject({ kind: "invalid-option", option: "signal" });
   });

@@ -8,7 +8,7 @@ export const strictUtf8: TextDecoder = new TextDecoder("utf-8", { fatal: true, i
  * The length of the longest prefix of `bytes` that does not end inside a multi-byte sequence, so
  * a stream can be decoded chunk by chunk: the rest (at most 3 bytes) belongs to the next chunk.
  */
-export function completePrefixLength(bytes: Uint8Array): number {
+function completePrefixLength(bytes: Uint8Array): number {
   const n = bytes.length;
   for (let back = 1; back <= 4 && back <= n; back++) {
     const b = bytes[n - back] as number;

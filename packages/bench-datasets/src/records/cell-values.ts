@@ -93,46 +93,62 @@ export class CellValues {
     label?: string,
   ): string[] {
     if (raw === undefined || raw === null) return [];
-    let value: unknown = raw;
-    if (typeof raw === "string") {
-      // An empty id cell means "no relevant ids" in every format, as an empty id field in a text
-      // cell does (an empty id would never match a retrieved chunk). An empty answer stays: SQuAD
-      // v2 grades an unanswerable question against the empty answer.
-      if (raw === "" && field === "relevantIds") return [];
-      if (this.cellsAreText) {
-        if (raw === "") return [];
-        const first = raw.charCodeAt(0);
-        if (first === 91 /* [ */) {
-          const parsed = parseJsonCell(raw);
-          // pandas writes a list column as Python's repr: ['doc-1', 'doc-7'], and SQuAD's
-          // answers as a list of dicts: [{'answer_start': 177, 'text': 'Denver Broncos'}]. A
-          // list of integers is JSON too, but JSON rounds those beyond 2^53: Python's reading
-          // keeps their digits.
-          const python =
-            Array.isArray(parsed) && !hasInexactNumber(parsed)
-              ? undefined
-              : field === "expectedAnswers"
-                ? parsePythonAnswerList(raw)
-                : parsePythonList(raw);
-          if (python !== undefined) value = python;
-          else if (Array.isArray(parsed)) value = parsed;
-          else {
-            if (raw.trimEnd().endsWith("]")) this.noteBracketCell(field, raw, position, label);
-            return [raw];
-          }
-        } else if (first === 123 /* { */ && field === "expectedAnswers") {
-          // An answers object, as the JSON loaders read it: {"text": [...], "answer_start": [...]}
-          // in JSON, or as Hugging Face `datasets` writes SQuAD to CSV (pandas' repr of it):
-          // {'text': array(['Denver Broncos'], dtype=object), 'answer_start': array([177], ...)}.
-          const parsed = answersObjectCell(raw);
-          if (parsed !== undefined) value = parsed;
-          else {
-            if (raw.trimEnd().endsWith("}")) this.noteBracketCell(field, raw, position, label);
-            return [raw];
-          }
-        } else return [raw];
-      } else return [raw];
+    if (typeof raw === "string") return this.textList(raw, field, position, label);
+    return this.valueList(raw, raw, field, position, label);
+  }
+
+  /** {@link listOf} for a string: one answer or id, or in a text cell a list written out. */
+  private textList(
+    raw: string,
+    field: "expectedAnswers" | "relevantIds",
+    position: number,
+    label: string | undefined,
+  ): string[] {
+    // An empty id cell means "no relevant ids" in every format, as an empty id field in a text
+    // cell does (an empty id would never match a retrieved chunk). An empty answer stays: SQuAD
+    // v2 grades an unanswerable question against the empty answer.
+    if (raw === "" && field === "relevantIds") return [];
+    if (!this.cellsAreText) return [raw];
+    if (raw === "") return [];
+    const first = raw.charCodeAt(0);
+    if (first === 91 /* [ */) {
+      const parsed = parseJsonCell(raw);
+      // pandas writes a list column as Python's repr: ['doc-1', 'doc-7'], and SQuAD's answers as
+      // a list of dicts: [{'answer_start': 177, 'text': 'Denver Broncos'}]. A list of integers is
+      // JSON too, but JSON rounds those beyond 2^53: Python's reading keeps their digits.
+      const python =
+        Array.isArray(parsed) && !hasInexactNumber(parsed)
+          ? undefined
+          : field === "expectedAnswers"
+            ? parsePythonAnswerList(raw)
+            : parsePythonList(raw);
+      if (python !== undefined) return this.valueList(python, raw, field, position, label);
+      if (Array.isArray(parsed)) return this.valueList(parsed, raw, field, position, label);
+      if (raw.trimEnd().endsWith("]")) this.noteBracketCell(field, raw, position, label);
+      return [raw];
     }
+    if (first === 123 /* { */ && field === "expectedAnswers") {
+      // An answers object, as the JSON loaders read it: {"text": [...], "answer_start": [...]} in
+      // JSON, or as Hugging Face `datasets` writes SQuAD to CSV (pandas' repr of it):
+      // {'text': array(['Denver Broncos'], dtype=object), 'answer_start': array([177], ...)}.
+      const parsed = answersObjectCell(raw);
+      if (parsed !== undefined) return this.valueList(parsed, raw, field, position, label);
+      if (raw.trimEnd().endsWith("}")) this.noteBracketCell(field, raw, position, label);
+    }
+    return [raw];
+  }
+
+  /**
+   * {@link listOf} for a value that is not a string (`raw`, or what a text cell `raw` holds): an
+   * exact number, an answers object, or a list.
+   */
+  private valueList(
+    value: unknown,
+    raw: unknown,
+    field: "expectedAnswers" | "relevantIds",
+    position: number,
+    label: string | undefined,
+  ): string[] {
     if (typeof value === "bigint" || (typeof value === "number" && isExactNumber(value)))
       return [String(value)];
     // Hugging Face SQuAD exports: answers = { text: [...], answer_start: [...] }.
@@ -151,10 +167,18 @@ export class CellValues {
         );
       }
     }
-    if (!Array.isArray(value)) {
-      throw this.listError(field, raw, position, label);
-    }
+    if (!Array.isArray(value)) throw this.listError(field, raw, position, label);
     if ((this.ownsRecords || value !== raw) && isListOfIds(value)) return value as string[];
+    return this.itemsOf(value, field, position, label);
+  }
+
+  /** A list's items as strings: answers objects' texts, exact numbers as text. */
+  private itemsOf(
+    value: readonly unknown[],
+    field: "expectedAnswers" | "relevantIds",
+    position: number,
+    label: string | undefined,
+  ): string[] {
     const out: string[] = new Array(value.length);
     for (let i = 0; i < value.length; i++) {
       let item: unknown = value[i];

@@ -32,7 +32,7 @@ export const SAMPLE_FIELDS: readonly SampleField[] = [
  * @example
  * ```ts
  * // RAGAS v1 files carry both `answer` (the model's) and `ground_truth` (the gold one).
- * await QADataset.load("ragas.csv", { expectedAnswers: "ground_truth" });
+ * await QADataset.load("ragas.csv", { columns: { expectedAnswers: "ground_truth" } });
  * ```
  */
 export type ColumnMapping = { readonly [F in SampleField]?: string | null };
@@ -162,6 +162,10 @@ function describeColumn(column: string | null | undefined): string {
   return typeof column === "string" ? `"${column}"` : "null";
 }
 
+/** True for a key a {@link ColumnMapping} takes: a field, or its snake_case name. */
+export function isMappingKey(key: string): boolean {
+  return (SAMPLE_FIELDS as readonly string[]).includes(key) || snakeToField(key) !== undefined;
+}
 function snakeToField(key: string): SampleField | undefined {
   for (const field of SAMPLE_FIELDS) if (NATIVE_FIELD_NAMES[field] === key) return field;
   return undefined;

@@ -7,6 +7,7 @@ import { ColumnResolver } from "./column-resolver.js";
 import { IdSet } from "./id-set.js";
 import { copyRecord } from "./plain-value.js";
 import { inputError, isPlainRecord } from "./problems.js";
+import type { RawRecord } from "./raw-record.js";
 import { type DescribePosition, RecordPositions } from "./record-positions.js";
 import { IS_IMPOSSIBLE, UnanswerableQuestions } from "./squad-v2.js";
 
@@ -54,6 +55,17 @@ export class SampleBuilder {
   private readonly unanswerable = new UnanswerableQuestions();
   private readonly passageText = new PassageTextProbe();
   private readonly ids = new IdSet();
+  private readonly raw: RawRecord = {
+    id: undefined,
+    question: undefined,
+    answers: undefined,
+    relevantIds: undefined,
+    relevance: undefined,
+    metadata: undefined,
+    impossible: undefined,
+    position: 0,
+    label: undefined,
+  };
 
   constructor(mapping: ColumnMapping | undefined, options: BuilderOptions) {
     this.positions = new RecordPositions(options.source, options.unit, options);
@@ -97,20 +109,21 @@ export class SampleBuilder {
         );
       }
     }
-    this.finish(
-      columns.valueOf(record, "id"),
-      record[questionColumn],
-      columns.valueOf(record, "expectedAnswers"),
-      columns.valueOf(record, "relevantIds"),
-      columns.valueOf(record, "relevance"),
-      metadata,
-      // Only when the column is not read as a field (then it is an extra, kept in metadata).
+    const raw = this.raw;
+    raw.id = columns.valueOf(record, "id");
+    raw.question = record[questionColumn];
+    raw.answers = columns.valueOf(record, "expectedAnswers");
+    raw.relevantIds = columns.valueOf(record, "relevantIds");
+    raw.relevance = columns.valueOf(record, "relevance");
+    raw.metadata = metadata;
+    // Only when the column is not read as a field (then it is an extra, kept in metadata).
+    raw.impossible =
       !columns.readsColumn(IS_IMPOSSIBLE) && hasOwn(record, IS_IMPOSSIBLE)
         ? record[IS_IMPOSSIBLE]
-        : undefined,
-      position,
-      label,
-    );
+        : undefined;
+    raw.position = position;
+    raw.label = label;
+    this.finish(raw);
   }
 
   /** Declares the columns of a table before its rows are added with {@link addRow}. */
@@ -153,16 +166,17 @@ export class SampleBuilder {
     const idsAt = index[3]!;
     const relevanceAt = index[4]!;
     const impossibleAt = columns.impossibleAt;
-    this.finish(
-      idAt >= 0 ? cells[idAt] : undefined,
-      cells[index[1]!],
-      answersAt >= 0 ? cells[answersAt] : undefined,
-      idsAt >= 0 ? cells[idsAt] : undefined,
-      relevanceAt >= 0 ? cells[relevanceAt] : undefined,
-      metadata,
-      impossibleAt >= 0 ? cells[impossibleAt] : undefined,
-      position,
-    );
+    const raw = this.raw;
+    raw.id = idAt >= 0 ? cells[idAt] : undefined;
+    raw.question = cells[index[1]!];
+    raw.answers = answersAt >= 0 ? cells[answersAt] : undefined;
+    raw.relevantIds = idsAt >= 0 ? cells[idsAt] : undefined;
+    raw.relevance = relevanceAt >= 0 ? cells[relevanceAt] : undefined;
+    raw.metadata = metadata;
+    raw.impossible = impossibleAt >= 0 ? cells[impossibleAt] : undefined;
+    raw.position = position;
+    raw.label = undefined;
+    this.finish(raw);
   }
 
   /**
@@ -190,36 +204,24 @@ export class SampleBuilder {
   }
 
   /** Reads one record's values into a sample, checks its id is new, and keeps it. */
-  private finish(
-    rawId: unknown,
-    rawQuestion: unknown,
-    rawAnswers: unknown,
-    rawIds: unknown,
-    rawRelevance: unknown,
-    metadata: Record<string, unknown> | undefined,
-    rawImpossible: unknown,
-    position: number,
-    label?: string,
-  ): void {
+  private finish(raw: RawRecord): void {
+    const { metadata, position, label } = raw;
     const cells = this.cells;
-    const id = cells.idOf(rawId, position, label);
-    const question = cells.questionOf(rawQuestion, position, label);
-    let expectedAnswers = cells.listOf(rawAnswers, "expectedAnswers", position, label);
+    const id = cells.idOf(raw.id, position, label);
+    const question = cells.questionOf(raw.question, position, label);
+    let expectedAnswers = cells.listOf(raw.answers, "expectedAnswers", position, label);
     // SQuAD v2 reads only empty answers, or answers beside an `is_impossible` flag.
-    if (expectedAnswers.length === 0 || rawImpossible !== undefined) {
+    if (expectedAnswers.length === 0 || raw.impossible !== undefined) {
       expectedAnswers = this.unanswerable.answersOf(
         expectedAnswers,
-        rawAnswers,
+        raw,
         this.columns.columnOf.get("expectedAnswers"),
-        metadata,
-        rawImpossible,
         this.positions,
-        position,
-        label,
       );
     }
+    const rawIds = raw.relevantIds;
     let relevantIds = cells.listOf(rawIds, "relevantIds", position, label);
-    const relevance = cells.relevanceOf(rawRelevance, position, label);
+    const relevance = cells.relevanceOf(raw.relevance, position, label);
     // Derived only when no relevant ids are given at all: an explicit empty list stays empty (a
     // saved `fromTrec` dataset whose relevanceLevel no document reaches must load back as it was).
     if (relevance !== undefined && (rawIds === undefined || rawIds === null || rawIds === "")) {

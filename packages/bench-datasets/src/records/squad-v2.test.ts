@@ -1,8 +1,23 @@
 import { describe, expect, it } from "vitest";
+import type { RawRecord } from "./raw-record.js";
 import { RecordPositions } from "./record-positions.js";
 import { isTrueFlag, UnanswerableQuestions } from "./squad-v2.js";
 
 const positions = new RecordPositions("f.csv", "row");
+
+/** A record with the answers-related values given, the others empty. */
+const record = (values: Partial<RawRecord>): RawRecord => ({
+  id: undefined,
+  question: "q",
+  answers: undefined,
+  relevantIds: undefined,
+  relevance: undefined,
+  metadata: undefined,
+  impossible: undefined,
+  position: 1,
+  label: undefined,
+  ...values,
+});
 
 describe("isTrueFlag", () => {
   it("reads true, 1 and pandas' text for them", () => {
@@ -19,7 +34,12 @@ describe("UnanswerableQuestions", () => {
   it("grades a flagged question without answers against the empty answer", () => {
     const questions = new UnanswerableQuestions();
     expect(
-      questions.answersOf([], "[]", "answers", undefined, "True", positions, 2, undefined),
+      questions.answersOf(
+        [],
+        record({ answers: "[]", metadata: undefined, impossible: "True", position: 2 }),
+        "answers",
+        positions,
+      ),
     ).toEqual([""]);
     expect(questions.warning("row")).toBeUndefined();
   });
@@ -28,21 +48,41 @@ describe("UnanswerableQuestions", () => {
     const questions = new UnanswerableQuestions();
     const metadata = { "answers.answer_start": [] };
     expect(
-      questions.answersOf([], [], "answers.text", metadata, undefined, positions, 2, undefined),
+      questions.answersOf(
+        [],
+        record({ answers: [], metadata, impossible: undefined, position: 2 }),
+        "answers.text",
+        positions,
+      ),
     ).toEqual([""]);
     // Without answer_start it is no SQuAD answers object: no answers stay none.
     expect(
-      questions.answersOf([], [], "answers.text", {}, undefined, positions, 3, undefined),
+      questions.answersOf(
+        [],
+        record({ answers: [], metadata: {}, impossible: undefined, position: 3 }),
+        "answers.text",
+        positions,
+      ),
     ).toEqual([]);
   });
 
   it("keeps the answers of a flagged question that has some, and names the first such row", () => {
     const questions = new UnanswerableQuestions();
     expect(
-      questions.answersOf(["a"], "a", "answers", undefined, 1, positions, 4, undefined),
+      questions.answersOf(
+        ["a"],
+        record({ answers: "a", metadata: undefined, impossible: 1, position: 4 }),
+        "answers",
+        positions,
+      ),
     ).toEqual(["a"]);
     expect(
-      questions.answersOf(["b"], "b", "answers", undefined, 1, positions, 9, undefined),
+      questions.answersOf(
+        ["b"],
+        record({ answers: "b", metadata: undefined, impossible: 1, position: 9 }),
+        "answers",
+        positions,
+      ),
     ).toEqual(["b"]);
     const warning = questions.warning("row");
     expect(warning).toMatch(
@@ -54,10 +94,20 @@ describe("UnanswerableQuestions", () => {
   it("leaves unflagged questions alone", () => {
     const questions = new UnanswerableQuestions();
     expect(
-      questions.answersOf([], "", "answers", undefined, "False", positions, 2, undefined),
+      questions.answersOf(
+        [],
+        record({ answers: "", metadata: undefined, impossible: "False", position: 2 }),
+        "answers",
+        positions,
+      ),
     ).toEqual([]);
     expect(
-      questions.answersOf(["x"], "x", "answers", undefined, undefined, positions, 3, undefined),
+      questions.answersOf(
+        ["x"],
+        record({ answers: "x", metadata: undefined, impossible: undefined, position: 3 }),
+        "answers",
+        positions,
+      ),
     ).toEqual(["x"]);
   });
 });

@@ -1,5 +1,7 @@
 // SQuAD v2's quirks in flat files: unanswerable questions and how they are graded. The nested
 // SQuAD JSON is read in formats/squad.ts; this is the same reading for records and rows.
+
+import type { RawRecord } from "./raw-record.js";
 import type { RecordPositions } from "./record-positions.js";
 
 const hasOwn = Object.hasOwn;
@@ -26,20 +28,18 @@ export class UnanswerableQuestions {
   private count = 0;
 
   /**
-   * The answers to keep for one record. `answersColumn` is the column answers are read from;
-   * `rawAnswers` its value, `metadata` the record's metadata (with its extra columns), and
-   * `rawImpossible` its `is_impossible` value when that column is not read as a field.
+   * The answers to keep for one record, `expectedAnswers` as read from `record.answers`.
+   * `answersColumn` is the column answers are read from; `record.metadata` holds its extra
+   * columns, and `record.impossible` its `is_impossible` value when that column is not read as a
+   * field.
    */
   answersOf(
     expectedAnswers: string[],
-    rawAnswers: unknown,
+    record: RawRecord,
     answersColumn: string | undefined,
-    metadata: Record<string, unknown> | undefined,
-    rawImpossible: unknown,
     positions: RecordPositions,
-    position: number,
-    label: string | undefined,
   ): string[] {
+    const { answers: rawAnswers, metadata, impossible: rawImpossible } = record;
     // SQuAD v2 flattened by Hugging Face's `Dataset.flatten()`: an unanswerable question has
     // `answers.text` [] beside `answers.answer_start` [], and is graded against the empty answer,
     // as the same answers object unflattened is ({"text": [], "answer_start": []}).
@@ -68,7 +68,7 @@ export class UnanswerableQuestions {
       if (expectedAnswers.length > 0) {
         this.count++;
         this.first ??= {
-          where: positions.at(position, label),
+          where: positions.at(record.position, record.label),
           column: answersColumn,
           answers: expectedAnswers,
         };
@@ -84,14 +84,14 @@ export class UnanswerableQuestions {
     const first = this.first;
     if (first === undefined) return undefined;
     const more = this.count - 1;
-    return impossibleWithAnswers(
-      first.where,
-      `column "${IS_IMPOSSIBLE}"`,
-      `column "${first.column}"`,
-      first.answers,
+    return impossibleWithAnswers({
+      where: first.where,
+      flag: `column "${IS_IMPOSSIBLE}"`,
+      field: `column "${first.column}"`,
+      answers: first.answers,
       more,
-      more === 1 ? unit : `${unit}s`,
-    );
+      units: more === 1 ? unit : `${unit}s`,
+    });
   }
 }
 
@@ -100,14 +100,15 @@ export class UnanswerableQuestions {
  * the answers are kept, since the official evaluation grades against them and never reads the
  * flag. `where` names the first such question; `more` counts the others, in `units`.
  */
-export function impossibleWithAnswers(
-  where: string,
-  flag: string,
-  field: string,
-  answers: readonly string[],
-  more: number,
-  units: string,
-): string {
+export function impossibleWithAnswers(warning: {
+  readonly where: string;
+  readonly flag: string;
+  readonly field: string;
+  readonly answers: readonly string[];
+  readonly more: number;
+  readonly units: string;
+}): string {
+  const { where, flag, field, answers, more, units } = warning;
   const shown = answers.slice(0, 3).map((a) => JSON.stringify(a));
   return (
     `${where}: ${flag} says the question is unanswerable, but ${field} holds ${answers.length === 1 ? "an answer" : `${answers.length} answers`} (${shown.join(", ")}${answers.length > 3 ? ", …" : ""}); ` +

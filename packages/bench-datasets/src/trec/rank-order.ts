@@ -162,7 +162,7 @@ function ranksBefore(
 }
 
 /** Byte-wise (strcmp) comparison of two strings, as trec_eval compares docnos. */
-export function compareStrcmp(a: string, b: string): number {
+function compareStrcmp(a: string, b: string): number {
   if (a === b) return 0;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {

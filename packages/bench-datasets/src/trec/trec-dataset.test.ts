@@ -175,14 +175,14 @@ describe("QADataset.load of TREC qrels", () => {
     expect(loaded.samples).toEqual(direct.samples);
     expect(loaded.samples.map((s) => s.relevantIds.length)).toEqual([474, 77, 10]);
     // Options pass through: relevance level (trec_eval -l) and topics.
-    const level = await QADataset.load(data("qrels.rel_level"), undefined, { relevanceLevel: 2 });
+    const level = await QADataset.load(data("qrels.rel_level"), { relevanceLevel: 2 });
     expect(level.samples).toEqual(
       (await QADataset.fromTrec({ qrels: data("qrels.rel_level"), relevanceLevel: 2 })).samples,
     );
     const qrels = await tempFile("judged.qrels", "q1 0 d1 1\nq1 0 d2 0\n");
     const topics = join(qrels, "..", "topics.tsv");
     await writeFile(topics, "q1\twhat is bm25\n");
-    const withTopics = await QADataset.load(qrels, undefined, { topics });
+    const withTopics = await QADataset.load(qrels, { topics });
     expect(withTopics.samples).toEqual([
       {
         id: "q1",

@@ -1,4 +1,6 @@
-// A copy of bench-core's test helper (a package's tests do not reach into another's files).
+// Test helpers for a disk that fills up: a small tmpfs, and a file size limit (`ulimit -f`). The
+// packages whose tests need one (core's journal and atomic writes, the CLI's I/O faults) share
+// these, read from their tests by relative path as shared-data.ts is.
 import { spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
