@@ -14,18 +14,28 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Whether the fields argument is an object literal that names a `kind`. */
-function namesKind(fields: ts.Expression | undefined): boolean {
+/**
+ * Whether the fields argument is an object literal that names a `kind`, or spreads a call of one
+ * of `spreads` (functions that return fields with a kind, such as the CLI's `fieldsOf(error)`).
+ */
+function namesKind(fields: ts.Expression | undefined, spreads: readonly string[]): boolean {
   if (fields === undefined || !ts.isObjectLiteralExpression(fields)) return false;
   return fields.properties.some(
     (p) =>
-      (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) &&
-      p.name.getText() === "kind",
+      ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) &&
+        p.name.getText() === "kind") ||
+      (ts.isSpreadAssignment(p) &&
+        ts.isCallExpression(p.expression) &&
+        spreads.includes(p.expression.expression.getText())),
   );
 }
 
 /** `file:line` (relative to `dir`) of every `new ConfigurationError(…)` whose fields name no kind. */
-export function sitesWithoutKind(dir: string): string[] {
+export function sitesWithoutKind(
+  dir: string,
+  options: { readonly spreads?: readonly string[] } = {},
+): string[] {
+  const spreads = options.spreads ?? [];
   const found: string[] = [];
   for (const file of sourceFiles(dir)) {
     const source = ts.createSourceFile(
@@ -38,7 +48,7 @@ export function sitesWithoutKind(dir: string): string[] {
       if (
         ts.isNewExpression(node) &&
         node.expression.getText() === "ConfigurationError" &&
-        !namesKind(node.arguments?.[1])
+        !namesKind(node.arguments?.[1], spreads)
       ) {
         const line = source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
         found.push(`${relative(dir, file)}:${line}`);

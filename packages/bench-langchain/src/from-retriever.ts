@@ -1,5 +1,4 @@
-import { ConfigurationError, type Retriever } from "@fastrag/bench-core";
-import { describeValue } from "@fastrag/bench-core/internal";
+import type { Retriever } from "@fastrag/bench-core";
 import type { BaseRetrieverInterface } from "@langchain/core/retrievers";
 import {
   type DocumentMapping,
@@ -9,6 +8,7 @@ import {
   toChunks,
 } from "./documents.js";
 import { abortable } from "./internal/abortable.js";
+import { expectInvokable } from "./internal/invokable.js";
 
 /** Options of {@link fromRetriever}. */
 export interface FromRetrieverOptions extends DocumentMapping {}
@@ -40,16 +40,12 @@ export function fromRetriever(
   options?: FromRetrieverOptions,
 ): Retriever {
   const where = "fromRetriever";
-  if (
-    typeof retriever !== "object" ||
-    retriever === null ||
-    typeof (retriever as { invoke?: unknown }).invoke !== "function"
-  ) {
-    throw new ConfigurationError(
-      `${where}: expected a LangChain retriever (an object with invoke(query, config), e.g. vectorStore.asRetriever()), found ${describeValue(retriever)}`,
-      { kind: "invalid-option", option: "retriever" },
-    );
-  }
+  expectInvokable(
+    where,
+    retriever,
+    "a LangChain retriever (an object with invoke(query, config), e.g. vectorStore.asRetriever())",
+    "retriever",
+  );
   const mapping = readMapping(where, optionsObject(where, options, MAPPING_OPTIONS));
   return {
     async retrieve(query, { signal }) {

@@ -17,6 +17,7 @@ import {
   toChunks,
 } from "./documents.js";
 import { abortable } from "./internal/abortable.js";
+import { expectInvokable } from "./internal/invokable.js";
 
 /** Options of {@link fromRunnable}. */
 export interface FromRunnableOptions<RunInput = string> extends DocumentMapping {
@@ -192,16 +193,12 @@ export function fromRunnable<RunInput>(
   options?: FromRunnableOptions<RunInput>,
 ): QueryEngine {
   const where = "fromRunnable";
-  if (
-    typeof runnable !== "object" ||
-    runnable === null ||
-    typeof (runnable as { invoke?: unknown }).invoke !== "function"
-  ) {
-    throw new ConfigurationError(
-      `${where}: expected a LangChain Runnable (an object with invoke(input, config), e.g. a chain built with LCEL), found ${describeValue(runnable)}`,
-      { kind: "invalid-option", option: "runnable" },
-    );
-  }
+  expectInvokable(
+    where,
+    runnable,
+    "a LangChain Runnable (an object with invoke(input, config), e.g. a chain built with LCEL)",
+    "runnable",
+  );
   const o = optionsObject(where, options, OPTIONS);
   const mapping = readMapping(where, o);
   const answerKey = stringOption(where, "answer", o.answer);
