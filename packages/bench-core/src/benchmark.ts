@@ -177,72 +177,129 @@ export class Benchmark<M extends Metadata = Metadata> {
     return { index: shard.index, count: shard.count, samplesFingerprint };
   }
 
-  /** {@link Benchmark.run} once its checkpoint journal, if any, is this run's alone. */
+  /**
+   * {@link Benchmark.run} once its checkpoint journal, if any, is this run's alone: the journal
+   * resumed, the samples it lacks run, the result made, and the run's failure, if any, thrown.
+   */
   private async runWithJournalClaimed(
     target: Target<M>,
     kind: TargetKind,
     options: RunOptions,
   ): Promise<BenchmarkResult> {
-    const { name, signal, stop, timeoutMs, retries, onProgress, checkpoint, shard } = options;
     const started = Date.now();
     const t0 = performance.now();
-    const total = this.samples.length;
     const trials = options.trials ?? this.trials;
-
-    const positions: number[] = [];
-    if (shard) for (let i = shard.index; i < total; i += shard.count) positions.push(i);
-    else for (let i = 0; i < total; i++) positions.push(i);
-
+    const positions = runPositions(this.samples.length, options.shard);
     // Finished samples by dataset position: from the journal first, then as the run finishes them.
-    const slots: (SampleResult | undefined)[] = new Array(total);
-    let journal: JournalSink | undefined;
-    // With trials: the trials a journal already holds, by dataset position.
-    let trialsDone = new Map<number, (SampleResult | undefined)[]>();
-    const warn = warningHandler(options.onWarning);
-    if (checkpoint !== undefined) {
-      const header: JournalHeader = {
-        name,
-        fingerprint: this.fingerprint,
-        size: total,
-        metrics: this.metrics.map((m) => m.name),
-        shard: shard ? { index: shard.index, count: shard.count } : null,
-        ...(trials > 1 ? { trials } : {}),
-      };
-      const {
-        writer,
-        kept,
-        trials: journaled,
-      } = await resumeJournal(
-        checkpoint,
-        header,
-        this.questions,
-        this.ids,
-        options.retryErrored,
-        slots,
-        warn,
-      );
-      journal = new JournalSink(writer, kept, options.continueWithoutJournal === true, warn);
-      trialsDone = journaled;
-    }
-    const todo = positions.filter((i) => slots[i] === undefined);
+    const slots: (SampleResult | undefined)[] = new Array(this.samples.length);
+    const resumed =
+      options.checkpoint === undefined
+        ? undefined
+        : await this.resume(options.checkpoint, options, trials, slots);
+    const journal = resumed?.sink;
     // One limiter per run: its buckets and concurrency are this run's, shared by all its calls.
     const limiter =
       this.rateLimit === undefined ? undefined : new RunLimiter(this.rateLimit, this.maxConcurrent);
-    const progress = new ProgressCounter(onProgress, positions, slots, limiter);
-    if (trials > 1) {
-      let already = 0;
-      for (const list of trialsDone.values()) for (const r of list) if (r !== undefined) already++;
-      progress.countTrials(trials, already);
+    const ctx = this.sampleContext(target, kind, options, limiter);
+    const progress = new ProgressCounter(options.onProgress, positions, slots, limiter);
+    try {
+      await this.runSamples(ctx, {
+        todo: positions.filter((i) => slots[i] === undefined),
+        trials,
+        trialsDone: resumed?.trials,
+        slots,
+        journal,
+        progress,
+      });
+    } finally {
+      ctx.cutter?.dispose();
+      await closeJournal(journal?.writer);
     }
+    const result = this.resultOf(options, {
+      createdAt: new Date(started),
+      durationS: (performance.now() - t0) / 1000,
+      samples: inOrder(positions, slots),
+      positions,
+      limiter,
+      trials,
+    });
+    if (journal?.failure !== undefined) {
+      throw journalWriteError(journal, {
+        path: options.checkpoint as string,
+        result,
+        samplesInRun: positions.length,
+        withTrials: trials > 1,
+        unjournaledSamples: journal.unjournaledSamples(slots, trials > 1),
+      });
+    }
+    const { signal, stop } = options;
+    if (signal?.aborted || (stop?.aborted && result.samples.length < positions.length)) {
+      throw new RunAbortedError(
+        `Benchmark.run("${options.name}") was ${signal?.aborted ? "aborted" : "stopped"} after ${result.samples.length} of ${positions.length} samples${options.checkpoint ? `; re-run with the same checkpoint to finish` : ""}`,
+        result,
+        { cause: signal?.aborted ? signal.reason : stop?.reason },
+      );
+    }
+    return result;
+  }
 
-    const ctx: SampleContext<M> = {
+  /**
+   * Reads the run's checkpoint journal (refusing one of another run), puts the samples it holds
+   * into `slots`, and opens it for appending; with trials, the trials it holds of the others.
+   */
+  private async resume(
+    checkpoint: string,
+    options: RunOptions,
+    trials: number,
+    slots: (SampleResult | undefined)[],
+  ): Promise<{ sink: JournalSink; trials: Map<number, (SampleResult | undefined)[]> }> {
+    const { name, shard } = options;
+    const header: JournalHeader = {
+      name,
+      fingerprint: this.fingerprint,
+      size: this.samples.length,
+      metrics: this.metrics.map((m) => m.name),
+      shard: shard ? { index: shard.index, count: shard.count } : null,
+      ...(trials > 1 ? { trials } : {}),
+    };
+    const warn = warningHandler(options.onWarning);
+    const resumed = await resumeJournal({
+      checkpoint,
+      header,
+      questions: this.questions,
+      ids: this.ids,
+      retryErrored: options.retryErrored === true,
+      slots,
+      warn,
+    });
+    const sink = new JournalSink(
+      resumed.writer,
+      resumed.kept,
+      options.continueWithoutJournal === true,
+      warn,
+    );
+    return { sink, trials: resumed.trials };
+  }
+
+  /** What every stage of the run's samples reads (see {@link SampleContext}). */
+  private sampleContext(
+    target: Target<M>,
+    kind: TargetKind,
+    options: RunOptions,
+    limiter: RunLimiter | undefined,
+  ): SampleContext<M> {
+    const { name, signal, timeoutMs, retries, cache } = options;
+    return {
+      samples: this.samples,
+      questions: this.questions,
+      ids: this.ids,
       target,
       kind,
       metrics: this.metrics,
       timeoutMs,
       retries,
       signal,
-      stop,
+      stop: options.stop,
       cutter: signal === undefined ? undefined : new MetricCutter(signal),
       keepChunkText: options.keepChunkText === true,
       limiter,
@@ -250,103 +307,113 @@ export class Benchmark<M extends Metadata = Metadata> {
         timeoutMs === undefined &&
         signal === undefined &&
         (retries?.attempts ?? 1) === 1 &&
-        options.cache === undefined &&
+        cache === undefined &&
         limiter === undefined,
       targetCache:
-        options.cache === undefined
+        cache === undefined
           ? undefined
-          : {
-              cache: options.cache,
-              refresh: options.refresh === true,
-              cacheKey: target.cacheKey,
-              runName: name,
-            },
+          : { cache, refresh: options.refresh === true, cacheKey: target.cacheKey, runName: name },
       // The judge metrics' steps go through the same store (DESIGN §11): no hand wiring.
-      judge:
-        options.cache === undefined
-          ? undefined
-          : { cache: options.cache, refresh: options.refresh === true },
+      judge: cache === undefined ? undefined : { cache, refresh: options.refresh === true },
     };
-    const work = { samples: this.samples, questions: this.questions, ids: this.ids, todo };
-    try {
-      // A sample whose line cannot be journaled stops the run at once (unless the caller goes
-      // on without a journal): each further call would be paid for and lost to a crash.
-      const sink = journal;
-      const stopWhen = sink === undefined ? undefined : () => sink.stopping;
-      if (trials > 1) {
-        // Each trial is journaled as it finishes; a sample, once all its trials are, is kept.
-        await runTrialsLoop(
-          ctx,
-          { ...work, trials, done: trialsDone },
-          this.maxConcurrent,
-          {
-            trial: (i, t, record, last) => {
-              sink?.append(i, record, t);
-              progress.trialFinished(last);
-            },
-            sample: (i, record) => {
-              slots[i] = record;
-              progress.finished(record);
-            },
-          },
-          stopWhen,
-        );
-      } else {
-        await runLoop(
-          ctx,
-          work,
-          this.maxConcurrent,
-          (i, record) => {
-            slots[i] = record;
-            sink?.append(i, record);
-            progress.finished(record);
-          },
-          stopWhen,
-        );
-      }
-    } finally {
-      ctx.cutter?.dispose();
-      await closeJournal(journal?.writer);
-    }
+  }
 
-    const samples: SampleResult[] = [];
-    for (const i of positions) {
-      const s = slots[i];
-      if (s !== undefined) samples.push(s);
+  /**
+   * Runs the samples of `run.todo` (each trial of them, with trials), putting each finished one
+   * into `run.slots`, journaling it (each trial as it finishes) and reporting progress. A line
+   * that cannot be journaled stops the run at once (unless the caller goes on without a
+   * journal): each further call would be paid for and lost to a crash.
+   */
+  private async runSamples(
+    ctx: SampleContext<M>,
+    run: {
+      readonly todo: readonly number[];
+      readonly trials: number;
+      readonly trialsDone: Map<number, (SampleResult | undefined)[]> | undefined;
+      readonly slots: (SampleResult | undefined)[];
+      readonly journal: JournalSink | undefined;
+      readonly progress: ProgressCounter;
+    },
+  ): Promise<void> {
+    const { todo, trials, slots, journal, progress } = run;
+    const loop = {
+      maxConcurrent: this.maxConcurrent,
+      stopWhen: journal === undefined ? undefined : () => journal.stopping,
+    };
+    if (trials <= 1) {
+      await runLoop(ctx, todo, loop, (i, record) => {
+        slots[i] = record;
+        journal?.append(i, record);
+        progress.finished(record);
+      });
+      return;
     }
+    const done = run.trialsDone ?? new Map<number, (SampleResult | undefined)[]>();
+    let already = 0;
+    for (const list of done.values()) for (const r of list) if (r !== undefined) already++;
+    progress.countTrials(trials, already);
+    await runTrialsLoop(ctx, { todo, trials, done }, loop, {
+      trial: (i, t, record, last) => {
+        journal?.append(i, record, t);
+        progress.trialFinished(last);
+      },
+      sample: (i, record) => {
+        slots[i] = record;
+        progress.finished(record);
+      },
+    });
+  }
+
+  /** The run's result: its finished samples in dataset order, and what the run recorded. */
+  private resultOf(
+    options: RunOptions,
+    run: {
+      readonly createdAt: Date;
+      readonly durationS: number;
+      readonly samples: SampleResult[];
+      readonly positions: readonly number[];
+      readonly limiter: RunLimiter | undefined;
+      readonly trials: number;
+    },
+  ): BenchmarkResult {
+    const { shard, provenance } = options;
     const higherIsBetter: Record<string, boolean> = {};
     for (const m of this.metrics) setOwn(higherIsBetter, m.name, m.higherIsBetter);
-    const result = new BenchmarkResult({
-      name,
-      createdAt: new Date(started),
-      durationS: (performance.now() - t0) / 1000,
-      samples,
+    return new BenchmarkResult({
+      name: options.name,
+      createdAt: run.createdAt,
+      durationS: run.durationS,
+      samples: run.samples,
       higherIsBetter,
-      dataset: lazyDatasetInfo(this, total),
-      ...(shard ? { shard: this.resultShard(shard, positions) } : {}),
+      dataset: lazyDatasetInfo(this, this.samples.length),
+      ...(shard ? { shard: this.resultShard(shard, run.positions) } : {}),
       keepChunkText: options.keepChunkText === true,
-      ...(options.provenance ? { provenance: options.provenance } : {}),
-      ...(limiter ? { rateLimit: limiter.record() } : {}),
-      ...(trials > 1 ? { trials } : {}),
+      ...(provenance ? { provenance } : {}),
+      ...(run.limiter ? { rateLimit: run.limiter.record() } : {}),
+      ...(run.trials > 1 ? { trials: run.trials } : {}),
     });
-    if (journal?.failure !== undefined) {
-      throw journalWriteError(journal, {
-        path: checkpoint as string,
-        result,
-        samplesInRun: positions.length,
-        withTrials: trials > 1,
-        unjournaledSamples: journal.unjournaledSamples(slots, trials > 1),
-      });
-    }
-    if (signal?.aborted || (stop?.aborted && samples.length < positions.length)) {
-      throw new RunAbortedError(
-        `Benchmark.run("${name}") was ${signal?.aborted ? "aborted" : "stopped"} after ${samples.length} of ${positions.length} samples${checkpoint ? `; re-run with the same checkpoint to finish` : ""}`,
-        result,
-        { cause: signal?.aborted ? signal.reason : stop?.reason },
-      );
-    }
-    return result;
   }
+}
+
+/** The dataset positions a run covers: all of them, or its shard's, round-robin. */
+function runPositions(total: number, shard: ShardSpec | undefined): number[] {
+  const positions: number[] = [];
+  if (shard) for (let i = shard.index; i < total; i += shard.count) positions.push(i);
+  else for (let i = 0; i < total; i++) positions.push(i);
+  return positions;
+}
+
+/** The finished samples of `positions`, in that order. */
+function inOrder(
+  positions: readonly number[],
+  slots: readonly (SampleResult | undefined)[],
+): SampleResult[] {
+  const samples: SampleResult[] = [];
+  for (const i of positions) {
+    const s = slots[i];
+    if (s !== undefined) samples.push(s);
+  }
+  return samples;
 }
 
 /**

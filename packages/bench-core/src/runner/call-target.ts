@@ -18,15 +18,14 @@ const attemptUsage = (a: Attempt) => (a.ok ? a.output.usage : undefined);
  */
 export async function callPipelineLimited<M extends Metadata>(
   ctx: SampleContext<M>,
-  sample: EvalSample<M>,
-  question: string,
+  i: number,
 ): Promise<Attempt> {
   const limiter = ctx.limiter;
-  if (limiter === undefined) return callPipeline(ctx, sample, question);
+  if (limiter === undefined) return callPipeline(ctx, i);
   try {
     return await limiter.run(
       async () => {
-        const attempt = await callPipeline(ctx, sample, question);
+        const attempt = await callPipeline(ctx, i);
         if (!attempt.ok) throw new FailedAttempt(attempt);
         return attempt;
       },
@@ -108,10 +107,10 @@ export function callSignals(run: AbortSignal): CallSignals {
   return s;
 }
 
+/** One attempt at the target for the sample at dataset position `i`, with its timeout. */
 export async function callPipeline<M extends Metadata>(
   ctx: SampleContext<M>,
-  sample: EvalSample<M>,
-  question: string,
+  i: number,
 ): Promise<Attempt> {
   // `ctx.signal` is the sample's own (see runSample), which follows the run's.
   const external = ctx.signal;
@@ -120,8 +119,7 @@ export async function callPipeline<M extends Metadata>(
   // away). Only a timeout cuts a call short, since a target may ignore its signal and hang.
   // Without a timeout, every attempt of the sample gets the sample's signal (the one that never
   // aborts when the run has none: creating controllers would dominate an instant target's cost).
-  if (ctx.timeoutMs === undefined)
-    return attemptCall(ctx, sample, question, external ?? NEVER_ABORTED, undefined);
+  if (ctx.timeoutMs === undefined) return attemptCall(ctx, i, external ?? NEVER_ABORTED, undefined);
   // With one, each attempt gets a signal of its own (a timeout aborts it, and the next attempt
   // must start unaborted), chained to the sample's through one listener (see CallSignals).
   const signals = external === undefined ? undefined : callSignals(external);
@@ -135,7 +133,7 @@ export async function callPipeline<M extends Metadata>(
   }, ms);
   try {
     const aborted = abortPromise(timeout.signal);
-    return await attemptCall(ctx, sample, question, controller.signal, aborted);
+    return await attemptCall(ctx, i, controller.signal, aborted);
   } finally {
     clearTimeout(timer);
     signals?.close(controller);
@@ -163,14 +161,13 @@ function abortPromise(signal: AbortSignal): { promise: Promise<never>; dispose: 
 
 async function attemptCall<M extends Metadata>(
   ctx: SampleContext<M>,
-  sample: EvalSample<M>,
-  question: string,
+  i: number,
   signal: AbortSignal,
   aborted: { promise: Promise<never>; dispose: () => void } | undefined,
 ): Promise<Attempt> {
   const start = performance.now();
   try {
-    const call = callTarget(ctx, sample, question, signal);
+    const call = callTarget(ctx, i, signal);
     const raw: unknown = await (aborted ? Promise.race([call, aborted.promise]) : call);
     const latencyMs = performance.now() - start;
     return { ok: true, output: expectOutput(ctx.kind, raw), latencyMs };
@@ -181,14 +178,17 @@ async function attemptCall<M extends Metadata>(
   }
 }
 
-/** Calls the target with the sample's `question` as read when it started (it may throw synchronously). */
+/**
+ * Calls the target with the question of the sample at `i` as validated (it may throw
+ * synchronously), handing it the sample itself.
+ */
 export function callTarget<M extends Metadata>(
   ctx: SampleContext<M>,
-  sample: EvalSample<M>,
-  question: string,
+  i: number,
   signal: AbortSignal,
 ): Promise<unknown> {
-  const options = { signal, sample };
+  const options = { signal, sample: ctx.samples[i] as EvalSample<M> };
+  const question = ctx.questions[i] as string;
   return ctx.kind === "engine"
     ? (ctx.target as QueryEngine<M>).query(question, options)
     : (ctx.target as Retriever<M>).retrieve(question, options);

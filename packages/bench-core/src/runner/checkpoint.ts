@@ -35,24 +35,33 @@ export function releaseJournal(key: string): void {
   ACTIVE_JOURNALS.delete(key);
 }
 
+/** What {@link resumeJournal} reads a journal for, and where it puts what the journal holds. */
+export interface ResumeRequest {
+  readonly checkpoint: string;
+  /** The run's header: a journal with another is refused. */
+  readonly header: JournalHeader;
+  /** Each sample's question and id as validated (a journal line must match its sample's). */
+  readonly questions: readonly string[];
+  readonly ids: readonly (string | undefined)[];
+  /** Leave the errored samples (and trials) out, so that they run again. */
+  readonly retryErrored: boolean;
+  /** Where the finished samples go, by dataset position. */
+  readonly slots: (SampleResult | undefined)[];
+  /** Where each dropped line's warning goes. */
+  readonly warn: (message: string) => void;
+}
+
 /**
  * Reads the journal at `checkpoint` (refusing one of another run), puts the samples it finished
  * into `slots` (errored ones only without `retryErrored`), hands each dropped line's warning to
  * `warn`, and opens it for appending.
  */
-export async function resumeJournal(
-  checkpoint: string,
-  header: JournalHeader,
-  questions: readonly string[],
-  ids: readonly (string | undefined)[],
-  retryErrored: boolean | undefined,
-  slots: (SampleResult | undefined)[],
-  warn: (message: string) => void,
-): Promise<{
+export async function resumeJournal(request: ResumeRequest): Promise<{
   writer: JournalWriter;
   kept: JournaledCount;
   trials: Map<number, (SampleResult | undefined)[]>;
 }> {
+  const { checkpoint, header, questions, ids, retryErrored, slots, warn } = request;
   const recovered = await readJournal(checkpoint, header, (i) => {
     const id = ids[i];
     return id === undefined

@@ -58,50 +58,25 @@ export async function rescoreResult<M extends Metadata>(
   options: RescoreOptions<M>,
 ): Promise<BenchmarkResultInit> {
   const where = `rescore of "${result.name}"`;
-  expectMetrics(metrics, where);
-  const maxConcurrent = options.maxConcurrent ?? 4;
-  const replay = options.judgments ?? "replay";
-  if (replay !== "replay" && replay !== "ask") {
-    throw new ConfigurationError(
-      `${where}: judgments must be "replay" or "ask", found ${JSON.stringify(replay)}`,
-      { kind: "invalid-option", option: "judgments" },
-    );
-  }
-  if (!Number.isSafeInteger(maxConcurrent) || maxConcurrent < 1) {
-    throw new ConfigurationError(`${where}: maxConcurrent must be a positive integer`);
-  }
+  const { maxConcurrent, replay } = expectRescoreOptions(metrics, options, where);
   const records = result.samples;
   expectKept(result, records, metrics, where);
-  const samples = matchSamples(records, options.dataset, where);
-
-  const ctx: SampleContext<M> = {
-    target: { retrieve: async () => [] },
-    kind: "engine",
+  const ctx = rescoreContext(
+    result,
     metrics,
-    timeoutMs: undefined,
-    retries: undefined,
-    signal: options.signal,
-    cutter: undefined,
-    keepChunkText: result.keepChunkText,
-    direct: true,
-    targetCache: undefined,
-    limiter: undefined,
-    judge:
-      options.cache === undefined
-        ? undefined
-        : { cache: options.cache, refresh: options.refresh === true },
-  };
+    options,
+    matchSamples(records, options.dataset, where),
+  );
   const out: SampleResult[] = new Array(records.length);
   await forEachConcurrently(
     records.length,
     maxConcurrent,
     async (i) => {
       const record = records[i] as SampleResult;
-      const sample = samples[i] as EvalSample<M>;
       out[i] =
         record.trials === undefined
-          ? await rescoreOne(ctx, record, sample, replay === "replay")
-          : await rescoreTrials(ctx, record, sample, replay === "replay");
+          ? await rescoreOne(ctx, i, record, replay)
+          : await rescoreTrials(ctx, i, record, replay);
     },
     () => options.signal?.aborted === true,
   );
@@ -129,11 +104,75 @@ export async function rescoreResult<M extends Metadata>(
   };
 }
 
-/** A sample run with trials, scored again trial by trial; its scores are the new means. */
+/**
+ * The rescore's metrics and options checked: how many samples at once, and whether kept
+ * judgments are replayed.
+ *
+ * @throws {ConfigurationError} of kind `invalid-option` naming the option at fault.
+ */
+function expectRescoreOptions<M extends Metadata>(
+  metrics: readonly Metric<M>[],
+  options: RescoreOptions<M>,
+  where: string,
+): { maxConcurrent: number; replay: boolean } {
+  expectMetrics(metrics, where);
+  const maxConcurrent = options.maxConcurrent ?? 4;
+  const replay = options.judgments ?? "replay";
+  if (replay !== "replay" && replay !== "ask") {
+    throw new ConfigurationError(
+      `${where}: judgments must be "replay" or "ask", found ${JSON.stringify(replay)}`,
+      { kind: "invalid-option", option: "judgments" },
+    );
+  }
+  if (!Number.isSafeInteger(maxConcurrent) || maxConcurrent < 1) {
+    throw new ConfigurationError(`${where}: maxConcurrent must be a positive integer`, {
+      kind: "invalid-option",
+      option: "maxConcurrent",
+    });
+  }
+  return { maxConcurrent, replay: replay === "replay" };
+}
+
+/**
+ * The context the run's scoring step reads: the records' questions and ids, each record's dataset
+ * sample, and no target (nothing is called but the metrics and their judges).
+ */
+function rescoreContext<M extends Metadata>(
+  result: ResultData,
+  metrics: readonly Metric<M>[],
+  options: RescoreOptions<M>,
+  samples: readonly EvalSample<M>[],
+): SampleContext<M> {
+  const records = result.samples;
+  return {
+    samples,
+    questions: records.map((r) => r.question),
+    ids: records.map((r) => r.sampleId),
+    target: { retrieve: async () => [] },
+    kind: "engine",
+    metrics,
+    timeoutMs: undefined,
+    retries: undefined,
+    signal: options.signal,
+    cutter: undefined,
+    keepChunkText: result.keepChunkText,
+    direct: true,
+    targetCache: undefined,
+    limiter: undefined,
+    judge:
+      options.cache === undefined
+        ? undefined
+        : { cache: options.cache, refresh: options.refresh === true },
+  };
+}
+
+/**
+ * The sample at `i`, run with trials, scored again trial by trial; its scores are the new means.
+ */
 async function rescoreTrials<M extends Metadata>(
   ctx: SampleContext<M>,
+  i: number,
   record: SampleResult,
-  sample: EvalSample<M>,
   replay: boolean,
 ): Promise<SampleResult> {
   const trials: SampleTrial[] = [];
@@ -141,7 +180,7 @@ async function rescoreTrials<M extends Metadata>(
   for (const t of record.trials as readonly SampleTrial[]) {
     const one: SampleResult = { ...t, question: record.question };
     if (record.sampleId !== undefined) (one as { sampleId?: string }).sampleId = record.sampleId;
-    const again = await rescoreOne(ctx, one, sample, replay);
+    const again = await rescoreOne(ctx, i, one, replay);
     reference ??= again;
     trials.push(trialOf(again));
   }
@@ -152,43 +191,38 @@ async function rescoreTrials<M extends Metadata>(
   );
 }
 
-/** One record scored again: the kept output through the run's own scoring step. */
+/**
+ * The record of the sample at `i` (or one trial of it) scored again: the kept output through the
+ * run's own scoring step. An errored record stays errored, with null scores for the new metrics.
+ */
 async function rescoreOne<M extends Metadata>(
   ctx: SampleContext<M>,
+  i: number,
   record: SampleResult,
-  sample: EvalSample<M>,
   replay: boolean,
 ): Promise<SampleResult> {
   if (record.status === "errored") {
     const scores: Record<string, number | null> = {};
     for (const m of ctx.metrics) setOwn(scores, m.name, null);
-    const again = sampleRecord(
-      record.question,
-      record.sampleId,
-      "errored",
+    const again = sampleRecord({
+      question: record.question,
+      sampleId: record.sampleId,
+      status: "errored",
       scores,
-      null,
-      [],
-      [],
-      record.latencyMs,
-      record.error,
-      record.attempts,
-    );
+      answer: null,
+      retrievedIds: [],
+      retrievedUris: [],
+      latencyMs: record.latencyMs,
+      error: record.error,
+      attempts: record.attempts,
+    });
     if (record.errorStack !== undefined) again.errorStack = record.errorStack;
     if (record.cached === true) again.cached = true;
-    copyReference(again, sample);
+    copyReference(again, ctx.samples[i] as EvalSample<M>);
     return again;
   }
   const output = outputOf(record, replay);
-  const scored: Outcome = await scoreSample(
-    ctx,
-    sample,
-    record.question,
-    record.sampleId,
-    output,
-    record.latencyMs ?? 0,
-    record.attempts,
-  );
+  const scored: Outcome = await scoreSample(ctx, i, output, record.latencyMs ?? 0, record.attempts);
   if (scored === CANCELLED) throw ctx.signal?.reason ?? new Error("rescore aborted");
   const again = scored as { -readonly [K in keyof SampleResult]: SampleResult[K] };
   if (record.cached === true) again.cached = true;

@@ -1,6 +1,6 @@
 // What every stage of one sample shares: the run's settings, and the mark of a sample left
 // unfinished (for a resume).
-import type { Metadata, Metric, SampleResult, Target } from "../types.js";
+import type { EvalSample, Metadata, Metric, SampleResult, Target } from "../types.js";
 import type { TargetKind } from "./check-output.js";
 import type { JudgeSettings } from "./judging.js";
 import type { MetricCutter } from "./metric-cutter.js";
@@ -11,8 +11,15 @@ import type { TargetCache } from "./target-cache.js";
 /** A sample left unfinished by the run's abort: not recorded, so a resume runs it again. */
 export const CANCELLED: unique symbol = Symbol("cancelled");
 
-/** The run's settings every stage of a sample reads, built once per run. */
+/**
+ * The run's settings every stage of a sample reads, built once per run. A sample is named by its
+ * dataset position `i` in every stage: `samples[i]`, with `questions[i]` and `ids[i]` as validated
+ * when the Benchmark was built (what its record keeps, whatever the target does to the sample).
+ */
 export interface SampleContext<M extends Metadata> {
+  readonly samples: readonly EvalSample<M>[];
+  readonly questions: readonly string[];
+  readonly ids: readonly (string | undefined)[];
   readonly target: Target<M>;
   readonly kind: TargetKind;
   readonly metrics: readonly Metric<M>[];

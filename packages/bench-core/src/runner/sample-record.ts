@@ -5,7 +5,6 @@ import { setOwn } from "../internal/validate.js";
 import type {
   EvalSample,
   JudgeUsage,
-  Judgments,
   Metadata,
   Metric,
   RetrievedChunk,
@@ -14,64 +13,78 @@ import type {
   Usage,
 } from "../types.js";
 import type { PipelineOutput } from "./check-output.js";
+import type { SampleJudging } from "./judging.js";
 import { CANCELLED, type Outcome, type SampleContext } from "./sample-context.js";
 
+/** The record of the sample at dataset position `i` whose pipeline failed with `error`. */
 export function erroredRecord<M extends Metadata>(
   ctx: SampleContext<M>,
-  sample: EvalSample<M>,
-  question: string,
-  sampleId: string | undefined,
+  i: number,
   error: unknown,
   attempts: number | undefined,
 ): SampleResult {
   const metrics = ctx.metrics;
   const scores: Record<string, number | null> = {};
   for (let m = 0; m < metrics.length; m++) setOwn(scores, (metrics[m] as Metric<M>).name, null);
-  const message = errorMessage(error);
-  const record = sampleRecord(
-    question,
-    sampleId,
-    "errored",
+  const record = sampleRecord({
+    question: ctx.questions[i] as string,
+    sampleId: ctx.ids[i],
+    status: "errored",
     scores,
-    null,
-    [],
-    [],
-    null,
-    message,
+    answer: null,
+    retrievedIds: [],
+    retrievedUris: [],
+    latencyMs: null,
+    error: errorMessage(error),
     attempts,
-  );
-  keepReference(record, sample);
+  });
+  keepReference(record, ctx.samples[i] as EvalSample<M>);
   const stack = errorStack(error);
   if (stack !== undefined) record.errorStack = stack;
   return record;
 }
 
-export function scoredRecord<M extends Metadata>(
-  ctx: SampleContext<M>,
-  sample: EvalSample<M>,
-  question: string,
-  sampleId: string | undefined,
-  output: PipelineOutput,
-  scores: Record<string, number | null>,
-  errors: string | null,
-  incomplete: boolean,
-  latencyMs: number,
-  attempts: number | undefined,
-  retrieved: RetrievedChunk[] | null,
-  judgeUsage: JudgeUsage | undefined,
-  judgments?: Judgments,
-): Outcome {
-  // Aborted while scoring (a judge cut short): not finished, leave it for a resume.
+/** What a scored sample's record is made of (the scoring of score-sample.ts). */
+export interface ScoredSample {
+  /** The sample's dataset position. */
+  readonly i: number;
+  readonly output: PipelineOutput;
+  readonly scores: Record<string, number | null>;
+  /** The metrics' reasons, or null when none failed. */
+  readonly errors: string | null;
+  readonly latencyMs: number;
+  readonly attempts: number | undefined;
+  /** The chunks as the record keeps them (see {@link keptChunks}). */
+  readonly kept: RetrievedChunk[] | null;
+  readonly judgeUsage: JudgeUsage | undefined;
+  /** The sample's judging context: what its judge metrics kept. */
+  readonly judging: SampleJudging;
+}
+
+/**
+ * The record of a scored sample: `incomplete` when a metric failed, else `successful`; or
+ * {@link CANCELLED} when a metric failed because the run was aborted while it scored (a judge cut
+ * short), so that a resume scores it again.
+ */
+export function scoredRecord<M extends Metadata>(ctx: SampleContext<M>, s: ScoredSample): Outcome {
+  const incomplete = s.errors !== null;
   if (incomplete && ctx.signal?.aborted) return CANCELLED;
   const status: SampleStatus = incomplete ? "incomplete" : "successful";
+  const { output, i } = s;
+  const sample = ctx.samples[i] as EvalSample<M>;
+  const question = ctx.questions[i] as string;
+  const sampleId = ctx.ids[i];
   const usage = keptUsage(output.usage);
+  const judgeUsage = s.judgeUsage;
   const judged = judgeUsage !== undefined && judgeUsage.calls > 0;
-  if (attempts === undefined && usage === undefined && !judged && judgments === undefined) {
-    // The usual record, built as one literal in the order the general path below gives its keys:
-    // adding `retrieved` and the reference fields one by one cost a property-store allocation
-    // (and its growth) per sample (issue 27's runner bench).
+  const judgments = s.judging.judgments(metricNames(ctx.metrics));
+  if (s.attempts === undefined && usage === undefined && !judged && judgments === undefined) {
+    // The usual record, built as one literal in the key order of the general path below: adding
+    // `retrieved` and the reference fields one by one costs a property-store allocation, and its
+    // growth, per sample (docs/decisions/core-hot-paths.md).
     const { answer, ids: retrievedIds, uris: retrievedUris } = output;
     const { expectedAnswers, relevantIds } = sample;
+    const { scores, errors: error, latencyMs, kept: retrieved } = s;
     const record: MutableRecord =
       sampleId === undefined
         ? {
@@ -82,7 +95,7 @@ export function scoredRecord<M extends Metadata>(
             retrievedIds,
             retrievedUris,
             latencyMs,
-            error: errors,
+            error,
             retrieved,
             expectedAnswers,
             relevantIds,
@@ -95,7 +108,7 @@ export function scoredRecord<M extends Metadata>(
             retrievedIds,
             retrievedUris,
             latencyMs,
-            error: errors,
+            error,
             sampleId,
             retrieved,
             expectedAnswers,
@@ -104,19 +117,19 @@ export function scoredRecord<M extends Metadata>(
     keepOptionalReference(record, sample);
     return record;
   }
-  const record = sampleRecord(
+  const record = sampleRecord({
     question,
     sampleId,
     status,
-    scores,
-    output.answer,
-    output.ids,
-    output.uris,
-    latencyMs,
-    errors,
-    attempts,
-  );
-  record.retrieved = retrieved;
+    scores: s.scores,
+    answer: output.answer,
+    retrievedIds: output.ids,
+    retrievedUris: output.uris,
+    latencyMs: s.latencyMs,
+    error: s.errors,
+    attempts: s.attempts,
+  });
+  record.retrieved = s.kept;
   if (usage !== undefined) record.usage = usage;
   if (judged) record.judgeUsage = judgeUsage;
   if (judgments !== undefined) record.judgments = judgments;
@@ -124,26 +137,43 @@ export function scoredRecord<M extends Metadata>(
   return record;
 }
 
+const NAMES = new WeakMap<readonly unknown[], readonly string[]>();
+
+/** The metrics' names, computed once per metric list. */
+function metricNames<M extends Metadata>(metrics: readonly Metric<M>[]): readonly string[] {
+  let names = NAMES.get(metrics);
+  if (names === undefined) {
+    names = metrics.map((m) => m.name);
+    NAMES.set(metrics, names);
+  }
+  return names;
+}
+
 type MutableRecord = { -readonly [K in keyof SampleResult]: SampleResult[K] };
 
+/** The first fields of every record, as {@link sampleRecord} lays them out. */
+export interface RecordHead {
+  readonly question: string;
+  readonly sampleId: string | undefined;
+  readonly status: SampleStatus;
+  readonly scores: Record<string, number | null>;
+  readonly answer: string | null;
+  readonly retrievedIds: string[];
+  readonly retrievedUris: (string | null)[];
+  readonly latencyMs: number | null;
+  readonly error: string | null;
+  readonly attempts: number | undefined;
+}
+
 /**
- * A sample's record, `sampleId` and `attempts` last where present. Built as one literal with its
- * `sampleId`: adding the id to a built record cost a map transition and a property store per
- * sample. `question` and `sampleId` are as read when the sample started, never re-read from a
- * sample the target may have edited.
+ * A sample's record, `sampleId` and `attempts` last where present (absent, not undefined, where
+ * not). Built as one literal with its `sampleId`: adding the id to a built record cost a map
+ * transition and a property store per sample. `question` and `sampleId` are as read when the
+ * sample started, never re-read from a sample the target may have edited.
  */
-export function sampleRecord(
-  question: string,
-  sampleId: string | undefined,
-  status: SampleStatus,
-  scores: Record<string, number | null>,
-  answer: string | null,
-  retrievedIds: string[],
-  retrievedUris: (string | null)[],
-  latencyMs: number | null,
-  error: string | null,
-  attempts: number | undefined,
-): MutableRecord {
+export function sampleRecord(head: RecordHead): MutableRecord {
+  const { question, sampleId, status, scores, answer, retrievedIds, retrievedUris } = head;
+  const { latencyMs, error, attempts } = head;
   const record: MutableRecord =
     sampleId === undefined
       ? { question, status, scores, answer, retrievedIds, retrievedUris, latencyMs, error }
@@ -207,8 +237,8 @@ export function keptChunks(output: PipelineOutput, keepText: boolean): Retrieved
     const hasUri = uri !== null && uri !== undefined;
     const hasScore = typeof score === "number" && Number.isFinite(score);
     if (typeof documentId !== "string" && typeof text !== "string") {
-      // The usual chunk, built as one literal: adding fields one by one to `{ id }` cost a map
-      // transition and a property-store allocation per chunk (issue 27's runner bench).
+      // The usual chunk, built as one literal: adding fields one by one to `{ id }` costs a map
+      // transition and a property-store allocation per chunk (docs/decisions/core-hot-paths.md).
       out[i] = hasUri
         ? hasScore
           ? { id, uri, score }
@@ -242,39 +272,6 @@ export function keptUsage(usage: Usage | undefined): Usage | undefined {
     }
   }
   return out;
-}
-
-/** A per-sample accumulator of the usage metrics report, and the function they report through. */
-export class JudgeUsageMeter {
-  calls = 0;
-  inputTokens: number | undefined;
-  outputTokens: number | undefined;
-  totalTokens: number | undefined;
-  cost: number | undefined;
-  /** Handed to every metric of the sample as `MetricInput.reportUsage`. */
-  readonly report = (usage: Usage): void => {
-    this.calls++;
-    if (usage === null || typeof usage !== "object") return;
-    const { inputTokens, outputTokens, totalTokens, cost } = usage;
-    if (typeof inputTokens === "number" && Number.isFinite(inputTokens))
-      this.inputTokens = (this.inputTokens ?? 0) + inputTokens;
-    if (typeof outputTokens === "number" && Number.isFinite(outputTokens))
-      this.outputTokens = (this.outputTokens ?? 0) + outputTokens;
-    if (typeof totalTokens === "number" && Number.isFinite(totalTokens))
-      this.totalTokens = (this.totalTokens ?? 0) + totalTokens;
-    if (typeof cost === "number" && Number.isFinite(cost)) this.cost = (this.cost ?? 0) + cost;
-  };
-
-  /** What was reported, or undefined when nothing was. */
-  total(): JudgeUsage | undefined {
-    if (this.calls === 0) return undefined;
-    const out: { -readonly [K in keyof JudgeUsage]: JudgeUsage[K] } = { calls: this.calls };
-    if (this.inputTokens !== undefined) out.inputTokens = this.inputTokens;
-    if (this.outputTokens !== undefined) out.outputTokens = this.outputTokens;
-    if (this.totalTokens !== undefined) out.totalTokens = this.totalTokens;
-    if (this.cost !== undefined) out.cost = this.cost;
-    return out;
-  }
 }
 
 /** The stack of a thrown Error, when it has a readable one. Never throws. */

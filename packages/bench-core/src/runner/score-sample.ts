@@ -1,192 +1,204 @@
 // Scoring a sample: every metric on the target's output, synchronously while the metrics are.
-
 import { describeValue } from "../describe-value.js";
 import { errorMessage } from "../error-message.js";
 import { MetricUnavailableError } from "../errors.js";
 import { setOwn } from "../internal/validate.js";
-import type { EvalSample, Metadata, Metric, MetricInput, RetrievedChunk } from "../types.js";
+import type { JudgeUsage, Metadata, Metric, MetricInput, RetrievedChunk, Usage } from "../types.js";
 import type { PipelineOutput } from "./check-output.js";
 import { SampleJudging } from "./judging.js";
 import { CUT_SHORT } from "./metric-cutter.js";
 import { CANCELLED, type Outcome, type SampleContext } from "./sample-context.js";
-import { JudgeUsageMeter, keptChunks, scoredRecord } from "./sample-record.js";
+import { keptChunks, type ScoredSample, scoredRecord } from "./sample-record.js";
 
 /**
- * Scores a sample's output with every metric. Synchronous while the metrics are: the first metric
- * that returns a promise hands the rest to {@link scoreAsync}.
+ * Scores the output of the sample at dataset position `i` with every metric. Synchronous while
+ * the metrics are: the first metric that returns a promise hands the rest to {@link scoreAsync}.
  */
 export function scoreSample<M extends Metadata>(
   ctx: SampleContext<M>,
-  sample: EvalSample<M>,
-  question: string,
-  sampleId: string | undefined,
+  i: number,
   output: PipelineOutput,
   rawLatencyMs: number,
   attempts: number | undefined,
 ): Outcome | Promise<Outcome> {
-  // Rounded to the microsecond once, so the latency metric and the recorded latency agree.
-  const latencyMs = Math.round(rawLatencyMs * 1000) / 1000;
-  // What the metrics report of their own model calls, summed into the record's judge usage.
-  const meter = new JudgeUsageMeter();
-  const kept = keptChunks(output, ctx.keepChunkText);
-  const judging = new SampleJudging(ctx.judge, output.keptJudgments);
-  const input: MetricInput<M> = {
-    sample,
-    answer: output.answer,
-    retrieved: output.chunks,
-    latencyMs,
-    usage: output.usage,
-    signal: ctx.signal,
-    reportUsage: meter.report,
-    limiter: ctx.limiter,
-    judging,
-  };
+  const scoring = new Scoring(ctx, i, output, rawLatencyMs, attempts);
   const metrics = ctx.metrics;
-  const scores: Record<string, number | null> = {};
-  let errors: string | null = null;
-  let incomplete = false;
   for (let m = 0; m < metrics.length; m++) {
     const metric = metrics[m] as Metric<M>;
-    let v: number | null | string;
+    let value: unknown;
     try {
-      const value = startScore(metric, output, input);
-      if (typeof (value as PromiseLike<unknown> | null)?.then === "function") {
-        const state: Scoring<M> = {
-          sample,
-          meter,
-          kept,
-          question,
-          sampleId,
-          output,
-          input,
-          scores,
-          errors,
-          incomplete,
-          attempts,
-          judging,
-        };
-        return scoreAsync(ctx, state, m, value as PromiseLike<unknown>);
-      }
-      v = scoreToRecord(value);
+      value = startScore(metric, output, scoring.input);
     } catch (error) {
-      v = errorMessage(error);
+      scoring.fail(metric, error);
+      continue;
     }
-    setOwn(scores, metric.name, typeof v === "string" ? null : v);
-    // A plain `null` is "not applicable" (no relevant ids, no gold answer, no usage reported): not
-    // a failure. A failure is a throw (a `MetricUnavailableError` with its reason) or a bad value,
-    // and always says why.
-    if (typeof v === "string") {
-      incomplete = true;
-      errors = `${errors === null ? "" : `${errors}; `}${metric.name}: ${v}`;
+    if (typeof (value as PromiseLike<unknown> | null)?.then === "function") {
+      return scoreAsync(ctx, scoring, m, value as PromiseLike<unknown>);
     }
+    scoring.record(metric, value);
   }
-  return scoredRecord(
-    ctx,
-    sample,
-    question,
-    sampleId,
-    output,
-    scores,
-    errors,
-    incomplete,
-    latencyMs,
-    attempts,
-    kept,
-    meter.total(),
-    judging.judgments(metricNames(metrics)),
-  );
-}
-
-/** Where {@link scoreSample} stood when a metric returned a promise. */
-interface Scoring<M extends Metadata> {
-  readonly sample: EvalSample<M>;
-  readonly meter: JudgeUsageMeter;
-  readonly kept: RetrievedChunk[] | null;
-  readonly question: string;
-  readonly sampleId: string | undefined;
-  readonly output: PipelineOutput;
-  readonly input: MetricInput<M>;
-  readonly scores: Record<string, number | null>;
-  errors: string | null;
-  incomplete: boolean;
-  readonly attempts: number | undefined;
-  readonly judging: SampleJudging;
+  return scoredRecord(ctx, scoring);
 }
 
 /**
- * {@link scoreSample} from metric `from` on, whose score is `pending`. With a run signal, a metric
- * still pending {@link ABORT_GRACE} after the run's abort (a judge that hangs and ignores its
- * signal) does not hold the run: the sample is not finished and is left for a resume.
+ * One sample's scoring: the input every metric gets, the scores and reasons recorded so far (in
+ * metric order, whichever path recorded them), and the usage its metrics report of their own
+ * model calls (summed into the record's judge usage).
+ */
+class Scoring<M extends Metadata> implements ScoredSample {
+  readonly input: MetricInput<M>;
+  readonly scores: Record<string, number | null> = {};
+  /** The metrics' reasons ("name: reason; …"), or null while every metric gave a number or `null`. */
+  errors: string | null = null;
+  /** The chunks as the record keeps them, copied before any metric runs. */
+  readonly kept: RetrievedChunk[] | null;
+  #calls = 0;
+  #inputTokens: number | undefined;
+  #outputTokens: number | undefined;
+  #totalTokens: number | undefined;
+  #cost: number | undefined;
+
+  constructor(
+    ctx: SampleContext<M>,
+    readonly i: number,
+    readonly output: PipelineOutput,
+    rawLatencyMs: number,
+    readonly attempts: number | undefined,
+  ) {
+    this.kept = keptChunks(output, ctx.keepChunkText);
+    this.input = {
+      sample: ctx.samples[i] as MetricInput<M>["sample"],
+      answer: output.answer,
+      retrieved: output.chunks,
+      // Rounded to the microsecond once, so the latency metric and the recorded latency agree.
+      latencyMs: Math.round(rawLatencyMs * 1000) / 1000,
+      usage: output.usage,
+      signal: ctx.signal,
+      reportUsage: this.#report,
+      limiter: ctx.limiter,
+      judging: new SampleJudging(ctx.judge, output.keptJudgments),
+    };
+  }
+
+  get latencyMs(): number {
+    return this.input.latencyMs;
+  }
+
+  get judging(): SampleJudging {
+    return this.input.judging as SampleJudging;
+  }
+
+  /**
+   * A metric's settled value. A plain `null` is "not applicable" (no relevant ids, no gold
+   * answer, no usage reported): not a failure. A value that is not a finite number or `null` is
+   * a failure, recorded as `null` with its reason.
+   */
+  record(metric: Metric<M>, value: unknown): void {
+    const v = scoreToRecord(value);
+    if (typeof v === "string") this.#reason(metric, v);
+    else setOwn(this.scores, metric.name, v);
+  }
+
+  /** A metric that threw or rejected (a `MetricUnavailableError` with its reason, say). */
+  fail(metric: Metric<M>, error: unknown): void {
+    this.#reason(metric, errorMessage(error));
+  }
+
+  #reason(metric: Metric<M>, reason: string): void {
+    setOwn(this.scores, metric.name, null);
+    this.errors = `${this.errors === null ? "" : `${this.errors}; `}${metric.name}: ${reason}`;
+  }
+
+  /** `MetricInput.reportUsage`: one model call's usage, summed. */
+  readonly #report = (usage: Usage): void => {
+    this.#calls++;
+    if (usage === null || typeof usage !== "object") return;
+    const { inputTokens, outputTokens, totalTokens, cost } = usage;
+    if (typeof inputTokens === "number" && Number.isFinite(inputTokens))
+      this.#inputTokens = (this.#inputTokens ?? 0) + inputTokens;
+    if (typeof outputTokens === "number" && Number.isFinite(outputTokens))
+      this.#outputTokens = (this.#outputTokens ?? 0) + outputTokens;
+    if (typeof totalTokens === "number" && Number.isFinite(totalTokens))
+      this.#totalTokens = (this.#totalTokens ?? 0) + totalTokens;
+    if (typeof cost === "number" && Number.isFinite(cost)) this.#cost = (this.#cost ?? 0) + cost;
+  };
+
+  /** What the metrics reported of their model calls, or undefined when they made none. */
+  get judgeUsage(): JudgeUsage | undefined {
+    if (this.#calls === 0) return undefined;
+    const out: { -readonly [K in keyof JudgeUsage]: JudgeUsage[K] } = { calls: this.#calls };
+    if (this.#inputTokens !== undefined) out.inputTokens = this.#inputTokens;
+    if (this.#outputTokens !== undefined) out.outputTokens = this.#outputTokens;
+    if (this.#totalTokens !== undefined) out.totalTokens = this.#totalTokens;
+    if (this.#cost !== undefined) out.cost = this.#cost;
+    return out;
+  }
+}
+
+/**
+ * {@link scoreSample} from metric `from` on, whose score is `pending`. The remaining metrics
+ * start at once, in order, so that steps they share (a judge's statements) are asked once and the
+ * sample takes as long as its slowest metric, not the sum. With a run signal, a metric still
+ * pending {@link ABORT_GRACE} after the run's abort (a judge that hangs and ignores its signal)
+ * does not hold the run: the sample is not finished and is left for a resume.
  */
 async function scoreAsync<M extends Metadata>(
   ctx: SampleContext<M>,
-  state: Scoring<M>,
+  scoring: Scoring<M>,
   from: number,
   pending: PromiseLike<unknown>,
 ): Promise<Outcome> {
   const metrics = ctx.metrics;
-  const cutter = ctx.cutter;
-  const { output, input, scores } = state;
-  // The remaining metrics start at once, in order, so that steps they share (a judge's
-  // statements) are asked once and the sample takes as long as its slowest metric, not the sum.
-  // Each is marked handled at once: a later metric that rejects while an earlier one is still
-  // awaited must not be an unhandled rejection (which ends the process); its error is read when
-  // the loop below reaches it.
-  const started: { value?: unknown; error?: unknown; threw: boolean }[] = [];
+  const started = startRest(metrics, from, pending, scoring);
   for (let m = from; m < metrics.length; m++) {
-    if (m === from) {
-      started.push({ value: quiet(pending), threw: false });
+    const metric = metrics[m] as Metric<M>;
+    const start = started[m - from] as Started;
+    if (start.threw) {
+      scoring.fail(metric, start.error);
       continue;
     }
+    let value = start.value;
+    if (typeof (value as PromiseLike<unknown> | null)?.then === "function") {
+      try {
+        const promise = value as PromiseLike<unknown>;
+        value = await (ctx.cutter === undefined ? promise : ctx.cutter.wait(promise));
+      } catch (error) {
+        scoring.fail(metric, error);
+        continue;
+      }
+      if (value === CUT_SHORT) return CANCELLED;
+    }
+    scoring.record(metric, value);
+  }
+  return scoredRecord(ctx, scoring);
+}
+
+/** A metric started by {@link startRest}: its value (a promise, marked handled), or what it threw. */
+type Started = { value?: unknown; error?: unknown; threw: boolean };
+
+/**
+ * Starts metrics `from + 1` … on, `from`'s value being `pending`. Each value is marked handled at
+ * once: a later metric that rejects while an earlier one is still awaited must not be an
+ * unhandled rejection (which ends the process); its error is read when its turn comes.
+ */
+function startRest<M extends Metadata>(
+  metrics: readonly Metric<M>[],
+  from: number,
+  pending: PromiseLike<unknown>,
+  scoring: Scoring<M>,
+): Started[] {
+  const started: Started[] = [{ value: quiet(pending), threw: false }];
+  for (let m = from + 1; m < metrics.length; m++) {
     try {
       started.push({
-        value: quiet(startScore(metrics[m] as Metric<M>, output, input)),
+        value: quiet(startScore(metrics[m] as Metric<M>, scoring.output, scoring.input)),
         threw: false,
       });
     } catch (error) {
       started.push({ error, threw: true });
     }
   }
-  for (let m = from; m < metrics.length; m++) {
-    const metric = metrics[m] as Metric<M>;
-    const start = started[m - from] as { value?: unknown; error?: unknown; threw: boolean };
-    let v: number | null | string;
-    try {
-      if (start.threw) throw start.error;
-      const value = start.value;
-      let settled: unknown = value;
-      if (m === from || typeof (value as PromiseLike<unknown> | null)?.then === "function") {
-        const promise = value as PromiseLike<unknown>;
-        settled = await (cutter === undefined ? promise : cutter.wait(promise));
-        if (settled === CUT_SHORT) return CANCELLED;
-      }
-      v = scoreToRecord(settled);
-    } catch (error) {
-      v = errorMessage(error);
-    }
-    setOwn(scores, metric.name, typeof v === "string" ? null : v);
-    // `null`: not applicable, not a failure (see scoreSample).
-    if (typeof v === "string") {
-      state.incomplete = true;
-      state.errors = `${state.errors === null ? "" : `${state.errors}; `}${metric.name}: ${v}`;
-    }
-  }
-  const { sample, meter, kept, question, sampleId, errors, incomplete, attempts, judging } = state;
-  return scoredRecord(
-    ctx,
-    sample,
-    question,
-    sampleId,
-    output,
-    scores,
-    errors,
-    incomplete,
-    input.latencyMs,
-    attempts,
-    kept,
-    meter.total(),
-    judging.judgments(metricNames(metrics)),
-  );
+  return started;
 }
 
 /**
@@ -199,18 +211,6 @@ function quiet(value: unknown): unknown {
   const promise = Promise.resolve(value);
   promise.then(undefined, () => {});
   return promise;
-}
-
-const NAMES = new WeakMap<readonly unknown[], readonly string[]>();
-
-/** The metrics' names, computed once per metric list. */
-function metricNames<M extends Metadata>(metrics: readonly Metric<M>[]): readonly string[] {
-  let names = NAMES.get(metrics);
-  if (names === undefined) {
-    names = metrics.map((m) => m.name);
-    NAMES.set(metrics, names);
-  }
-  return names;
 }
 
 /** Calls one metric (it may throw, or return a promise). */
