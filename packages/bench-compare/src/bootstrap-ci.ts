@@ -64,7 +64,10 @@ export function bootstrapCi(
   const level = expectOpenUnit(opts.level ?? 0.95, "bootstrapCi: level", "level");
   const x = finiteArray(values, "bootstrapCi: values");
   const n = x.length;
-  if (n === 0) throw new ConfigurationError("bootstrapCi: expected at least 1 value, found 0");
+  if (n === 0)
+    throw new ConfigurationError("bootstrapCi: expected at least 1 value, found 0", {
+      kind: "invalid-input",
+    });
   // Values near the largest double would overflow the sums (an infinite mean, NaN bounds): work on
   // them scaled by a power of two, which is exact, and scale the interval back.
   const scale = pairScale(x, x);

@@ -5,7 +5,7 @@ import { commonColumn } from "./internal/common-samples.js";
 import { decimalsFor } from "./internal/format.js";
 import { runLabel } from "./internal/labels.js";
 import { hasOwn, own } from "./internal/own.js";
-import { expectInteger, expectStat, optionFields } from "./internal/validate.js";
+import { expectInteger, expectStat } from "./internal/validate.js";
 import { leftOutSamples } from "./left-out.js";
 import { expectTestOptions, type PairedComparison, type SignificanceTest } from "./significance.js";
 import {
@@ -42,10 +42,9 @@ type Values = (number | null | undefined)[][];
  */
 export function buildTable(runs: ComparedRuns, options: TableOptions): ComparisonTable {
   if (options === null || typeof options !== "object") {
-    throw new ConfigurationError(
-      `table: expected options, found ${describeValue(options)}`,
-      optionFields(),
-    );
+    throw new ConfigurationError(`table: expected options, found ${describeValue(options)}`, {
+      kind: "invalid-option",
+    });
   }
   if ((options as { by?: unknown }).by !== undefined) {
     throw new ConfigurationError(
@@ -113,7 +112,7 @@ export function buildTable(runs: ComparedRuns, options: TableOptions): Compariso
     if (stat !== "mean") {
       throw new ConfigurationError(
         `table: significance marks need stat "mean" (the tests compare per-sample scores), found stat "${stat}"; use test: "none"`,
-        optionFields("stat"),
+        { kind: "invalid-option", option: "stat" },
       );
     }
     significance = markSignificance(runs, options, testName, maxPairwiseRuns, wins, tests);
@@ -206,7 +205,7 @@ export function expectBasis(samples: unknown): SampleBasis {
   if (samples === "common" || samples === "all") return samples;
   throw new ConfigurationError(
     `samples: expected "common" (the samples every run scored) or "all" (each run's own scores), found ${describeValue(samples)}`,
-    optionFields("samples"),
+    { kind: "invalid-option", option: "samples" },
   );
 }
 

@@ -61,6 +61,7 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
   if (thresholds === null || typeof thresholds !== "object" || Array.isArray(thresholds)) {
     throw new ConfigurationError(
       `check: expected thresholds as { metric: { min?, max?, stat? } }, found ${describeValue(thresholds)}`,
+      { kind: "invalid-option", option: "thresholds" },
     );
   }
   const proto = Object.getPrototypeOf(thresholds);
@@ -68,6 +69,7 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
     // `{ __proto__: { min: 0.5 } }` sets the prototype and leaves no threshold: refuse it.
     throw new ConfigurationError(
       'check: expected thresholds as a plain object, found one with a custom prototype (in an object literal, `__proto__: {…}` sets the prototype; write `["__proto__"]: {…}` for a metric of that name)',
+      { kind: "invalid-option", option: "thresholds" },
     );
   }
   const failures: CheckFailure[] = [];
@@ -76,22 +78,33 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
     if (t === null || typeof t !== "object") {
       throw new ConfigurationError(
         `${where}: expected { min?, max?, stat? }, found ${describeValue(t)}`,
+        { kind: "invalid-option", option: "thresholds" },
       );
     }
     for (const key of Object.keys(t)) {
       // A misspelled `stat` would quietly gate the mean instead: refuse it.
       if (key !== "stat" && key !== "min" && key !== "max") {
-        throw new ConfigurationError(`${where}: unknown key "${key}"; expected min, max and stat`);
+        throw new ConfigurationError(`${where}: unknown key "${key}"; expected min, max and stat`, {
+          kind: "invalid-option",
+          option: "thresholds",
+          field: key,
+        });
       }
     }
     const stat = expectStat(t.stat ?? "mean", `${where}: stat`);
     const min = expectBound(t.min, `${where}: min`);
     const max = expectBound(t.max, `${where}: max`);
     if (min === undefined && max === undefined) {
-      throw new ConfigurationError(`${where}: expected a min or a max, found neither`);
+      throw new ConfigurationError(`${where}: expected a min or a max, found neither`, {
+        kind: "invalid-option",
+        option: "thresholds",
+      });
     }
     if (min !== undefined && max !== undefined && min > max) {
-      throw new ConfigurationError(`${where}: min ${min} is above max ${max}; nothing could pass`);
+      throw new ConfigurationError(`${where}: min ${min} is above max ${max}; nothing could pass`, {
+        kind: "invalid-option",
+        option: "thresholds",
+      });
     }
     // Own properties only: a metric named "toString" must not find Object.prototype.toString.
     const summary = own(result.summary, metric);
@@ -152,7 +165,10 @@ export function check(result: BenchmarkResult, thresholds: Thresholds): CheckFai
 function expectBound(v: unknown, where: string): number | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) {
-    throw new ConfigurationError(`${where}: expected a finite number, found ${describeValue(v)}`);
+    throw new ConfigurationError(`${where}: expected a finite number, found ${describeValue(v)}`, {
+      kind: "invalid-option",
+      option: "thresholds",
+    });
   }
   return v;
 }

@@ -28,6 +28,7 @@ export class ComparedRuns {
     if (results.length === 0) {
       throw new ConfigurationError(
         "Comparison: expected at least one result, found none (an empty comparison would answer nothing)",
+        { kind: "invalid-option", option: "results" },
       );
     }
     this.results = results;
@@ -68,6 +69,7 @@ export class ComparedRuns {
       if (Number.isInteger(run) && run >= 0 && run < results.length) return run;
       throw new ConfigurationError(
         `${where}: run index ${run} is out of range; the comparison has ${results.length} run(s)`,
+        { kind: "invalid-option", option: "run" },
       );
     }
     if (typeof run === "string") {
@@ -77,6 +79,7 @@ export class ComparedRuns {
         if (found >= 0) {
           throw new ConfigurationError(
             `${where}: run name "${run}" is ambiguous (runs ${runLabel(found)} and ${runLabel(i)}); pass its index instead`,
+            { kind: "invalid-option", option: "run" },
           );
         }
         found = i;
@@ -84,12 +87,14 @@ export class ComparedRuns {
       if (found >= 0) return found;
       throw new ConfigurationError(
         `${where}: no run named "${run}"; runs are ${results.map((r) => `"${r.name}"`).join(", ")}`,
+        { kind: "invalid-option", option: "run" },
       );
     }
     const i = results.indexOf(run);
     if (i >= 0) return i;
     throw new ConfigurationError(
       `${where}: expected a run name, index or one of the comparison's results, found ${describeValue(run)}`,
+      { kind: "invalid-option", option: "run" },
     );
   }
 
@@ -105,6 +110,7 @@ export class ComparedRuns {
       `${where}: expected a metric of the runs (${this.metrics()
         .map((m) => `"${m}"`)
         .join(", ")}), found ${describeValue(metric)}`,
+      { kind: "invalid-option", option: "metric" },
     );
   }
 }
@@ -123,6 +129,7 @@ function directionsOf(results: readonly BenchmarkResult[]): Map<string, boolean>
     if (!isResult(r)) {
       throw new ConfigurationError(
         `Comparison: results[${i}]: expected a BenchmarkResult, found ${describeValue(r)}`,
+        { kind: "invalid-option", option: "results" },
       );
     }
     for (const [metric, higher] of Object.entries(r.higherIsBetter)) {
@@ -133,6 +140,7 @@ function directionsOf(results: readonly BenchmarkResult[]): Map<string, boolean>
       } else if (known !== higher) {
         throw new ConfigurationError(
           `Comparison: runs disagree on the direction of "${metric}": "${owner.get(metric)}" says ${known ? "higher" : "lower"} is better, "${r.name}" says ${higher ? "higher" : "lower"}`,
+          { kind: "invalid-input", field: "higher_is_better" },
         );
       }
     }

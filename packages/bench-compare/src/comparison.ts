@@ -77,6 +77,7 @@ export class Comparison {
     if (results === null || typeof results !== "object" || !(Symbol.iterator in results)) {
       throw new ConfigurationError(
         `Comparison.of: expected an array of results, found ${describeValue(results)}`,
+        { kind: "invalid-option", option: "results" },
       );
     }
     return new Comparison([...results]);
@@ -115,6 +116,7 @@ export class Comparison {
     if (names === null || typeof names !== "object") {
       throw new ConfigurationError(
         `renamed: expected { index: name }, found ${describeValue(names)}`,
+        { kind: "invalid-option", option: "names" },
       );
     }
     const results = this.results.slice();
@@ -123,6 +125,7 @@ export class Comparison {
       if (typeof name !== "string" || name.trim() === "") {
         throw new ConfigurationError(
           `renamed: run ${runLabel(i)}: expected a non-empty name, found ${describeValue(name)}`,
+          { kind: "invalid-option", option: "names" },
         );
       }
       results[i] = renamedResult(this.results[i] as BenchmarkResult, name);
@@ -170,6 +173,7 @@ export class Comparison {
     if (best !== undefined) return this.results[best.index] as BenchmarkResult;
     throw new ConfigurationError(
       `best: no run has a ${s} for "${metric}" (every run lacks it or has no scores)`,
+      { kind: "invalid-input", field: metric },
     );
   }
 
@@ -363,6 +367,7 @@ export class Comparison {
     if (options === null || typeof options !== "object" || Array.isArray(options)) {
       throw new ConfigurationError(
         `pairedTest: expected options with a metric ({ metric: "…" }), found ${describeValue(options)}`,
+        { kind: "invalid-option" },
       );
     }
     const resolved = expectTestOptions(options, "pairedTest");

@@ -79,12 +79,14 @@ export function diff(
   if (typeof metric !== "string") {
     throw new ConfigurationError(
       `diff: expected options.metric to be a metric name, found ${typeof metric}`,
+      { kind: "invalid-option", option: "metric" },
     );
   }
   for (const r of [baseline, candidate]) {
     if (!hasOwn(r.higherIsBetter, metric)) {
       throw new ConfigurationError(
         `diff: run "${r.name}" has no metric "${metric}"; it has ${r.metrics.map((m) => `"${m}"`).join(", ") || "none"}`,
+        { kind: "invalid-option", option: "metric" },
       );
     }
   }
@@ -92,6 +94,7 @@ export function diff(
   if (own(candidate.higherIsBetter, metric) !== higher) {
     throw new ConfigurationError(
       `diff: runs "${baseline.name}" and "${candidate.name}" disagree on the direction of "${metric}"`,
+      { kind: "invalid-input", field: "higher_is_better" },
     );
   }
   const c = classifyPairs(baseline, candidate, metric, higher, sampleChange);

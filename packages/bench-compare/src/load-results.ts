@@ -24,12 +24,16 @@ export interface LoadedResults {
  */
 export async function loadResultFiles(patterns: readonly string[]): Promise<LoadedResults> {
   if (patterns.length === 0) {
-    throw new ConfigurationError("Comparison.load: expected at least one glob pattern, found none");
+    throw new ConfigurationError(
+      "Comparison.load: expected at least one glob pattern, found none",
+      { kind: "invalid-option", option: "patterns" },
+    );
   }
   for (const pattern of patterns) {
     if (typeof pattern !== "string" || pattern === "") {
       throw new ConfigurationError(
         `Comparison.load: expected a glob pattern, found ${describeValue(pattern)}`,
+        { kind: "invalid-option", option: "patterns" },
       );
     }
   }
@@ -58,6 +62,7 @@ async function matchPatterns(patterns: readonly string[]): Promise<string[]> {
   if (positive.length === 0) {
     throw new ConfigurationError(
       `Comparison.load: expected a pattern that selects files, found only exclusions (${negative.map((p) => `"${p}"`).join(", ")})`,
+      { kind: "invalid-option", option: "patterns" },
     );
   }
   const excluding =
@@ -77,6 +82,7 @@ async function matchPatterns(patterns: readonly string[]): Promise<string[]> {
     if (matched.length === 0) {
       throw new ConfigurationError(
         `Comparison.load: pattern "${pattern}" matched no file (working directory ${process.cwd()}${excluding})`,
+        { kind: "invalid-option", option: "patterns" },
       );
     }
     matched.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));

@@ -48,10 +48,14 @@ export function pairedTTest(a: ArrayLike<number>, b: ArrayLike<number>): PairedT
   if (x.length !== y.length) {
     throw new ConfigurationError(
       `pairedTTest: a paired test needs arrays of equal length, found ${x.length} and ${y.length}`,
+      { kind: "invalid-input" },
     );
   }
   const n = x.length;
-  if (n < 2) throw new ConfigurationError(`pairedTTest: expected at least 2 pairs, found ${n}`);
+  if (n < 2)
+    throw new ConfigurationError(`pairedTTest: expected at least 2 pairs, found ${n}`, {
+      kind: "invalid-input",
+    });
   // Scores near the largest double would overflow their differences: work in scaled units.
   const scale = pairScale(x, y);
   if (scale !== 1) {

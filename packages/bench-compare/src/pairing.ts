@@ -122,6 +122,7 @@ export function pairedScores(
   if (typeof metric !== "string") {
     throw new ConfigurationError(
       `pairedScores: expected a metric name, found ${describeValue(metric)}`,
+      { kind: "invalid-option", option: "metric" },
     );
   }
   const paired = pairing ?? pairSamples(a, b);
@@ -129,6 +130,7 @@ export function pairedScores(
     if (!hasOwn(r.higherIsBetter, metric)) {
       throw new ConfigurationError(
         `run "${r.name}" has no metric "${metric}"; it has ${r.metrics.map((m) => `"${m}"`).join(", ") || "none"}`,
+        { kind: "invalid-option", option: "metric" },
       );
     }
   }
@@ -176,6 +178,7 @@ function keysOf(r: BenchmarkResult, kind: "sample_id" | "question"): Map<string,
       if (kind === "sample_id") {
         throw new ConfigurationError(
           `run "${r.name}": sample id "${key}" appears twice (samples ${(map.get(key) as number) + 1} and ${i + 1}); sample ids must be unique to pair runs`,
+          { kind: "unpairable-runs", field: "sample_id" },
         );
       }
       out = null;

@@ -90,10 +90,14 @@ export function randomizationTest(
   if (x.length !== y.length) {
     throw new ConfigurationError(
       `randomizationTest: a paired test needs arrays of equal length, found ${x.length} and ${y.length}`,
+      { kind: "invalid-input" },
     );
   }
   const n = x.length;
-  if (n === 0) throw new ConfigurationError("randomizationTest: expected at least 1 pair, found 0");
+  if (n === 0)
+    throw new ConfigurationError("randomizationTest: expected at least 1 pair, found 0", {
+      kind: "invalid-input",
+    });
   // Scores near the largest double would overflow their differences: work in scaled units.
   const scale = pairScale(x, y);
   if (scale !== 1) {

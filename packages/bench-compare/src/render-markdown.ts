@@ -189,7 +189,9 @@ const HTML_ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt
  */
 export function escapeCell(text: string): string {
   if (typeof text !== "string") {
-    throw new ConfigurationError(`escapeCell: expected a string, found ${describeValue(text)}`);
+    throw new ConfigurationError(`escapeCell: expected a string, found ${describeValue(text)}`, {
+      kind: "invalid-option",
+    });
   }
   return text
     .replace(/\\/g, "\\\\")

@@ -3,7 +3,7 @@ import { describeValue } from "@fastrag/bench-core/internal";
 import { runLabel } from "./internal/labels.js";
 import { hasOwn } from "./internal/own.js";
 import { equalUpToRounding } from "./internal/rounding.js";
-import { expectInteger, expectOpenUnit, expectSeed, optionFields } from "./internal/validate.js";
+import { expectInteger, expectOpenUnit, expectSeed } from "./internal/validate.js";
 import { pairedTTest } from "./paired-t-test.js";
 import { type PairingKey, pairedScores, type SamplePairing } from "./pairing.js";
 import { DEFAULT_PERMUTATIONS, MAX_PERMUTATIONS, randomizationTest } from "./randomization-test.js";
@@ -81,7 +81,7 @@ export function expectTestOptions(options: TestOptions, where: string): Resolved
   if (test !== "randomization" && test !== "t-test") {
     throw new ConfigurationError(
       `${where}: test: expected "randomization" or "t-test", found ${describeValue(test)}`,
-      optionFields("test"),
+      { kind: "invalid-option", option: "test" },
     );
   }
   return {

@@ -99,6 +99,7 @@ export class Benchmark<M extends Metadata = Metadata> {
     if (typeof options !== "object" || options === null) {
       throw new ConfigurationError(
         "Benchmark: expected options { dataset, metrics, maxConcurrent? }",
+        { kind: "invalid-option" },
       );
     }
     const { dataset, metrics, maxConcurrent = 4, rateLimit, trials = 1 } = options;
@@ -108,6 +109,7 @@ export class Benchmark<M extends Metadata = Metadata> {
     if (!Array.isArray(samples)) {
       throw new ConfigurationError(
         "Benchmark: dataset must be an array of samples or an object with `samples` (e.g. a QADataset)",
+        { kind: "invalid-option", option: "dataset" },
       );
     }
     const { questions, ids: sampleIds } = expectDataset(samples);
@@ -115,6 +117,7 @@ export class Benchmark<M extends Metadata = Metadata> {
     if (!Number.isSafeInteger(maxConcurrent) || maxConcurrent < 1) {
       throw new ConfigurationError(
         `Benchmark: maxConcurrent must be a positive integer, found ${describeValue(maxConcurrent)}`,
+        { kind: "invalid-option", option: "maxConcurrent" },
       );
     }
     expectRateLimit(rateLimit);

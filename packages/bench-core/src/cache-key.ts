@@ -45,16 +45,19 @@ export function targetCacheKey(input: TargetCacheKeyInput): string {
   if (cacheKey !== undefined && (typeof cacheKey !== "string" || cacheKey === "")) {
     throw new ConfigurationError(
       `cacheKey: expected a non-empty string, got ${describeValue(cacheKey)}`,
+      { kind: "invalid-option", option: "cacheKey" },
     );
   }
   if (typeof runName !== "string" || runName === "") {
     throw new ConfigurationError(
       `run name: expected a non-empty string for the cache key, got ${describeValue(runName)}`,
+      { kind: "invalid-option", option: "runName" },
     );
   }
   if (!Number.isSafeInteger(trial) || trial < 0) {
     throw new ConfigurationError(
       `trial: expected a non-negative integer, got ${describeValue(trial)}`,
+      { kind: "invalid-option", option: "trial" },
     );
   }
   const where = sampleLabel(sample);
@@ -137,16 +140,21 @@ function canonicalJson(value: unknown, where: string, seen: unknown[] = []): str
     case "bigint":
       throw new ConfigurationError(
         `${where}: a bigint cannot be part of a cache key; store it as a string or number`,
+        { kind: "invalid-input", field: "metadata" },
       );
   }
   if (value === null) return "null";
   if (value instanceof Map || value instanceof Set) {
     throw new ConfigurationError(
       `${where}: a ${value instanceof Map ? "Map" : "Set"} cannot be part of a cache key (JSON prints every one as {}); use a plain object or array`,
+      { kind: "invalid-input", field: "metadata" },
     );
   }
   if (seen.includes(value)) {
-    throw new ConfigurationError(`${where}: a cycle cannot be part of a cache key`);
+    throw new ConfigurationError(`${where}: a cycle cannot be part of a cache key`, {
+      kind: "invalid-input",
+      field: "metadata",
+    });
   }
   seen.push(value);
   let text: string;

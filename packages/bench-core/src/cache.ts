@@ -66,7 +66,10 @@ export class MemoryCache implements ResponseCache {
 
   #checkOpen(method: string): void {
     if (this.#closed) {
-      throw new ConfigurationError(`MemoryCache.${method}: the cache was closed`);
+      throw new ConfigurationError(`MemoryCache.${method}: the cache was closed`, {
+        kind: "invalid-option",
+        option: method,
+      });
     }
   }
 }
@@ -85,12 +88,13 @@ export function cacheValueText(value: unknown, key: string): string {
   } catch (error) {
     throw new ConfigurationError(
       `cache value for key ${JSON.stringify(key)} is not JSON-serializable: ${(error as Error).message}`,
-      { cause: error },
+      { kind: "invalid-input", cause: error },
     );
   }
   if (text === undefined) {
     throw new ConfigurationError(
       `cache value for key ${JSON.stringify(key)} is not JSON-serializable: got ${typeof value}, expected a JSON value`,
+      { kind: "invalid-input" },
     );
   }
   return text;

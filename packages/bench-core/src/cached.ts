@@ -88,11 +88,13 @@ export function cached<O extends CachedCallOptions>(
   if (typeof fn !== "function") {
     throw new ConfigurationError(
       `cached: expected a judge or embed function, got ${describeValue(fn)}`,
+      { kind: "invalid-option" },
     );
   }
   if (typeof options !== "object" || options === null) {
     throw new ConfigurationError(
       `cached: expected options { cache, key }, got ${describeValue(options)}`,
+      { kind: "invalid-option" },
     );
   }
   const { cache } = options;
@@ -104,6 +106,7 @@ export function cached<O extends CachedCallOptions>(
   ) {
     throw new ConfigurationError(
       `cached: option "cache" must be a ResponseCache (an object with get and set), got ${describeValue(cache)}`,
+      { kind: "invalid-option", option: "cache" },
     );
   }
   const own = (fn as { cacheKey?: unknown }).cacheKey;
@@ -113,6 +116,7 @@ export function cached<O extends CachedCallOptions>(
       options.key !== undefined
         ? `cached: option "key" must be a non-empty string naming the model, got ${describeValue(options.key)}`
         : `cached: no model key: pass { key: "<provider>:<model>" } (for example "openai:gpt-4o-mini"), or give the function a cacheKey string property; ${fn.name === "" ? "the function" : `function ${fn.name}`} has ${own === undefined ? "none" : `cacheKey ${describeValue(own)}`}`,
+      { kind: "invalid-option", option: "key" },
     );
   }
   const call = fn as (input: unknown, options: O) => unknown;
@@ -126,6 +130,7 @@ export function cached<O extends CachedCallOptions>(
       // calling again would pay silently for what the store claims to hold.
       throw new ConfigurationError(
         `cached: the store's entry for model ${JSON.stringify(modelKey)} (key ${key}) is not a ${typeof input === "string" ? "judge reply (a string or an object)" : "list of vectors"}; the store holds something else under this key: clear it`,
+        { kind: "invalid-input" },
       );
     }
     const reply = await call(input, callOptions);

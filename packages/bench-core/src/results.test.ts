@@ -319,6 +319,7 @@ describe("BenchmarkResult created_at", () => {
       expect(() => BenchmarkResult.parse(withDate(text), "d.json"), text).toThrow(
         new ConfigurationError(
           `d.json: created_at: expected an ISO-8601 date, found ${JSON.stringify(text)}${why}`,
+          { kind: "invalid-input", path: "d.json", field: "created_at" },
         ),
       );
     }
@@ -362,6 +363,7 @@ describe("BenchmarkResult.save of what JSON cannot hold", () => {
     await expect(cyclicSummary.save(path)).rejects.toThrow(
       new ConfigurationError(
         `${path}: cannot save the result: summary.exact_match.parent cannot be written as JSON (Converting circular structure to JSON); results hold plain data only`,
+        { kind: "invalid-input", path, field: "summary.exact_match.parent" },
       ),
     );
     samples[3] = { ...(good.samples[3] as (typeof samples)[number]), scores: { m: 1n as never } };
@@ -391,6 +393,7 @@ describe("BenchmarkResult.save of what JSON cannot hold", () => {
     expect(() => new BenchmarkResult({ ...init, createdAt: new Date("2026-02-31x") })).toThrow(
       new ConfigurationError(
         "BenchmarkResult: createdAt must be a valid Date, found an Invalid Date",
+        { kind: "invalid-option", option: "createdAt" },
       ),
     );
     for (const [durationS, found] of [
@@ -401,6 +404,7 @@ describe("BenchmarkResult.save of what JSON cannot hold", () => {
       expect(() => new BenchmarkResult({ ...init, durationS })).toThrow(
         new ConfigurationError(
           `BenchmarkResult: durationS must be a non-negative number of seconds, found ${found}`,
+          { kind: "invalid-option", option: "durationS" },
         ),
       );
     }
@@ -441,6 +445,7 @@ describe("BenchmarkResult.merge", () => {
     expect(() => BenchmarkResult.merge(loaded)).toThrow(
       new ConfigurationError(
         `merge: the result of "m" that says it is shard 2/2 holds the samples of shard 1/2 (its shard index was changed); merged, each of its samples would land in another's place. Set its shard index back to 0, or run the shard again`,
+        { kind: "invalid-input", field: "shard" },
       ),
     );
     // Unswapped, they merge in dataset order; and the fingerprint survives save and load.
@@ -510,7 +515,9 @@ describe("BenchmarkResult.merge", () => {
       [[s0, null], "merge: shards[1] is null, expected a BenchmarkResult (from run() or load())"],
       [[{}], "merge: shards[0] is an object, expected a BenchmarkResult (from run() or load())"],
     ] as const) {
-      expect(() => BenchmarkResult.merge(input as never)).toThrow(new ConfigurationError(message));
+      expect(() => BenchmarkResult.merge(input as never)).toThrow(
+        new ConfigurationError(message, { kind: "invalid-option" }),
+      );
     }
   });
 });
@@ -525,20 +532,31 @@ describe("new BenchmarkResult", () => {
       higherIsBetter: {},
     };
     expect(new BenchmarkResult(ok).sampleCount).toBe(0);
-    for (const [init, message] of [
-      [{}, "BenchmarkResult: name must be a string, found undefined"],
-      [null, "BenchmarkResult: the init must be an object, found null"],
+    for (const [init, message, option] of [
+      [{}, "BenchmarkResult: name must be a string, found undefined", "name"],
+      [null, "BenchmarkResult: the init must be an object, found null", undefined],
       [
         { ...ok, createdAt: "2026" },
         'BenchmarkResult: createdAt must be a Date, found the string "2026"',
+        "createdAt",
       ],
-      [{ ...ok, samples: undefined }, "BenchmarkResult: samples must be an array, found undefined"],
+      [
+        { ...ok, samples: undefined },
+        "BenchmarkResult: samples must be an array, found undefined",
+        "samples",
+      ],
       [
         { ...ok, higherIsBetter: null },
         "BenchmarkResult: higherIsBetter must be an object of metric → boolean, found null",
+        "higherIsBetter",
       ],
     ] as const) {
-      expect(() => new BenchmarkResult(init as never)).toThrow(new ConfigurationError(message));
+      expect(() => new BenchmarkResult(init as never)).toThrow(
+        new ConfigurationError(message, {
+          kind: "invalid-option",
+          ...(option === undefined ? {} : { option }),
+        }),
+      );
     }
   });
 });

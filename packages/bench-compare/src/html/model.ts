@@ -9,7 +9,7 @@ import type { Comparison } from "../comparison.js";
 import type { HtmlReportOptions } from "../comparison-options.js";
 import { decimalsFor } from "../internal/format.js";
 import { own } from "../internal/own.js";
-import { expectInteger, optionFields } from "../internal/validate.js";
+import { expectInteger } from "../internal/validate.js";
 import type { ComparisonTable } from "../table.js";
 import { type DiffRow, type RunDiff, runDiff } from "./diff-rows.js";
 import { hasJudgments } from "./judgments.js";
@@ -94,10 +94,9 @@ export function buildHtmlReport(
   options: HtmlReportOptions = {},
 ): HtmlReport {
   if (options === null || typeof options !== "object") {
-    throw new ConfigurationError(
-      `toHtml: expected options, found ${describeValue(options)}`,
-      optionFields(),
-    );
+    throw new ConfigurationError(`toHtml: expected options, found ${describeValue(options)}`, {
+      kind: "invalid-option",
+    });
   }
   const results = comparison.results;
   const names = comparison.metrics();
@@ -109,18 +108,20 @@ export function buildHtmlReport(
 
   const diffMetric = options.diffMetric ?? names[0];
   if (diffMetric === undefined) {
-    throw new ConfigurationError("toHtml: the runs have no metric to report");
+    throw new ConfigurationError("toHtml: the runs have no metric to report", {
+      kind: "invalid-input",
+    });
   }
   if (typeof diffMetric !== "string" || !names.includes(diffMetric)) {
     throw new ConfigurationError(
       `toHtml: diffMetric: expected a metric of the runs (${names.map((m) => `"${m}"`).join(", ")}), found ${describeValue(diffMetric)}`,
-      optionFields("diffMetric"),
+      { kind: "invalid-option", option: "diffMetric" },
     );
   }
   if (options.title !== undefined && typeof options.title !== "string") {
     throw new ConfigurationError(
       `toHtml: title: expected a string, found ${describeValue(options.title)}`,
-      optionFields("title"),
+      { kind: "invalid-option", option: "title" },
     );
   }
   const diffCap = expectInteger(
@@ -148,14 +149,14 @@ export function buildHtmlReport(
     if (!Array.isArray(options.latencyMetrics)) {
       throw new ConfigurationError(
         `toHtml: latencyMetrics: expected an array of metric names, found ${describeValue(options.latencyMetrics)}`,
-        optionFields("latencyMetrics"),
+        { kind: "invalid-option", option: "latencyMetrics" },
       );
     }
     for (const m of options.latencyMetrics) {
       if (!names.includes(m)) {
         throw new ConfigurationError(
           `toHtml: latencyMetrics: expected metrics of the runs (${names.map((n) => `"${n}"`).join(", ")}), found ${describeValue(m)}`,
-          optionFields("latencyMetrics"),
+          { kind: "invalid-option", option: "latencyMetrics" },
         );
       }
     }

@@ -47,11 +47,15 @@ const MAX_FIXED_DECIMALS = 20;
  */
 export function formatNumber(value: number, decimals: number): string {
   if (typeof value !== "number") {
-    throw new ConfigurationError(`formatNumber: expected a number, found ${describeValue(value)}`);
+    throw new ConfigurationError(`formatNumber: expected a number, found ${describeValue(value)}`, {
+      kind: "invalid-option",
+      option: "value",
+    });
   }
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_FIXED_DECIMALS) {
     throw new ConfigurationError(
       `formatNumber: decimals: expected an integer in [0, ${MAX_FIXED_DECIMALS}], found ${describeValue(decimals)}`,
+      { kind: "invalid-option", option: "decimals" },
     );
   }
   let text = value.toFixed(decimals);

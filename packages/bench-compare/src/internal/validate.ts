@@ -8,20 +8,12 @@ import { describeValue } from "@fastrag/bench-core/internal";
 
 const STATS: ReadonlySet<string> = new Set(SUMMARY_STATS);
 
-/**
- * The fields of a refused option: kind `invalid-option`, and the option's name when the value
- * checked is one (code reacts to these; the message is for people).
- */
-export function optionFields(option?: string): { kind: "invalid-option"; option?: string } {
-  return option === undefined ? { kind: "invalid-option" } : { kind: "invalid-option", option };
-}
-
 /** Validates a DistributionSummary field name. */
 export function expectStat(stat: unknown, where: string, option?: string): SummaryStat {
   if (typeof stat !== "string" || !STATS.has(stat)) {
     throw new ConfigurationError(
       `${where}: expected a statistic (one of ${SUMMARY_STATS.join(", ")}), found ${describeValue(stat)}`,
-      option === undefined ? undefined : optionFields(option),
+      { kind: "invalid-option", ...(option === undefined ? {} : { option }) },
     );
   }
   return stat as SummaryStat;
@@ -38,7 +30,7 @@ export function expectInteger(
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
     throw new ConfigurationError(
       `${where}: expected an integer${max === Number.MAX_SAFE_INTEGER ? ` ≥ ${min}` : ` in [${min}, ${max}]`}, found ${describeValue(value)}`,
-      option === undefined ? undefined : optionFields(option),
+      { kind: "invalid-option", ...(option === undefined ? {} : { option }) },
     );
   }
   return value;
@@ -49,7 +41,7 @@ export function expectSeed(value: unknown, where: string, option?: string): numb
   if (typeof value !== "number" || !Number.isSafeInteger(value)) {
     throw new ConfigurationError(
       `${where}: expected an integer seed, found ${describeValue(value)}`,
-      option === undefined ? undefined : optionFields(option),
+      { kind: "invalid-option", ...(option === undefined ? {} : { option }) },
     );
   }
   return value >>> 0;
@@ -60,7 +52,7 @@ export function expectOpenUnit(value: unknown, where: string, option?: string): 
   if (typeof value !== "number" || !(value > 0 && value < 1)) {
     throw new ConfigurationError(
       `${where}: expected a number strictly between 0 and 1, found ${describeValue(value)}`,
-      option === undefined ? undefined : optionFields(option),
+      { kind: "invalid-option", ...(option === undefined ? {} : { option }) },
     );
   }
   return value;
@@ -74,6 +66,7 @@ export function finiteArray(values: ArrayLike<number>, where: string): Float64Ar
   if (values === null || typeof values !== "object" || typeof values.length !== "number") {
     throw new ConfigurationError(
       `${where}: expected an array of numbers, found ${describeValue(values)}`,
+      { kind: "invalid-input" },
     );
   }
   // A Float64Array is checked in place, not copied: callers only read it.
@@ -83,6 +76,7 @@ export function finiteArray(values: ArrayLike<number>, where: string): Float64Ar
     if (typeof v !== "number" || !Number.isFinite(v)) {
       throw new ConfigurationError(
         `${where}[${i}]: expected a finite number, found ${describeValue(v)}`,
+        { kind: "invalid-input" },
       );
     }
     out[i] = v;
@@ -99,7 +93,7 @@ export function expectOptions<T extends object>(value: T | undefined, where: str
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new ConfigurationError(
       `${where}: expected an options object, found ${describeValue(value)}`,
-      optionFields(),
+      { kind: "invalid-option" },
     );
   }
   return value;
@@ -110,7 +104,7 @@ export function expectNames(value: unknown, where: string, option?: string): rea
   if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
     throw new ConfigurationError(
       `${where}: expected an array of metric names, found ${describeValue(value)}`,
-      option === undefined ? undefined : optionFields(option),
+      { kind: "invalid-option", ...(option === undefined ? {} : { option }) },
     );
   }
   return value;
@@ -135,6 +129,7 @@ export function expectResult(value: unknown, where: string): BenchmarkResult {
   if (!isResult(value)) {
     throw new ConfigurationError(
       `${where}: expected a BenchmarkResult, found ${describeValue(value)}`,
+      { kind: "invalid-option" },
     );
   }
   return value;

@@ -215,6 +215,8 @@ export function writeError(path: string, error: unknown, started = false): unkno
   // Node's own errors get plain words; one made here (a write that made no progress) says itself.
   const kept = started ? "; nothing was replaced (a file already there is unchanged)" : "";
   return new ConfigurationError(`${path}: cannot write the file: ${systemReason(error)}${kept}`, {
+    kind: "unwritable-file",
+    path,
     cause: error,
   });
 }

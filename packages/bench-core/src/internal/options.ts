@@ -1,5 +1,6 @@
-// Option checks the integrations share (bench-ai, bench-langchain, bench-metrics): one wording for
-// "found …" and one refusal of unknown options.
+// Option checks the integrations share (bench-ai, bench-langchain): one wording for "found …" and
+// one refusal of unknown options. The metrics check theirs with bench-metrics' own kit, whose
+// refusal lists the known options without "one of".
 
 import { describeValue } from "../describe-value.js";
 import { ConfigurationError } from "../errors.js";

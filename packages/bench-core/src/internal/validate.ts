@@ -4,6 +4,7 @@ import { ConfigurationError } from "../errors.js";
 function fail(source: string, where: string, expected: string, value: unknown): never {
   throw new ConfigurationError(
     `${source}: ${where}: expected ${expected}, found ${describeValue(value)}`,
+    { kind: "invalid-input", path: source, field: where },
   );
 }
 

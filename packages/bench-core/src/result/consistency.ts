@@ -13,6 +13,7 @@ export function expectStatusCounts(
     if (header[k] !== found[k]) {
       throw new ConfigurationError(
         `${source}: status.${k}: the header counts ${header[k]} but the samples hold ${found[k]} (successful ${found.successful}, incomplete ${found.incomplete}, errored ${found.errored})`,
+        { kind: "invalid-input", path: source, field: `status.${k}` },
       );
     }
   }
@@ -58,10 +59,12 @@ export function expectSummary(
     const stale = (what: string) =>
       new ConfigurationError(
         `${where}.${what} does not match the samples' scores; was the file edited after it was saved? (BenchmarkResult recomputes summaries: merge or re-save it from its samples)`,
+        { kind: "invalid-input", path: source, field: `summary.${m}` },
       );
     if (s.count !== count) {
       throw new ConfigurationError(
         `${where}.count is ${s.count}, but ${count} samples have a score for it; was the file edited after it was saved?`,
+        { kind: "invalid-input", path: source, field: `summary.${m}` },
       );
     }
     if (count === 0) {
@@ -71,6 +74,7 @@ export function expectSummary(
         if (stat !== "count" && v !== null && v !== undefined) {
           throw new ConfigurationError(
             `${where}.${stat} is ${v}, but its count is 0: a metric that no sample scored has null statistics, never numbers; was the file edited after it was saved?`,
+            { kind: "invalid-input", path: source, field: `summary.${m}` },
           );
         }
       }
@@ -80,6 +84,7 @@ export function expectSummary(
       if (s[stat] === null) {
         throw new ConfigurationError(
           `${where}.${stat} is null, but ${count} ${count === 1 ? "sample has" : "samples have"} a score for it: expected their ${stat}; was the file edited after it was saved?`,
+          { kind: "invalid-input", path: source, field: `summary.${m}` },
         );
       }
     }
@@ -103,6 +108,7 @@ export function expectSummary(
       if (!Number.isNaN(values[i] as number)) {
         throw new ConfigurationError(
           `${source}: summary has no entry for "${m}", but samples score it (sample ${i + 1}); was the file edited after it was saved?`,
+          { kind: "invalid-input", path: source, field: "summary" },
         );
       }
     }

@@ -43,6 +43,7 @@ export function parseCreatedAt(raw: string, source: string): Date {
   const bad = (why: string) =>
     new ConfigurationError(
       `${source}: created_at: expected an ISO-8601 date, found ${JSON.stringify(shortText(raw, 60))}${why}`,
+      { kind: "invalid-input", path: source, field: "created_at" },
     );
   const m = ISO_DATE_RE.exec(raw);
   if (m === null || m[1] === "-000000") throw bad("");

@@ -31,6 +31,7 @@ export function parseHeader(data: unknown, source: string): Omit<BenchmarkResult
   if (!("format" in obj) && !("samples" in obj)) {
     throw new ConfigurationError(
       `${source}: not a fastrag bench result: expected an object with "format" and "samples", found keys ${describeKeys(obj)}`,
+      { kind: "invalid-input", path: source },
     );
   }
   const format = expectString(obj.format, source, "format");
@@ -38,11 +39,13 @@ export function parseHeader(data: unknown, source: string): Omit<BenchmarkResult
   if (!m) {
     throw new ConfigurationError(
       `${source}: not a fastrag bench result: format is "${format}", expected "${RESULT_FORMAT}"`,
+      { kind: "invalid-input", path: source, field: "format" },
     );
   }
   if (!READABLE.has(m[1] as string)) {
     throw new ConfigurationError(
       `${source}: result format "${format}" is not supported by this version, which reads "fastrag-bench-result/1" and "${RESULT_FORMAT}"; upgrade @fastrag/bench-core`,
+      { kind: "invalid-input", path: source, field: "format" },
     );
   }
   const name = expectString(obj.name, source, "name");
@@ -51,6 +54,7 @@ export function parseHeader(data: unknown, source: string): Omit<BenchmarkResult
   if (durationS === null || durationS < 0) {
     throw new ConfigurationError(
       `${source}: duration_s: expected a non-negative number, found ${describeValue(obj.duration_s)}`,
+      { kind: "invalid-input", path: source, field: "duration_s" },
     );
   }
   const statusObj = expectObject(obj.status, source, "status");
@@ -71,6 +75,7 @@ export function parseHeader(data: unknown, source: string): Omit<BenchmarkResult
     if (!Object.hasOwn(higherIsBetter, key)) {
       throw new ConfigurationError(
         `${source}: summary has metric "${key}" but higher_is_better does not say its direction`,
+        { kind: "invalid-input", path: source, field: "summary" },
       );
     }
   }
@@ -101,6 +106,7 @@ export function parseHeader(data: unknown, source: string): Omit<BenchmarkResult
     if (count < 1 || index >= count) {
       throw new ConfigurationError(
         `${source}: shard: expected 0 ≤ index < count, found index ${index}, count ${count}`,
+        { kind: "invalid-input", path: source, field: "shard" },
       );
     }
     out.shard =

@@ -95,6 +95,7 @@ function parseGrades(value: unknown, source: string, where: string): Record<stri
     if (g === null) {
       throw new ConfigurationError(
         `${source}: ${where}["${key}"]: expected a number (a relevance grade), found null`,
+        { kind: "invalid-input", path: source, field: `${where}["${key}"]` },
       );
     }
     setOwn(out, key, g);
@@ -116,6 +117,7 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
   if (!STATUSES.has(status)) {
     throw new ConfigurationError(
       `${source}: ${where}.status: expected "successful", "incomplete" or "errored", found "${status}"`,
+      { kind: "invalid-input", path: source, field: `${where}.status` },
     );
   }
   const scoresObj = expectObject(
@@ -130,6 +132,7 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
     if (status === "errored" && v !== null) {
       throw new ConfigurationError(
         `${source}: ${where}.scores["${key}"]: an errored sample has no scores (every one is null: a failure is never scored), found ${describeValue(v)}`,
+        { kind: "invalid-input", path: source, field: `${where}.scores` },
       );
     }
     setOwn(
@@ -159,6 +162,7 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
     if (o.retrieved_ids === undefined) {
       throw new ConfigurationError(
         `${source}: ${where}.retrieved: missing, expected an array of chunks { id, … } (format 2), or retrieved_ids (format 1)`,
+        { kind: "invalid-input", path: source, field: `${where}.retrieved` },
       );
     }
     const ids = expectArray(
@@ -185,6 +189,7 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
     if (uris.length !== ids.length) {
       throw new ConfigurationError(
         `${source}: ${where}.retrieved_uris: expected one entry per retrieved id (${ids.length}, null where a chunk has no uri), found ${uris.length}`,
+        { kind: "invalid-input", path: source, field: `${where}.retrieved_uris` },
       );
     }
     retrievedUris = new Array(uris.length);
@@ -262,7 +267,11 @@ function requiredField(
 ): unknown {
   const v = o[key];
   if (v === undefined) {
-    throw new ConfigurationError(`${source}: ${where}.${key}: missing, expected ${expected}`);
+    throw new ConfigurationError(`${source}: ${where}.${key}: missing, expected ${expected}`, {
+      kind: "invalid-input",
+      path: source,
+      field: `${where}.${key}`,
+    });
   }
   return v;
 }

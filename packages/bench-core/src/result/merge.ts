@@ -17,6 +17,7 @@ export function mergeResults(shards: readonly ResultData[]): BenchmarkResultInit
   if (!Array.isArray(shards)) {
     throw new ConfigurationError(
       `merge: expected an array of results, found ${describeValue(shards)}`,
+      { kind: "invalid-option" },
     );
   }
   for (const [i, s] of shards.entries()) {
@@ -30,22 +31,27 @@ export function mergeResults(shards: readonly ResultData[]): BenchmarkResultInit
     ) {
       throw new ConfigurationError(
         `merge: shards[${i}] is ${describeValue(s)}, expected a BenchmarkResult (from run() or load())`,
+        { kind: "invalid-option" },
       );
     }
   }
   if (shards.length === 0)
-    throw new ConfigurationError("merge: expected at least one shard, found none");
+    throw new ConfigurationError("merge: expected at least one shard, found none", {
+      kind: "invalid-option",
+    });
   const first = shards[0] as ResultData;
   const metrics = first.metrics.join(",");
   for (const s of shards) {
     if (s.name !== first.name) {
       throw new ConfigurationError(
         `merge: shards belong to different runs: "${first.name}" and "${s.name}"; merge each run's shards on their own (e.g. the files <name>.shard-*-of-N.json of one name)`,
+        { kind: "invalid-input", field: "name" },
       );
     }
     if (s.metrics.join(",") !== metrics) {
       throw new ConfigurationError(
         `merge: shards of "${first.name}" have different metrics: [${first.metrics.join(", ")}] and [${s.metrics.join(", ")}]`,
+        { kind: "invalid-input", field: "higher_is_better" },
       );
     }
     for (const m of first.metrics) {
@@ -55,12 +61,14 @@ export function mergeResults(shards: readonly ResultData[]): BenchmarkResultInit
       if (a !== b) {
         throw new ConfigurationError(
           `merge: shards of "${first.name}" disagree on the direction of "${m}" (${a ? "higher" : "lower"} is better in one, ${b ? "higher" : "lower"} in another); were they scored by different versions of the metric?`,
+          { kind: "invalid-input", field: "higher_is_better" },
         );
       }
     }
     if (s.dataset === undefined || s.shard === undefined) {
       throw new ConfigurationError(
         `merge: a result of "${s.name}" is not a shard (it has no shard or dataset fingerprint); run with { shard: { index, count } }`,
+        { kind: "invalid-input", field: "shard" },
       );
     }
     if (
@@ -69,6 +77,7 @@ export function mergeResults(shards: readonly ResultData[]): BenchmarkResultInit
     ) {
       throw new ConfigurationError(
         `merge: shards of "${first.name}" ran on different datasets (fingerprints ${first.dataset?.fingerprint} and ${s.dataset.fingerprint})`,
+        { kind: "invalid-input", field: "dataset" },
       );
     }
     // Trials are part of what a sample's scores mean: a mean of 5 is not a mean of 1.
@@ -81,6 +90,7 @@ export function mergeResults(shards: readonly ResultData[]): BenchmarkResultInit
     if (s.shard.count !== first.shard?.count) {
       throw new ConfigurationError(
         `merge: shards of "${first.name}" were cut differently (shard counts ${first.shard?.count} and ${s.shard.count})`,
+        { kind: "invalid-input", field: "shard" },
       );
     }
   }
@@ -92,12 +102,14 @@ export function mergeResults(shards: readonly ResultData[]): BenchmarkResultInit
     if (byIndex.has(index)) {
       throw new ConfigurationError(
         `merge: shard ${index + 1}/${count} appears twice; shards must be disjoint`,
+        { kind: "invalid-input", field: "shard" },
       );
     }
     const expected = shardSize(size, index, count);
     if (s.samples.length !== expected) {
       throw new ConfigurationError(
         `merge: shard ${index + 1}/${count} holds ${s.samples.length} samples, expected ${expected}; it did not finish`,
+        { kind: "invalid-input", field: "samples" },
       );
     }
     expectShardSamples(s, index, count);
@@ -106,7 +118,10 @@ export function mergeResults(shards: readonly ResultData[]): BenchmarkResultInit
   const missing: string[] = [];
   for (let i = 0; i < count; i++) if (!byIndex.has(i)) missing.push(`${i + 1}/${count}`);
   if (missing.length > 0) {
-    throw new ConfigurationError(`merge: incomplete; missing shard(s) ${missing.join(", ")}`);
+    throw new ConfigurationError(`merge: incomplete; missing shard(s) ${missing.join(", ")}`, {
+      kind: "invalid-input",
+      field: "shard",
+    });
   }
   const samples: SampleResult[] = new Array(size);
   for (const [index, s] of byIndex) {
@@ -120,6 +135,7 @@ export function mergeResults(shards: readonly ResultData[]): BenchmarkResultInit
     if (a !== undefined && b !== undefined && a !== b) {
       throw new ConfigurationError(
         `merge: shards of "${first.name}" were run from different configs (config_hash ${a} and ${b})`,
+        { kind: "invalid-input", field: "config_hash" },
       );
     }
   }
@@ -168,6 +184,7 @@ function expectShardSamples(s: ResultData, index: number, count: number): void {
     actual !== undefined
       ? `merge: the result of "${s.name}" that says it is shard ${shown} holds the samples of shard ${actual + 1}/${count} (its shard index was changed); merged, each of its samples would land in another's place. Set its shard index back to ${actual}, or run the shard again`
       : `merge: the samples of shard ${shown} of "${s.name}" are not the ones its run recorded (their ids or questions, or their order, were changed since); merged, they would land in other samples' places. Run the shard again`,
+    { kind: "invalid-input", field: "shard" },
   );
 }
 

@@ -27,6 +27,7 @@ export function expectProvenance(p: unknown, where: string): asserts p is Proven
   if (typeof p !== "object" || p === null || Array.isArray(p)) {
     throw new ConfigurationError(
       `${where} must be { configHash?, gitCommit?, params? }, found ${describeValue(p)}`,
+      { kind: "invalid-option", option: "provenance" },
     );
   }
   const o = p as Record<string, unknown>;
@@ -34,6 +35,7 @@ export function expectProvenance(p: unknown, where: string): asserts p is Proven
     if (o[key] !== undefined && typeof o[key] !== "string") {
       throw new ConfigurationError(
         `${where}.${key} must be a string, found ${describeValue(o[key])}`,
+        { kind: "invalid-option", option: `provenance.${key}` },
       );
     }
   }
@@ -43,6 +45,7 @@ export function expectProvenance(p: unknown, where: string): asserts p is Proven
   ) {
     throw new ConfigurationError(
       `${where}.params must be an object of the target's parameters, found ${describeValue(o.params)}`,
+      { kind: "invalid-option", option: "provenance.params" },
     );
   }
 }

@@ -129,6 +129,7 @@ export function expectInit(init: BenchmarkResultInit): void {
   const bad = (field: string, expected: string, found: unknown) =>
     new ConfigurationError(
       `BenchmarkResult: ${field} must be ${expected}, found ${describeValue(found)}`,
+      { kind: "invalid-option", ...(field === "the init" ? {} : { option: field }) },
     );
   if (typeof i !== "object" || i === null) throw bad("the init", "an object", i);
   if (typeof i.name !== "string") throw bad("name", "a string", i.name);
@@ -138,6 +139,7 @@ export function expectInit(init: BenchmarkResultInit): void {
   if (Number.isNaN(i.createdAt.getTime())) {
     throw new ConfigurationError(
       "BenchmarkResult: createdAt must be a valid Date, found an Invalid Date",
+      { kind: "invalid-option", option: "createdAt" },
     );
   }
   if (typeof i.durationS !== "number" || !Number.isFinite(i.durationS) || i.durationS < 0)

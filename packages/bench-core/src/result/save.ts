@@ -33,11 +33,12 @@ function stringifyOrThrow(value: object, path: string, where: string, indent?: n
   try {
     return JSON.stringify(value, null, indent);
   } catch (error) {
-    const field = unwritableField(value, where, []) || "the result";
+    const found = unwritableField(value, where, []);
+    const field = found || "the result";
     const reason = String((error as Error)?.message ?? error).split("\n")[0];
     throw new ConfigurationError(
       `${path}: cannot save the result: ${field} cannot be written as JSON (${reason}); results hold plain data only`,
-      { cause: error },
+      { kind: "invalid-input", path, ...(found === "" ? {} : { field: found }), cause: error },
     );
   }
 }

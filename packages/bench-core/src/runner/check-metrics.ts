@@ -15,7 +15,10 @@ import { isJudged } from "./check-sample.js";
  */
 export function expectMetrics<M extends Metadata>(metrics: readonly Metric<M>[]): void {
   if (!Array.isArray(metrics) || metrics.length === 0) {
-    throw new ConfigurationError("Benchmark: expected at least one metric, found none");
+    throw new ConfigurationError("Benchmark: expected at least one metric, found none", {
+      kind: "invalid-option",
+      option: "metrics",
+    });
   }
   const seen = new Set<string>();
   for (const [i, m] of metrics.entries()) {
@@ -27,12 +30,14 @@ export function expectMetrics<M extends Metadata>(metrics: readonly Metric<M>[])
     ) {
       throw new ConfigurationError(
         `Benchmark: metrics[${i}] is not a Metric (expected { name, score(), … })`,
+        { kind: "invalid-option", option: "metrics" },
       );
     }
     if (typeof m.higherIsBetter !== "boolean") {
       // Saved with the result as its direction: a file without one would not load back.
       throw new ConfigurationError(
         `Benchmark: metric "${m.name}": higherIsBetter must be true or false (the direction is saved with every result), found ${describeValue(m.higherIsBetter)}`,
+        { kind: "invalid-option", option: "metrics", field: "higherIsBetter" },
       );
     }
     const version: unknown = m.specificationVersion;
@@ -40,12 +45,13 @@ export function expectMetrics<M extends Metadata>(metrics: readonly Metric<M>[])
       // A metric written for a later contract would be called the wrong way: refuse it here.
       throw new ConfigurationError(
         `Benchmark: metric "${m.name}": specificationVersion is ${describeValue(version)}; this version of @fastrag/bench-core runs "v1" metrics (or unversioned ones): upgrade @fastrag/bench-core`,
-        { field: "specificationVersion" },
+        { kind: "invalid-option", option: "metrics", field: "specificationVersion" },
       );
     }
     if (seen.has(m.name)) {
       throw new ConfigurationError(
         `Benchmark: two metrics are named "${m.name}"; each summary entry would overwrite the other. Give them distinct names (e.g. different k)`,
+        { kind: "invalid-option", option: "metrics", field: "name" },
       );
     }
     seen.add(m.name);
@@ -64,6 +70,7 @@ export function expectMetricsCanScore<M extends Metadata>(
   if (metrics.every((m) => m.needsRelevantIds) && !samples.some(isJudged)) {
     throw new ConfigurationError(
       `Benchmark: no metric can score this dataset: every metric (${metrics.map((m) => m.name).join(", ")}) needs relevant ids and no sample has any (nor a positive grade in \`relevance\`). Map a relevant-ids column or add a generation/operational metric`,
+      { kind: "invalid-option", option: "metrics" },
     );
   }
 }

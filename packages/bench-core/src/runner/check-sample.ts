@@ -27,16 +27,20 @@ function sampleLocation(s: Record<string, unknown> | null, i: number): string {
 export function expectSample(sample: unknown, i: number): void {
   const s = sample as Record<string, unknown> | null;
   if (typeof s !== "object" || s === null)
-    throw new ConfigurationError(`${sampleLocation(s, i)}: expected an object`);
+    throw new ConfigurationError(`${sampleLocation(s, i)}: expected an object`, {
+      kind: "invalid-input",
+    });
   if (s.id !== undefined && typeof s.id !== "string") {
     // A numeric id would pair with nothing once a saved result turns it into a string.
     throw new ConfigurationError(
       `${sampleLocation(s, i)}: id must be a string, found ${describeValue(s.id)}`,
+      { kind: "invalid-input", field: "id" },
     );
   }
   if (typeof s.question !== "string") {
     throw new ConfigurationError(
       `${sampleLocation(s, i)}: question must be a string, found ${describeValue(s.question)}`,
+      { kind: "invalid-input", field: "question" },
     );
   }
   expectStrings(s.expectedAnswers, "expectedAnswers", s, i);
@@ -46,6 +50,7 @@ export function expectSample(sample: unknown, i: number): void {
     if (typeof relevance !== "object" || relevance === null || Array.isArray(relevance)) {
       throw new ConfigurationError(
         `${sampleLocation(s, i)}: relevance must be an object of id → grade, found ${describeValue(relevance)}`,
+        { kind: "invalid-input", field: "relevance" },
       );
     }
     // Object.keys, not for…in (docs/decisions/core-hot-paths.md).
@@ -56,6 +61,7 @@ export function expectSample(sample: unknown, i: number): void {
       if (typeof grade !== "number" || !Number.isFinite(grade)) {
         throw new ConfigurationError(
           `${sampleLocation(s, i)}: relevance["${id}"] must be a finite number, found ${describeValue(grade)}`,
+          { kind: "invalid-input", field: "relevance" },
         );
       }
     }
@@ -66,6 +72,7 @@ function expectStrings(v: unknown, key: string, s: Record<string, unknown>, i: n
   if (!Array.isArray(v)) {
     throw new ConfigurationError(
       `${sampleLocation(s, i)}: ${key} must be an array of strings, found ${describeValue(v)}`,
+      { kind: "invalid-input", field: key },
     );
   }
   const list = v as readonly unknown[];
@@ -75,6 +82,7 @@ function expectStrings(v: unknown, key: string, s: Record<string, unknown>, i: n
       const found = k in list ? describeValue(list[k]) : "an empty slot (a sparse array)";
       throw new ConfigurationError(
         `${sampleLocation(s, i)}: ${key}[${k}] must be a string, found ${found}`,
+        { kind: "invalid-input", field: key },
       );
     }
   }
@@ -90,7 +98,10 @@ export function expectDataset(samples: readonly EvalSample[]): {
   questions: string[];
   ids: (string | undefined)[];
 } {
-  if (samples.length === 0) throw new ConfigurationError("Benchmark: the dataset has no samples");
+  if (samples.length === 0)
+    throw new ConfigurationError("Benchmark: the dataset has no samples", {
+      kind: "invalid-input",
+    });
   const ids = new Map<string, number>();
   const questions: string[] = new Array(samples.length);
   const sampleIds: (string | undefined)[] = new Array(samples.length);
@@ -104,6 +115,7 @@ export function expectDataset(samples: readonly EvalSample[]): {
     if (first !== undefined) {
       throw new ConfigurationError(
         `Benchmark: dataset samples ${first} and ${i} share the id "${id}"; ids must be unique (results pair samples by id)`,
+        { kind: "invalid-input", field: "id" },
       );
     }
     ids.set(id, i);

@@ -270,23 +270,29 @@ function copyReference<M extends Metadata>(
 
 function expectMetrics<M extends Metadata>(metrics: readonly Metric<M>[], where: string): void {
   if (!Array.isArray(metrics) || metrics.length === 0) {
-    throw new ConfigurationError(`${where}: expected at least one metric, found none`);
+    throw new ConfigurationError(`${where}: expected at least one metric, found none`, {
+      kind: "invalid-option",
+      option: "metrics",
+    });
   }
   const seen = new Set<string>();
   for (const [i, m] of metrics.entries()) {
     if (typeof m !== "object" || m === null || typeof m.name !== "string") {
       throw new ConfigurationError(
         `${where}: metrics[${i}] is not a Metric (expected { name, score(), … })`,
+        { kind: "invalid-option", option: "metrics" },
       );
     }
     if (typeof m.score !== "function" || typeof m.higherIsBetter !== "boolean") {
       throw new ConfigurationError(
         `${where}: metric "${m.name}" needs score() and a boolean higherIsBetter`,
+        { kind: "invalid-option", option: "metrics" },
       );
     }
     if (seen.has(m.name)) {
       throw new ConfigurationError(
         `${where}: two metrics are named "${m.name}"; names must be unique`,
+        { kind: "invalid-option", option: "metrics", field: "name" },
       );
     }
     seen.add(m.name);
@@ -304,6 +310,7 @@ function expectKept<M extends Metadata>(
     if (m.needsChunkText === true && !result.keepChunkText) {
       throw new ConfigurationError(
         `${where}: metric "${m.name}" reads the retrieved chunks' text (field retrieved[].text), which this result did not keep; re-run with keepChunkText: true (CLI: run --keep-chunk-text, or keepChunkText: true in the config)`,
+        { kind: "invalid-input", field: "retrieved[].text" },
       );
     }
   }
@@ -314,6 +321,7 @@ function expectKept<M extends Metadata>(
     if (needs !== undefined) {
       throw new ConfigurationError(
         `${where}: metric "${needs.name}" needs an answer (field answer), but this result is of a Retriever run, which answers nothing; rescore it with retrieval metrics, or run a QueryEngine`,
+        { kind: "invalid-input", field: "answer" },
       );
     }
   }
@@ -329,6 +337,7 @@ function datasetSamples<M extends Metadata>(
   if (!Array.isArray(samples)) {
     throw new ConfigurationError(
       "rescore: dataset must be an array of samples or an object with `samples` (e.g. a QADataset)",
+      { kind: "invalid-option", option: "dataset" },
     );
   }
   return samples;
@@ -348,6 +357,7 @@ function matchSamples<M extends Metadata>(
       if (r.expectedAnswers === undefined || r.relevantIds === undefined) {
         throw new ConfigurationError(
           `${where}: samples[${i}] keeps no expected_answers or relevant_ids (a format-1 result); pass the dataset it was run on (rescore(metrics, { dataset }), or the config's dataset)`,
+          { kind: "invalid-input", field: "expected_answers" },
         );
       }
       const s: { -readonly [K in keyof EvalSample<M>]: EvalSample<M>[K] } = {
@@ -388,6 +398,7 @@ function matchSamples<M extends Metadata>(
   if (missing.length > 0) {
     throw new ConfigurationError(
       `${where}: ${missing.length} of ${records.length} samples are not in the dataset given (${missing.filter(Boolean).join(", ")}${missing.length > 3 ? ", …" : ""}); rescore with the dataset the run was made from`,
+      { kind: "invalid-option", option: "dataset" },
     );
   }
   return out;

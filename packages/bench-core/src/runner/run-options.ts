@@ -182,11 +182,13 @@ export function expectRunOptions(options: RunOptions): void {
   if (continueWithoutJournal !== undefined && typeof continueWithoutJournal !== "boolean") {
     throw new ConfigurationError(
       `Benchmark.run: continueWithoutJournal must be true or false, found ${describeValue(continueWithoutJournal)}`,
+      { kind: "invalid-option", option: "continueWithoutJournal" },
     );
   }
   if (onWarning !== undefined && typeof onWarning !== "function") {
     throw new ConfigurationError(
       `Benchmark.run: onWarning must be a function (message) => void, found ${describeValue(onWarning)}`,
+      { kind: "invalid-option", option: "onWarning" },
     );
   }
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
@@ -205,23 +207,29 @@ export function expectRunOptions(options: RunOptions): void {
   ) {
     throw new ConfigurationError(
       `Benchmark.run: cache must be a ResponseCache (an object with get and set), found ${describeValue(cache)}`,
+      { kind: "invalid-option", option: "cache" },
     );
   }
   if (refresh !== undefined && typeof refresh !== "boolean") {
     throw new ConfigurationError(
       `Benchmark.run: refresh must be true or false, found ${describeValue(refresh)}`,
+      { kind: "invalid-option", option: "refresh" },
     );
   }
   if (options.keepChunkText !== undefined && typeof options.keepChunkText !== "boolean") {
     throw new ConfigurationError(
       `Benchmark.run: keepChunkText must be true or false, found ${describeValue(options.keepChunkText)}`,
+      { kind: "invalid-option", option: "keepChunkText" },
     );
   }
   expectTrials(options.trials, "Benchmark.run");
   if (options.provenance !== undefined)
     expectProvenance(options.provenance, "Benchmark.run: provenance");
   if (options.stop !== undefined && !(options.stop instanceof AbortSignal)) {
-    throw new ConfigurationError("Benchmark.run: stop must be an AbortSignal");
+    throw new ConfigurationError("Benchmark.run: stop must be an AbortSignal", {
+      kind: "invalid-option",
+      option: "stop",
+    });
   }
   if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
     throw new ConfigurationError("Benchmark.run: onProgress must be a function", {

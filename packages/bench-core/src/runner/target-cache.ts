@@ -78,7 +78,7 @@ export async function lookUp(
   } catch (error) {
     throw new ConfigurationError(
       `cache entry ${key}: not a stored ${kind === "engine" ? "query engine" : "retriever"} output (${(error as Error).message}); a target of another kind stored under this cacheKey or run name? Change the target's cacheKey, or clear the cache`,
-      { cause: error },
+      { kind: "invalid-input", cause: error },
     );
   }
 }

@@ -40,6 +40,7 @@ export class RougeL implements Metric {
     if (typeof beta !== "number" || !Number.isFinite(beta) || beta <= 0) {
       throw new ConfigurationError(
         `RougeL: option beta must be a positive number, found ${describeValue(beta)}`,
+        { kind: "invalid-option", option: "beta" },
       );
     }
     this.beta = beta;

@@ -23,6 +23,7 @@ export function malformed(
 ): ConfigurationError {
   return new ConfigurationError(
     `${metric}.score: input.${field} must be ${expected}, found ${describeValue(found)}`,
+    { kind: "invalid-input", field: `input.${field}` },
   );
 }
 
@@ -31,6 +32,7 @@ export function inputOf(metric: string, input: MetricInput): MetricInput {
   if (typeof input !== "object" || input === null) {
     throw new ConfigurationError(
       `${metric}.score: expected a MetricInput object { sample, answer, retrieved, latencyMs }, found ${describeValue(input)}`,
+      { kind: "invalid-input" },
     );
   }
   return input;

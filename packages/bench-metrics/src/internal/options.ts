@@ -23,11 +23,13 @@ export function optionsObject(
     // `new Recall()`: say what it takes.
     throw new ConfigurationError(
       `${metric}: expected options, e.g. new ${metric}({ ${known[0]}: … }); it takes ${known.join(", ")}`,
+      { kind: "invalid-option" },
     );
   }
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw new ConfigurationError(
       `${metric}: expected an options object, found ${describeValue(options)}`,
+      { kind: "invalid-option" },
     );
   }
   if (known !== undefined) {
@@ -35,6 +37,7 @@ export function optionsObject(
       if (!known.includes(key)) {
         throw new ConfigurationError(
           `${metric}: unknown option ${JSON.stringify(key)}; expected ${known.join(", ")}`,
+          { kind: "invalid-option", option: key },
         );
       }
     }
@@ -50,6 +53,7 @@ export function cutoff(metric: string, k: unknown): number {
   if (typeof k !== "number" || !Number.isSafeInteger(k) || k < 1) {
     throw new ConfigurationError(
       `${metric}: option k must be a positive integer, found ${describeValue(k)}`,
+      { kind: "invalid-option", option: "k" },
     );
   }
   return k;
@@ -61,6 +65,7 @@ export function matchLevel(metric: string, level: unknown): MatchLevel {
   if (level === "document") return "document";
   throw new ConfigurationError(
     `${metric}: option level must be "chunk" or "document", found ${describeValue(level)}`,
+    { kind: "invalid-option", option: "level" },
   );
 }
 
@@ -70,6 +75,7 @@ export function metricName(metric: string, name: unknown, fallback: string): str
   if (typeof name !== "string" || name.trim() === "") {
     throw new ConfigurationError(
       `${metric}: option name must be a non-empty string, found ${describeValue(name)}`,
+      { kind: "invalid-option", option: "name" },
     );
   }
   return name;
@@ -80,6 +86,7 @@ export function functionOption<F>(metric: string, option: string, value: unknown
   if (typeof value !== "function") {
     throw new ConfigurationError(
       `${metric}: option ${option} must be a function, found ${describeValue(value)}`,
+      { kind: "invalid-option", option },
     );
   }
   return value as F;
@@ -95,6 +102,7 @@ export function timeoutOption(metric: string, value: unknown): number | undefine
   if (!isTimeoutMs(value)) {
     throw new ConfigurationError(
       `${metric}: option timeoutMs must be a positive number of milliseconds (at most ${MAX_TIMER_MS}), found ${describeValue(value)}`,
+      { kind: "invalid-option", option: "timeoutMs" },
     );
   }
   return value;
