@@ -6,6 +6,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { LineScanner, type ScanParsers } from "./scan-line.js";
 
 export type { ScanParsers } from "./scan-line.js";
+
 import type { ScannedTrials } from "./scan-trials.js";
 
 /**
