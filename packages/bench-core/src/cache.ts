@@ -16,6 +16,14 @@ import { ConfigurationError } from "./errors.js";
  * `@fastrag/bench-cache` (SQLite on disk, shared by processes on one machine).
  */
 export interface ResponseCache {
+  /**
+   * Which version of this contract the store implements. Omitted means `"v1"`, the contract
+   * here: `get`, `set` and `close` of JSON values by string key, each answering now or with a
+   * promise. A later version (batched reads, entries that expire) will get a new value; the runner
+   * and {@link cached} go on using a `"v1"` or unversioned store exactly as they do today, and
+   * refuse, up front, a version they do not know.
+   */
+  readonly specificationVersion?: ResponseCacheSpecificationVersion;
   /** The value stored under `key`, or `undefined` when there is none. */
   get(key: string): unknown | Promise<unknown>;
   /**
@@ -26,6 +34,9 @@ export interface ResponseCache {
   /** Releases the store. Later calls to `get` or `set` throw. Closing twice is harmless. */
   close(): void | Promise<void>;
 }
+
+/** The versions of the {@link ResponseCache} contract; today only `"v1"`. */
+export type ResponseCacheSpecificationVersion = "v1";
 
 /**
  * A {@link ResponseCache} held in this process's memory: for tests, and for a library user who
@@ -40,6 +51,7 @@ export interface ResponseCache {
  * ```
  */
 export class MemoryCache implements ResponseCache {
+  readonly specificationVersion = "v1" as const;
   readonly #entries = new Map<string, string>();
   #closed = false;
 

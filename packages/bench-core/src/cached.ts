@@ -3,6 +3,7 @@ import { modelCacheKey } from "./cache-key.js";
 import { describeValue } from "./describe-value.js";
 import { ConfigurationError } from "./errors.js";
 import { schemaProblem } from "./internal/json-schema.js";
+import { expectSpecificationVersion } from "./internal/specification-version.js";
 import type { JsonSchema, JudgeReply, Usage } from "./types.js";
 
 /**
@@ -109,6 +110,12 @@ export function cached<O extends CachedCallOptions>(
       { kind: "invalid-option", option: "cache" },
     );
   }
+  expectSpecificationVersion(cache.specificationVersion, {
+    where: "cached: the cache",
+    contract: "response caches",
+    kind: "invalid-option",
+    option: "cache",
+  });
   const own = (fn as { cacheKey?: unknown }).cacheKey;
   const modelKey = options.key ?? own;
   if (typeof modelKey !== "string" || modelKey === "") {

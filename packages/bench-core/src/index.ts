@@ -9,7 +9,12 @@ export {
   type ResultShard,
   type ShardSpec,
 } from "./benchmark-result.js";
-export { cacheValueText, MemoryCache, type ResponseCache } from "./cache.js";
+export {
+  cacheValueText,
+  MemoryCache,
+  type ResponseCache,
+  type ResponseCacheSpecificationVersion,
+} from "./cache.js";
 export {
   judgeStepKey,
   modelCacheKey,
@@ -70,6 +75,7 @@ export {
   type JudgeCallOptions,
   type JudgeFunction,
   type JudgeReply,
+  type JudgeSpecificationVersion,
   type JudgeUsage,
   type JudgingContext,
   type JudgmentStep,
@@ -91,5 +97,6 @@ export {
   type SummaryStat,
   type Target,
   type TargetCallOptions,
+  type TargetSpecificationVersion,
   type Usage,
 } from "./types.js";

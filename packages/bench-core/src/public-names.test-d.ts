@@ -81,6 +81,9 @@ describe("@fastrag/bench-core's exported names", () => {
     expectTypeOf<Root.Metric>().not.toBeNever();
     expectTypeOf<Root.MetricInput>().not.toBeNever();
     expectTypeOf<Root.MetricSpecificationVersion>().toEqualTypeOf<"v1">();
+    expectTypeOf<Root.TargetSpecificationVersion>().toEqualTypeOf<"v1">();
+    expectTypeOf<Root.ResponseCacheSpecificationVersion>().toEqualTypeOf<"v1">();
+    expectTypeOf<Root.JudgeSpecificationVersion>().toEqualTypeOf<"v1">();
     expectTypeOf<Root.Progress>().not.toBeNever();
     expectTypeOf<Root.QueryEngine>().not.toBeNever();
     expectTypeOf<Root.QueryResponse>().not.toBeNever();

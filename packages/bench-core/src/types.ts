@@ -61,6 +61,14 @@ export interface TargetCallOptions<M extends Metadata = Metadata> {
 /** A bare retriever: question in, ranked chunks out. */
 export interface Retriever<M extends Metadata = Metadata> {
   /**
+   * Which version of the target contract this implements. Omitted means `"v1"`: one call per
+   * sample, the question and `{ signal, sample }` in, the ranked chunks out. A later version (a batch of
+   * samples per call, chunks streamed as they come) will get a new value; the runner goes on
+   * calling a `"v1"` or unversioned target exactly as it does today, and refuses, before any
+   * sample runs, a version it does not know.
+   */
+  readonly specificationVersion?: TargetSpecificationVersion;
+  /**
    * With a run's `cache`: names this pipeline's version in the cache key (else the run name is
    * used). Change it when the pipeline changes (a new prompt, model or index), so that outputs
    * stored for the old one are not reused.
@@ -79,6 +87,14 @@ export interface QueryResponse {
 /** A full pipeline that retrieves and answers. */
 export interface QueryEngine<M extends Metadata = Metadata> {
   /**
+   * Which version of the target contract this implements. Omitted means `"v1"`: one call per
+   * sample, the question and `{ signal, sample }` in, the answer (with its chunks and usage) out. A later version (a batch of
+   * samples per call, chunks streamed as they come) will get a new value; the runner goes on
+   * calling a `"v1"` or unversioned target exactly as it does today, and refuses, before any
+   * sample runs, a version it does not know.
+   */
+  readonly specificationVersion?: TargetSpecificationVersion;
+  /**
    * With a run's `cache`: names this pipeline's version in the cache key (else the run name is
    * used). Change it when the pipeline changes (a new prompt, model or index), so that outputs
    * stored for the old one are not reused.
@@ -86,6 +102,9 @@ export interface QueryEngine<M extends Metadata = Metadata> {
   readonly cacheKey?: string;
   query(question: string, options: TargetCallOptions<M>): Promise<QueryResponse>;
 }
+
+/** The versions of the target contract ({@link Retriever}, {@link QueryEngine}); today only `"v1"`. */
+export type TargetSpecificationVersion = "v1";
 
 /** Anything `Benchmark.run` accepts: an object with `query` is an engine, with `retrieve` a retriever. */
 export type Target<M extends Metadata = Metadata> = Retriever<M> | QueryEngine<M>;
@@ -180,10 +199,20 @@ export type JudgeReply = string | Readonly<Record<string, unknown>>;
  * };
  * ```
  */
-export type JudgeFunction = (
-  prompt: string,
-  options: JudgeCallOptions,
-) => Promise<JudgeReply> | JudgeReply;
+export type JudgeFunction = {
+  (prompt: string, options: JudgeCallOptions): Promise<JudgeReply> | JudgeReply;
+  /**
+   * Which version of the judge protocol the function speaks. Omitted means `"v1"`: a prompt and
+   * {@link JudgeCallOptions} (step, input, schema, attempt) in, one reply (JSON text or an object)
+   * out. A later version (several steps asked in one call, replies with log-probabilities) will
+   * get a new value; the judge metrics go on calling a `"v1"` or unversioned judge exactly as they
+   * do today, and refuse, when built, a version they do not know.
+   */
+  readonly specificationVersion?: JudgeSpecificationVersion;
+};
+
+/** The versions of the {@link JudgeFunction} protocol; today only `"v1"`. */
+export type JudgeSpecificationVersion = "v1";
 
 /** The second argument of an {@link EmbedFunction}. */
 export interface EmbedCallOptions {

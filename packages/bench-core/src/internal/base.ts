@@ -11,6 +11,7 @@
 export { describeValue } from "../describe-value.js";
 export * from "../errors.js";
 export { meanOfValues } from "../summary.js";
+export { expectSpecificationVersion } from "./specification-version.js";
 export {
   decodeUtf8,
   firstInvalidUtf8,

@@ -3,6 +3,7 @@
 
 import { describeValue } from "../describe-value.js";
 import { ConfigurationError } from "../errors.js";
+import { expectSpecificationVersion } from "../internal/specification-version.js";
 import type { EvalSample, Metadata, Metric } from "../types.js";
 import { isJudged } from "./check-sample.js";
 
@@ -40,14 +41,13 @@ export function expectMetrics<M extends Metadata>(metrics: readonly Metric<M>[])
         { kind: "invalid-option", option: "metrics", field: "higherIsBetter" },
       );
     }
-    const version: unknown = m.specificationVersion;
-    if (version !== undefined && version !== "v1") {
-      // A metric written for a later contract would be called the wrong way: refuse it here.
-      throw new ConfigurationError(
-        `Benchmark: metric "${m.name}": specificationVersion is ${describeValue(version)}; this version of @fastrag/bench-core runs "v1" metrics (or unversioned ones): upgrade @fastrag/bench-core`,
-        { kind: "invalid-option", option: "metrics", field: "specificationVersion" },
-      );
-    }
+    // A metric written for a later contract would be called the wrong way: refuse it here.
+    expectSpecificationVersion(m.specificationVersion, {
+      where: `Benchmark: metric "${m.name}"`,
+      contract: "metrics",
+      kind: "invalid-option",
+      option: "metrics",
+    });
     if (seen.has(m.name)) {
       throw new ConfigurationError(
         `Benchmark: two metrics are named "${m.name}"; each summary entry would overwrite the other. Give them distinct names (e.g. different k)`,

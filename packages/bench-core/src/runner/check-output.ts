@@ -3,6 +3,7 @@
 
 import { describeValue } from "../describe-value.js";
 import { ConfigurationError } from "../errors.js";
+import { expectSpecificationVersion } from "../internal/specification-version.js";
 import type { Judgments, Metadata, Metric, RetrievedChunk, Usage } from "../types.js";
 
 export type TargetKind = "engine" | "retriever";
@@ -149,14 +150,14 @@ export function detectTarget(target: unknown): TargetKind {
   if (typeof target === "object" && target !== null) {
     const t = target as Record<string, unknown>;
     if (t.query !== undefined && t.query !== null) {
-      if (typeof t.query === "function") return "engine";
+      if (typeof t.query === "function") return versioned(t, "engine");
       throw new ConfigurationError(
         `Benchmark.run: the target's query is ${describeValue(t.query)}; a QueryEngine's query must be a function, query(question, { signal, sample }) → Promise<{ answer, chunks? }>${typeof t.retrieve === "function" ? " (a target with query is an engine even when it has retrieve(): remove query to use it as a Retriever)" : ""}`,
         { kind: "unsupported-target" },
       );
     }
     if (t.retrieve !== undefined && t.retrieve !== null) {
-      if (typeof t.retrieve === "function") return "retriever";
+      if (typeof t.retrieve === "function") return versioned(t, "retriever");
       throw new ConfigurationError(
         `Benchmark.run: the target's retrieve is ${describeValue(t.retrieve)}; a Retriever's retrieve must be a function, retrieve(query, { signal, sample }) → Promise<RetrievedChunk[]>`,
         { kind: "unsupported-target" },
@@ -167,6 +168,16 @@ export function detectTarget(target: unknown): TargetKind {
     `Benchmark.run: the target is ${describeValue(target)}; expected a QueryEngine (an object with query(question, { signal, sample })) or a Retriever (an object with retrieve(query, { signal, sample }))`,
     { kind: "unsupported-target" },
   );
+}
+
+/** A target's kind, once its contract version is one this core runs. */
+function versioned(target: Record<string, unknown>, kind: TargetKind): TargetKind {
+  expectSpecificationVersion(target.specificationVersion, {
+    where: "Benchmark.run: the target",
+    contract: "targets",
+    kind: "unsupported-target",
+  });
+  return kind;
 }
 
 /**

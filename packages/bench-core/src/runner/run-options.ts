@@ -2,6 +2,7 @@
 import type { ResponseCache } from "../cache.js";
 import { describeValue } from "../describe-value.js";
 import { ConfigurationError } from "../errors.js";
+import { expectSpecificationVersion } from "../internal/specification-version.js";
 import { isTimeoutMs } from "../internal/timer.js";
 import { expectProvenance } from "../result/provenance.js";
 import type { Provenance, ShardSpec } from "../result/result-init.js";
@@ -209,6 +210,14 @@ export function expectRunOptions(options: RunOptions): void {
       `Benchmark.run: cache must be a ResponseCache (an object with get and set), found ${describeValue(cache)}`,
       { kind: "invalid-option", option: "cache" },
     );
+  }
+  if (cache !== undefined) {
+    expectSpecificationVersion(cache.specificationVersion, {
+      where: "Benchmark.run: the cache",
+      contract: "response caches",
+      kind: "invalid-option",
+      option: "cache",
+    });
   }
   if (refresh !== undefined && typeof refresh !== "boolean") {
     throw new ConfigurationError(

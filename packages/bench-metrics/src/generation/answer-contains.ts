@@ -1,7 +1,7 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
 import { expectGenerationInput } from "../internal/input.js";
-import { metricName, optionsObject } from "../internal/options.js";
 import { goldAnswers, normalizeAnswer } from "../internal/squad.js";
+import { expectMetricName, expectOptions } from "../kit.js";
 import type { GenerationMetricOptions } from "./options.js";
 
 /**
@@ -22,11 +22,16 @@ export class AnswerContains implements Metric {
   readonly higherIsBetter: boolean = true;
   readonly needsRelevantIds: boolean = false;
   readonly needsAnswer: boolean = true;
+  /** The metric contract this class implements (see `Metric.specificationVersion`). */
+  readonly specificationVersion = "v1" as const;
 
   /** @throws {ConfigurationError} for a bad `name`. */
   constructor(options?: GenerationMetricOptions) {
-    const o = optionsObject("AnswerContains", options, false, ["name"]) as GenerationMetricOptions;
-    this.name = metricName("AnswerContains", o.name, "answer_contains");
+    const o = expectOptions("AnswerContains", options, {
+      required: false,
+      known: ["name"],
+    }) as GenerationMetricOptions;
+    this.name = expectMetricName("AnswerContains", o.name, "answer_contains");
   }
 
   /** @throws {ConfigurationError} for a malformed input (see the package README). */

@@ -4,7 +4,8 @@ import {
   type Metric,
   type MetricInput,
 } from "@fastrag/bench-core";
-import { describeValue, functionOption } from "../internal/options.js";
+import { describeValue } from "../internal/options.js";
+import { expectFunctionOption } from "../kit.js";
 import { type Asker, askStep, similarities } from "./judge/ask.js";
 import {
   fBeta,
@@ -78,7 +79,7 @@ export class AnswerCorrectness implements Metric {
     this.#embed =
       o.embed === undefined && this.#weights[1] === 0
         ? undefined
-        : functionOption<EmbedFunction>("AnswerCorrectness", "embed", o.embed);
+        : expectFunctionOption<EmbedFunction>("AnswerCorrectness", "embed", o.embed);
     this.#beta = positiveOption("AnswerCorrectness", "beta", o.beta, 1);
   }
 

@@ -4,7 +4,8 @@ import {
   type Metric,
   type MetricInput,
 } from "@fastrag/bench-core";
-import { describeValue, functionOption } from "../internal/options.js";
+import { describeValue } from "../internal/options.js";
+import { expectFunctionOption } from "../kit.js";
 import { type Asker, askStep, similarities } from "./judge/ask.js";
 import { type JudgeMetricOptions, judged, judgeOptions } from "./judge/options.js";
 
@@ -52,7 +53,7 @@ export class AnswerRelevancy implements Metric {
     ]);
     this.#asker = asker;
     this.name = asker.metric;
-    this.#embed = functionOption("AnswerRelevancy", "embed", o.embed);
+    this.#embed = expectFunctionOption("AnswerRelevancy", "embed", o.embed);
     const n = o.strictness === undefined ? 3 : o.strictness;
     if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 1 || n > 20) {
       throw new ConfigurationError(

@@ -1,7 +1,7 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
 import { expectGenerationInput } from "../internal/input.js";
-import { metricName, optionsObject } from "../internal/options.js";
 import { exactMatchScore, goldAnswers } from "../internal/squad.js";
+import { expectMetricName, expectOptions } from "../kit.js";
 import type { GenerationMetricOptions } from "./options.js";
 
 /**
@@ -25,11 +25,16 @@ export class ExactMatch implements Metric {
   readonly higherIsBetter: boolean = true;
   readonly needsRelevantIds: boolean = false;
   readonly needsAnswer: boolean = true;
+  /** The metric contract this class implements (see `Metric.specificationVersion`). */
+  readonly specificationVersion = "v1" as const;
 
   /** @throws {ConfigurationError} for a bad `name`. */
   constructor(options?: GenerationMetricOptions) {
-    const o = optionsObject("ExactMatch", options, false, ["name"]) as GenerationMetricOptions;
-    this.name = metricName("ExactMatch", o.name, "exact_match");
+    const o = expectOptions("ExactMatch", options, {
+      required: false,
+      known: ["name"],
+    }) as GenerationMetricOptions;
+    this.name = expectMetricName("ExactMatch", o.name, "exact_match");
   }
 
   /** @throws {ConfigurationError} for a malformed input (see the package README). */

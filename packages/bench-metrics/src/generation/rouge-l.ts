@@ -1,7 +1,8 @@
 import { ConfigurationError, type Metric, type MetricInput } from "@fastrag/bench-core";
 import { expectedAnswerAt, expectGenerationInput } from "../internal/input.js";
 import { rougeLF, rougeTokens } from "../internal/lcs.js";
-import { describeValue, metricName, optionsObject } from "../internal/options.js";
+import { describeValue } from "../internal/options.js";
+import { expectMetricName, expectOptions } from "../kit.js";
 import type { GenerationMetricOptions } from "./options.js";
 
 /** Options of {@link RougeL}. */
@@ -31,11 +32,16 @@ export class RougeL implements Metric {
   readonly higherIsBetter: boolean = true;
   readonly needsRelevantIds: boolean = false;
   readonly needsAnswer: boolean = true;
+  /** The metric contract this class implements (see `Metric.specificationVersion`). */
+  readonly specificationVersion = "v1" as const;
   readonly beta: number;
 
   /** @throws {ConfigurationError} for a bad `name` or a `beta` that is not a positive number. */
   constructor(options?: RougeLOptions) {
-    const o = optionsObject("RougeL", options, false, ["beta", "name"]) as RougeLOptions;
+    const o = expectOptions("RougeL", options, {
+      required: false,
+      known: ["beta", "name"],
+    }) as RougeLOptions;
     const beta: unknown = o.beta ?? 1;
     if (typeof beta !== "number" || !Number.isFinite(beta) || beta <= 0) {
       throw new ConfigurationError(
@@ -44,7 +50,7 @@ export class RougeL implements Metric {
       );
     }
     this.beta = beta;
-    this.name = metricName("RougeL", o.name, "rouge_l");
+    this.name = expectMetricName("RougeL", o.name, "rouge_l");
   }
 
   /** @throws {ConfigurationError} for a malformed input (see the package README). */

@@ -8,13 +8,8 @@ import {
 export type { EmbedFunction } from "@fastrag/bench-core";
 
 import { expectedAnswerAt, expectGenerationInput } from "../internal/input.js";
-import {
-  describeValue,
-  functionOption,
-  metricName,
-  optionsObject,
-  timeoutOption,
-} from "../internal/options.js";
+import { describeValue } from "../internal/options.js";
+import { expectFunctionOption, expectMetricName, expectOptions, expectTimeoutMs } from "../kit.js";
 import { modelCall } from "./judge.js";
 
 /** Options of {@link SemanticSimilarity}. */
@@ -51,6 +46,8 @@ export class SemanticSimilarity implements Metric {
   readonly higherIsBetter: boolean = true;
   readonly needsRelevantIds: boolean = false;
   readonly needsAnswer: boolean = true;
+  /** The metric contract this class implements (see `Metric.specificationVersion`). */
+  readonly specificationVersion = "v1" as const;
   private readonly embed: EmbedFunction;
   private readonly timeoutMs: number | undefined;
 
@@ -59,14 +56,13 @@ export class SemanticSimilarity implements Metric {
    * positive number of milliseconds.
    */
   constructor(options: SemanticSimilarityOptions) {
-    const o = optionsObject("SemanticSimilarity", options, true, [
-      "embed",
-      "name",
-      "timeoutMs",
-    ]) as Partial<SemanticSimilarityOptions>;
-    this.embed = functionOption("SemanticSimilarity", "embed", o.embed);
-    this.name = metricName("SemanticSimilarity", o.name, "semantic_similarity");
-    this.timeoutMs = timeoutOption("SemanticSimilarity", o.timeoutMs);
+    const o = expectOptions("SemanticSimilarity", options, {
+      required: true,
+      known: ["embed", "name", "timeoutMs"],
+    }) as Partial<SemanticSimilarityOptions>;
+    this.embed = expectFunctionOption("SemanticSimilarity", "embed", o.embed);
+    this.name = expectMetricName("SemanticSimilarity", o.name, "semantic_similarity");
+    this.timeoutMs = expectTimeoutMs("SemanticSimilarity", o.timeoutMs);
   }
 
   /**

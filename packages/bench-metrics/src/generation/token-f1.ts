@@ -1,7 +1,7 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
 import { expectGenerationInput } from "../internal/input.js";
-import { metricName, optionsObject } from "../internal/options.js";
 import { goldAnswers, squadTokens, tokenF1 } from "../internal/squad.js";
+import { expectMetricName, expectOptions } from "../kit.js";
 import type { GenerationMetricOptions } from "./options.js";
 
 /**
@@ -19,11 +19,16 @@ export class TokenF1 implements Metric {
   readonly higherIsBetter: boolean = true;
   readonly needsRelevantIds: boolean = false;
   readonly needsAnswer: boolean = true;
+  /** The metric contract this class implements (see `Metric.specificationVersion`). */
+  readonly specificationVersion = "v1" as const;
 
   /** @throws {ConfigurationError} for a bad `name`. */
   constructor(options?: GenerationMetricOptions) {
-    const o = optionsObject("TokenF1", options, false, ["name"]) as GenerationMetricOptions;
-    this.name = metricName("TokenF1", o.name, "f1");
+    const o = expectOptions("TokenF1", options, {
+      required: false,
+      known: ["name"],
+    }) as GenerationMetricOptions;
+    this.name = expectMetricName("TokenF1", o.name, "f1");
   }
 
   /** @throws {ConfigurationError} for a malformed input (see the package README). */

@@ -1,6 +1,7 @@
 import { type Metric, type MetricInput, MetricUnavailableError } from "@fastrag/bench-core";
 import { usageOf } from "../internal/input.js";
-import { describeValue, metricName, optionsObject } from "../internal/options.js";
+import { describeValue } from "../internal/options.js";
+import { expectMetricName, expectOptions } from "../kit.js";
 import type { OperationalMetricOptions } from "./latency.js";
 
 /**
@@ -12,11 +13,16 @@ export class Cost implements Metric {
   readonly higherIsBetter: boolean = false;
   readonly needsRelevantIds: boolean = false;
   readonly needsAnswer: boolean = false;
+  /** The metric contract this class implements (see `Metric.specificationVersion`). */
+  readonly specificationVersion = "v1" as const;
 
   /** @throws {ConfigurationError} for a bad `name`. */
   constructor(options?: OperationalMetricOptions) {
-    const o = optionsObject("Cost", options, false, ["name"]) as OperationalMetricOptions;
-    this.name = metricName("Cost", o.name, "cost");
+    const o = expectOptions("Cost", options, {
+      required: false,
+      known: ["name"],
+    }) as OperationalMetricOptions;
+    this.name = expectMetricName("Cost", o.name, "cost");
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { Metric, MetricInput } from "@fastrag/bench-core";
 import { inputOf, malformed } from "../internal/input.js";
-import { metricName, optionsObject } from "../internal/options.js";
+import { expectMetricName, expectOptions } from "../kit.js";
 
 /** Options of the operational metrics. */
 export interface OperationalMetricOptions {
@@ -22,11 +22,16 @@ export class Latency implements Metric {
   readonly higherIsBetter: boolean = false;
   readonly needsRelevantIds: boolean = false;
   readonly needsAnswer: boolean = false;
+  /** The metric contract this class implements (see `Metric.specificationVersion`). */
+  readonly specificationVersion = "v1" as const;
 
   /** @throws {ConfigurationError} for a bad `name`. */
   constructor(options?: OperationalMetricOptions) {
-    const o = optionsObject("Latency", options, false, ["name"]) as OperationalMetricOptions;
-    this.name = metricName("Latency", o.name, "latency_ms");
+    const o = expectOptions("Latency", options, {
+      required: false,
+      known: ["name"],
+    }) as OperationalMetricOptions;
+    this.name = expectMetricName("Latency", o.name, "latency_ms");
   }
 
   /**

@@ -1,6 +1,7 @@
 import { type Metric, type MetricInput, MetricUnavailableError } from "@fastrag/bench-core";
 import { usageOf } from "../internal/input.js";
-import { describeValue, metricName, optionsObject } from "../internal/options.js";
+import { describeValue } from "../internal/options.js";
+import { expectMetricName, expectOptions } from "../kit.js";
 import type { OperationalMetricOptions } from "./latency.js";
 
 /**
@@ -14,11 +15,16 @@ export class Tokens implements Metric {
   readonly higherIsBetter: boolean = false;
   readonly needsRelevantIds: boolean = false;
   readonly needsAnswer: boolean = false;
+  /** The metric contract this class implements (see `Metric.specificationVersion`). */
+  readonly specificationVersion = "v1" as const;
 
   /** @throws {ConfigurationError} for a bad `name`. */
   constructor(options?: OperationalMetricOptions) {
-    const o = optionsObject("Tokens", options, false, ["name"]) as OperationalMetricOptions;
-    this.name = metricName("Tokens", o.name, "tokens");
+    const o = expectOptions("Tokens", options, {
+      required: false,
+      known: ["name"],
+    }) as OperationalMetricOptions;
+    this.name = expectMetricName("Tokens", o.name, "tokens");
   }
 
   /**

@@ -2,13 +2,8 @@ import type { Metric, MetricInput } from "@fastrag/bench-core";
 import { expectRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { hitRateOfFlags } from "../internal/kernels.js";
-import {
-  CUTOFF_OPTIONS,
-  cutoff,
-  matchLevel,
-  metricName,
-  optionsObject,
-} from "../internal/options.js";
+import { CUTOFF_OPTIONS } from "../internal/options.js";
+import { expectCutoff, expectMatchLevel, expectMetricName, expectOptions } from "../kit.js";
 import type { CutoffOptions } from "./options.js";
 
 /**
@@ -21,15 +16,20 @@ export class HitRate implements Metric {
   readonly higherIsBetter: boolean = true;
   readonly needsRelevantIds: boolean = true;
   readonly needsAnswer: boolean = false;
+  /** The metric contract this class implements (see `Metric.specificationVersion`). */
+  readonly specificationVersion = "v1" as const;
   readonly k: number;
   readonly level: MatchLevel;
 
   /** @throws {ConfigurationError} when `k` is not a positive integer or `level` is unknown. */
   constructor(options: CutoffOptions) {
-    const o = optionsObject("HitRate", options, true, CUTOFF_OPTIONS) as Partial<CutoffOptions>;
-    this.k = cutoff("HitRate", o.k);
-    this.level = matchLevel("HitRate", o.level);
-    this.name = metricName("HitRate", o.name, `hit_rate@${this.k}`);
+    const o = expectOptions("HitRate", options, {
+      required: true,
+      known: CUTOFF_OPTIONS,
+    }) as Partial<CutoffOptions>;
+    this.k = expectCutoff("HitRate", o.k);
+    this.level = expectMatchLevel("HitRate", o.level);
+    this.name = expectMetricName("HitRate", o.name, `hit_rate@${this.k}`);
   }
 
   /**

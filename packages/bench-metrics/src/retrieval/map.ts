@@ -2,13 +2,8 @@ import type { Metric, MetricInput } from "@fastrag/bench-core";
 import { expectRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { averagePrecisionOfFlags } from "../internal/kernels.js";
-import {
-  CUTOFF_OPTIONS,
-  cutoff,
-  matchLevel,
-  metricName,
-  optionsObject,
-} from "../internal/options.js";
+import { CUTOFF_OPTIONS } from "../internal/options.js";
+import { expectCutoff, expectMatchLevel, expectMetricName, expectOptions } from "../kit.js";
 import type { OptionalCutoffOptions } from "./options.js";
 
 /**
@@ -23,6 +18,8 @@ export class MAP implements Metric {
   readonly higherIsBetter: boolean = true;
   readonly needsRelevantIds: boolean = true;
   readonly needsAnswer: boolean = false;
+  /** The metric contract this class implements (see `Metric.specificationVersion`). */
+  readonly specificationVersion = "v1" as const;
   /** The cutoff, `undefined` for the whole ranking. */
   readonly k: number | undefined;
   readonly level: MatchLevel;
@@ -30,11 +27,14 @@ export class MAP implements Metric {
 
   /** @throws {ConfigurationError} when `k` is given but not a positive integer, or `level` is unknown. */
   constructor(options?: OptionalCutoffOptions) {
-    const o = optionsObject("MAP", options, false, CUTOFF_OPTIONS) as OptionalCutoffOptions;
-    this.k = o.k === undefined ? undefined : cutoff("MAP", o.k);
+    const o = expectOptions("MAP", options, {
+      required: false,
+      known: CUTOFF_OPTIONS,
+    }) as OptionalCutoffOptions;
+    this.k = o.k === undefined ? undefined : expectCutoff("MAP", o.k);
     this.cut = this.k ?? Number.POSITIVE_INFINITY;
-    this.level = matchLevel("MAP", o.level);
-    this.name = metricName("MAP", o.name, this.k === undefined ? "map" : `map@${this.k}`);
+    this.level = expectMatchLevel("MAP", o.level);
+    this.name = expectMetricName("MAP", o.name, this.k === undefined ? "map" : `map@${this.k}`);
   }
 
   /**

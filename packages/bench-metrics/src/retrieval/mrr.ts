@@ -2,13 +2,8 @@ import type { Metric, MetricInput } from "@fastrag/bench-core";
 import { expectRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { reciprocalRankOfFlags } from "../internal/kernels.js";
-import {
-  CUTOFF_OPTIONS,
-  cutoff,
-  matchLevel,
-  metricName,
-  optionsObject,
-} from "../internal/options.js";
+import { CUTOFF_OPTIONS } from "../internal/options.js";
+import { expectCutoff, expectMatchLevel, expectMetricName, expectOptions } from "../kit.js";
 import type { OptionalCutoffOptions } from "./options.js";
 
 /**
@@ -28,6 +23,8 @@ export class MRR implements Metric {
   readonly higherIsBetter: boolean = true;
   readonly needsRelevantIds: boolean = true;
   readonly needsAnswer: boolean = false;
+  /** The metric contract this class implements (see `Metric.specificationVersion`). */
+  readonly specificationVersion = "v1" as const;
   /** The cutoff, `undefined` for the whole ranking. */
   readonly k: number | undefined;
   readonly level: MatchLevel;
@@ -35,11 +32,14 @@ export class MRR implements Metric {
 
   /** @throws {ConfigurationError} when `k` is given but not a positive integer, or `level` is unknown. */
   constructor(options?: OptionalCutoffOptions) {
-    const o = optionsObject("MRR", options, false, CUTOFF_OPTIONS) as OptionalCutoffOptions;
-    this.k = o.k === undefined ? undefined : cutoff("MRR", o.k);
+    const o = expectOptions("MRR", options, {
+      required: false,
+      known: CUTOFF_OPTIONS,
+    }) as OptionalCutoffOptions;
+    this.k = o.k === undefined ? undefined : expectCutoff("MRR", o.k);
     this.cut = this.k ?? Number.POSITIVE_INFINITY;
-    this.level = matchLevel("MRR", o.level);
-    this.name = metricName("MRR", o.name, this.k === undefined ? "mrr" : `mrr@${this.k}`);
+    this.level = expectMatchLevel("MRR", o.level);
+    this.name = expectMetricName("MRR", o.name, this.k === undefined ? "mrr" : `mrr@${this.k}`);
   }
 
   /**

@@ -3,13 +3,8 @@ import { idealGainsOf } from "../internal/ideal-gains.js";
 import { expectRelevance, expectRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedGainsOf, relevantCountOf } from "../internal/judgments.js";
 import { ndcgOfGains } from "../internal/kernels.js";
-import {
-  CUTOFF_OPTIONS,
-  cutoff,
-  matchLevel,
-  metricName,
-  optionsObject,
-} from "../internal/options.js";
+import { CUTOFF_OPTIONS } from "../internal/options.js";
+import { expectCutoff, expectMatchLevel, expectMetricName, expectOptions } from "../kit.js";
 import type { CutoffOptions } from "./options.js";
 
 /**
@@ -36,15 +31,20 @@ export class NDCG implements Metric {
   readonly higherIsBetter: boolean = true;
   readonly needsRelevantIds: boolean = true;
   readonly needsAnswer: boolean = false;
+  /** The metric contract this class implements (see `Metric.specificationVersion`). */
+  readonly specificationVersion = "v1" as const;
   readonly k: number;
   readonly level: MatchLevel;
 
   /** @throws {ConfigurationError} when `k` is not a positive integer or `level` is unknown. */
   constructor(options: CutoffOptions) {
-    const o = optionsObject("NDCG", options, true, CUTOFF_OPTIONS) as Partial<CutoffOptions>;
-    this.k = cutoff("NDCG", o.k);
-    this.level = matchLevel("NDCG", o.level);
-    this.name = metricName("NDCG", o.name, `ndcg@${this.k}`);
+    const o = expectOptions("NDCG", options, {
+      required: true,
+      known: CUTOFF_OPTIONS,
+    }) as Partial<CutoffOptions>;
+    this.k = expectCutoff("NDCG", o.k);
+    this.level = expectMatchLevel("NDCG", o.level);
+    this.name = expectMetricName("NDCG", o.name, `ndcg@${this.k}`);
   }
 
   /**

@@ -2,13 +2,8 @@ import type { Metric, MetricInput } from "@fastrag/bench-core";
 import { expectRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { precisionOfFlags } from "../internal/kernels.js";
-import {
-  CUTOFF_OPTIONS,
-  cutoff,
-  matchLevel,
-  metricName,
-  optionsObject,
-} from "../internal/options.js";
+import { CUTOFF_OPTIONS } from "../internal/options.js";
+import { expectCutoff, expectMatchLevel, expectMetricName, expectOptions } from "../kit.js";
 import type { CutoffOptions } from "./options.js";
 
 /**
@@ -22,15 +17,20 @@ export class Precision implements Metric {
   readonly higherIsBetter: boolean = true;
   readonly needsRelevantIds: boolean = true;
   readonly needsAnswer: boolean = false;
+  /** The metric contract this class implements (see `Metric.specificationVersion`). */
+  readonly specificationVersion = "v1" as const;
   readonly k: number;
   readonly level: MatchLevel;
 
   /** @throws {ConfigurationError} when `k` is not a positive integer or `level` is unknown. */
   constructor(options: CutoffOptions) {
-    const o = optionsObject("Precision", options, true, CUTOFF_OPTIONS) as Partial<CutoffOptions>;
-    this.k = cutoff("Precision", o.k);
-    this.level = matchLevel("Precision", o.level);
-    this.name = metricName("Precision", o.name, `precision@${this.k}`);
+    const o = expectOptions("Precision", options, {
+      required: true,
+      known: CUTOFF_OPTIONS,
+    }) as Partial<CutoffOptions>;
+    this.k = expectCutoff("Precision", o.k);
+    this.level = expectMatchLevel("Precision", o.level);
+    this.name = expectMetricName("Precision", o.name, `precision@${this.k}`);
   }
 
   /**

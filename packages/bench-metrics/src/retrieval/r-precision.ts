@@ -2,7 +2,7 @@ import type { Metric, MetricInput } from "@fastrag/bench-core";
 import { expectRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { rPrecisionOfFlags } from "../internal/kernels.js";
-import { matchLevel, metricName, optionsObject } from "../internal/options.js";
+import { expectMatchLevel, expectMetricName, expectOptions } from "../kit.js";
 import type { RetrievalMetricOptions } from "./options.js";
 
 /**
@@ -16,16 +16,18 @@ export class RPrecision implements Metric {
   readonly higherIsBetter: boolean = true;
   readonly needsRelevantIds: boolean = true;
   readonly needsAnswer: boolean = false;
+  /** The metric contract this class implements (see `Metric.specificationVersion`). */
+  readonly specificationVersion = "v1" as const;
   readonly level: MatchLevel;
 
   /** @throws {ConfigurationError} when `level` is unknown. */
   constructor(options?: RetrievalMetricOptions) {
-    const o = optionsObject("RPrecision", options, false, [
-      "level",
-      "name",
-    ]) as RetrievalMetricOptions;
-    this.level = matchLevel("RPrecision", o.level);
-    this.name = metricName("RPrecision", o.name, "r_precision");
+    const o = expectOptions("RPrecision", options, {
+      required: false,
+      known: ["level", "name"],
+    }) as RetrievalMetricOptions;
+    this.level = expectMatchLevel("RPrecision", o.level);
+    this.name = expectMetricName("RPrecision", o.name, "r_precision");
   }
 
   /**

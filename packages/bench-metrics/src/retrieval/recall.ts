@@ -2,13 +2,8 @@ import type { Metric, MetricInput } from "@fastrag/bench-core";
 import { expectRetrievalInput } from "../internal/input.js";
 import { type MatchLevel, rankedOf, relevantCountOf } from "../internal/judgments.js";
 import { recallOfFlags } from "../internal/kernels.js";
-import {
-  CUTOFF_OPTIONS,
-  cutoff,
-  matchLevel,
-  metricName,
-  optionsObject,
-} from "../internal/options.js";
+import { CUTOFF_OPTIONS } from "../internal/options.js";
+import { expectCutoff, expectMatchLevel, expectMetricName, expectOptions } from "../kit.js";
 import type { CutoffOptions } from "./options.js";
 
 /**
@@ -26,15 +21,20 @@ export class Recall implements Metric {
   readonly higherIsBetter: boolean = true;
   readonly needsRelevantIds: boolean = true;
   readonly needsAnswer: boolean = false;
+  /** The metric contract this class implements (see `Metric.specificationVersion`). */
+  readonly specificationVersion = "v1" as const;
   readonly k: number;
   readonly level: MatchLevel;
 
   /** @throws {ConfigurationError} when `k` is not a positive integer or `level` is unknown. */
   constructor(options: CutoffOptions) {
-    const o = optionsObject("Recall", options, true, CUTOFF_OPTIONS) as Partial<CutoffOptions>;
-    this.k = cutoff("Recall", o.k);
-    this.level = matchLevel("Recall", o.level);
-    this.name = metricName("Recall", o.name, `recall@${this.k}`);
+    const o = expectOptions("Recall", options, {
+      required: true,
+      known: CUTOFF_OPTIONS,
+    }) as Partial<CutoffOptions>;
+    this.k = expectCutoff("Recall", o.k);
+    this.level = expectMatchLevel("Recall", o.level);
+    this.name = expectMetricName("Recall", o.name, `recall@${this.k}`);
   }
 
   /**

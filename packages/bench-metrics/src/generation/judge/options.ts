@@ -1,5 +1,6 @@
 // What every judge metric takes and reads: its options, and the parts of the input it judges.
 import { ConfigurationError, type JudgeFunction, type MetricInput } from "@fastrag/bench-core";
+import { expectSpecificationVersion } from "@fastrag/bench-core/internal/base";
 import {
   answerOf,
   chunkAt,
@@ -8,13 +9,13 @@ import {
   expectRetrieved,
   questionOf,
 } from "../../internal/input.js";
+import { describeValue } from "../../internal/options.js";
 import {
-  describeValue,
-  functionOption,
-  metricName,
-  optionsObject,
-  timeoutOption,
-} from "../../internal/options.js";
+  expectFunctionOption,
+  expectMetricName,
+  expectOptions,
+  expectTimeoutMs,
+} from "../../kit.js";
 import { type Asker, DEFAULT_JUDGE_TIMEOUT_MS } from "./ask.js";
 import type { StepName, StepPrompts } from "./steps.js";
 
@@ -62,11 +63,17 @@ export function judgeOptions(
   fallbackName: string,
   extra: readonly string[] = [],
 ): { readonly asker: Asker; readonly o: Record<string, unknown> } {
-  const o = optionsObject(metric, options, true, [...JUDGE_OPTIONS, ...extra]) as Record<
-    string,
-    unknown
-  >;
-  const judge = functionOption<JudgeFunction>(metric, "judge", o.judge);
+  const o = expectOptions(metric, options, {
+    required: true,
+    known: [...JUDGE_OPTIONS, ...extra],
+  }) as Record<string, unknown>;
+  const judge = expectFunctionOption<JudgeFunction>(metric, "judge", o.judge);
+  expectSpecificationVersion(judge.specificationVersion, {
+    where: `${metric}: option judge`,
+    contract: "judges",
+    kind: "invalid-option",
+    option: "judge",
+  });
   const prompts = o.prompts;
   if (prompts !== undefined) {
     if (typeof prompts !== "object" || prompts === null || Array.isArray(prompts)) {
@@ -82,15 +89,15 @@ export function judgeOptions(
           { kind: "invalid-option", option: "prompts" },
         );
       }
-      functionOption(metric, `prompts.${step}`, fn);
+      expectFunctionOption(metric, `prompts.${step}`, fn);
     }
   }
   return {
     asker: {
-      metric: metricName(metric, o.name, fallbackName),
+      metric: expectMetricName(metric, o.name, fallbackName),
       judge,
       prompts: prompts as StepPrompts | undefined,
-      timeoutMs: timeoutOption(metric, o.timeoutMs) ?? DEFAULT_JUDGE_TIMEOUT_MS,
+      timeoutMs: expectTimeoutMs(metric, o.timeoutMs) ?? DEFAULT_JUDGE_TIMEOUT_MS,
     },
     o,
   };
