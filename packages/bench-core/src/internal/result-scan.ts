@@ -61,125 +61,183 @@ export function scanResultFile<H>(
   const fd = openSync(path, "r");
   try {
     const { size, mtimeMs } = fstatSync(fd);
-    let buf = takeBuffer();
-    let len = 0;
-    let eof = false;
-    let pos = 0;
-    /** Bytes before this index are known to be valid UTF-8. */
-    let checked = 0;
-    let lineNo = 0;
-    let headerText = "";
-    let state: "header" | "samples" | "done" = "header";
-    let scan: LineScanner | undefined;
-    let header: H | undefined;
-    let lastHadComma = true;
-    let count = 0;
+    const lines = new FileLines(fd);
     try {
-      for (;;) {
-        // A complete line is [pos, nl). Refill when no newline is left in the buffer.
-        let nl = buf.indexOf(0x0a, pos);
-        if (nl === -1 || nl >= len) {
-          if (!eof) {
-            if (pos > 0) {
-              buf.copyWithin(0, pos, len);
-              len -= pos;
-              checked -= pos;
-              pos = 0;
-            }
-            if (len === buf.length) {
-              const bigger = Buffer.allocUnsafe(buf.length * 2);
-              buf.copy(bigger, 0, 0, len);
-              giveBuffer(buf);
-              buf = bigger;
-            }
-            const bytesRead = readSync(fd, buf, len, buf.length - len, null);
-            if (bytesRead === 0) eof = true;
-            len += bytesRead;
-            // Newlines never fall inside a UTF-8 sequence: check up to the last one (all at EOF).
-            const upTo = eof ? len : buf.lastIndexOf(0x0a, len - 1) + 1;
-            if (upTo > checked) {
-              if (!isUtf8(buf.subarray(checked, upTo))) return undefined;
-              checked = upTo;
-            }
-            continue;
-          }
-          // EOF: what is left is the last (unterminated) line.
-          if (pos >= len) break;
-          nl = len;
-        }
-        lineNo++;
-        if (state === "header") {
-          const line = buf.toString("utf8", pos, nl);
-          pos = nl + 1;
-          if (line === SAMPLES_LINE) {
-            // The header is the file's text up to here, its last comma replaced by the brace
-            // that closes the object: exactly what a full parse would read, minus the samples.
-            const trimmed = headerText.trimEnd();
-            if (!trimmed.endsWith(",")) return undefined;
-            let data: unknown;
-            try {
-              data = JSON.parse(`${trimmed.slice(0, -1)}}`);
-            } catch {
-              return undefined;
-            }
-            const parsed = parsers.header(data);
-            header = parsed.header;
-            // Columns sized for the count the header announces, but never past what the file
-            // can hold (a sample line takes over 40 bytes); grown by doubling when short.
-            const capacity = Math.min(parsed.expected ?? Number.POSITIVE_INFINITY, size / 40);
-            scan = new LineScanner(parsed.metrics, parsers, capacity);
-            state = "samples";
-            continue;
-          }
-          headerText += `${line}\n`;
-          if (lineNo === 1 && line !== "{") return undefined;
-          if (headerText.length > MAX_HEADER) return undefined;
-          continue;
-        }
-        if (state === "done") {
-          for (let i = pos; i < nl; i++) {
-            const c = buf[i] as number;
-            if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return undefined;
-          }
-          pos = nl + 1;
-          continue;
-        }
-        const s = scan as LineScanner;
-        if (nl - pos === 2 && buf[pos] === 0x5d && buf[pos + 1] === 0x7d) {
-          // `]}`: the samples array and the file close. The last sample has no comma.
-          if (count > 0 && lastHadComma) return undefined;
-          state = "done";
-          pos = nl + 1;
-          continue;
-        }
-        if (!lastHadComma) return undefined;
-        let end = nl;
-        lastHadComma = buf[end - 1] === 0x2c;
-        if (lastHadComma) end--;
-        if (end <= pos || buf[pos] !== 0x7b || buf[end - 1] !== 0x7d) return undefined;
-        if (!s.line(buf, pos, end, lineNo)) return undefined;
-        count++;
-        pos = nl + 1;
-      }
+      const opened = scanHeader(lines, parsers, size);
+      if (opened === undefined) return undefined;
+      const scan = opened.scan;
+      if (!scanSamples(lines, scan) || !scanTail(lines)) return undefined;
+      scan.shareIds();
+      return {
+        header: opened.header,
+        sampleIds: scan.ids,
+        questionHashes: scan.questionHashes(),
+        columns: scan.columns(),
+        statuses: scan.statuses,
+        trials: scan.trials(),
+        size,
+        mtimeMs,
+      };
     } finally {
-      giveBuffer(buf);
+      lines.release();
     }
-    // Not closed (truncated, or another layout): the full parse says what is wrong.
-    if (state !== "done") return undefined;
-    const s = scan as LineScanner;
-    s.shareIds();
-    return {
-      header: header as H,
-      sampleIds: s.ids,
-      questionHashes: s.questionHashes(),
-      columns: s.columns(),
-      statuses: s.statuses,
-      trials: s.trials(),
-      size,
-      mtimeMs,
-    };
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Marks of {@link FileLines.next}: the file has no line left, or is not UTF-8. */
+const END = -1;
+const NOT_UTF8 = -2;
+
+/**
+ * A file's lines, read through the reused buffer: line k is `buf[pos, end)` for the `end` that
+ * {@link FileLines.next} returns, and every byte handed out was checked to be UTF-8.
+ */
+class FileLines {
+  buf: Buffer = takeBuffer();
+  pos = 0;
+  /** 1-based number of the line `next` last returned. */
+  lineNo = 0;
+  #len = 0;
+  #eof = false;
+  /** Bytes before this index are known to be valid UTF-8. */
+  #checked = 0;
+
+  constructor(private readonly fd: number) {}
+
+  /** The end of the next line (its newline, or the file's end), or END, or NOT_UTF8. */
+  next(): number {
+    for (;;) {
+      // A complete line is [pos, nl). Refill when no newline is left in the buffer.
+      const nl = this.buf.indexOf(0x0a, this.pos);
+      if (nl !== -1 && nl < this.#len) {
+        this.lineNo++;
+        return nl;
+      }
+      if (this.#eof) {
+        // What is left is the last (unterminated) line.
+        if (this.pos >= this.#len) return END;
+        this.lineNo++;
+        return this.#len;
+      }
+      if (!this.#refill()) return NOT_UTF8;
+    }
+  }
+
+  /** Moves past the line that ends at `end`. */
+  skip(end: number): void {
+    this.pos = end + 1;
+  }
+
+  release(): void {
+    giveBuffer(this.buf);
+  }
+
+  /** Reads more of the file behind what is left; false when the new bytes are not UTF-8. */
+  #refill(): boolean {
+    let buf = this.buf;
+    if (this.pos > 0) {
+      buf.copyWithin(0, this.pos, this.#len);
+      this.#len -= this.pos;
+      this.#checked -= this.pos;
+      this.pos = 0;
+    }
+    if (this.#len === buf.length) {
+      const bigger = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(bigger, 0, 0, this.#len);
+      giveBuffer(buf);
+      buf = bigger;
+      this.buf = bigger;
+    }
+    const bytesRead = readSync(this.fd, buf, this.#len, buf.length - this.#len, null);
+    if (bytesRead === 0) this.#eof = true;
+    this.#len += bytesRead;
+    // Newlines never fall inside a UTF-8 sequence: check up to the last one (all at EOF).
+    const upTo = this.#eof ? this.#len : buf.lastIndexOf(0x0a, this.#len - 1) + 1;
+    if (upTo > this.#checked) {
+      if (!isUtf8(buf.subarray(this.#checked, upTo))) return false;
+      this.#checked = upTo;
+    }
+    return true;
+  }
+}
+
+/**
+ * The header: the lines up to `"samples": [`, read as the JSON object they open (its last comma
+ * replaced by the brace that closes it: exactly what a full parse would read, minus the samples)
+ * and checked by `parsers.header`; and a line scanner for the samples. Undefined when the file is
+ * not in `save`'s layout.
+ */
+function scanHeader<H>(
+  lines: FileLines,
+  parsers: ScanParsers<H>,
+  size: number,
+): { header: H; scan: LineScanner } | undefined {
+  let headerText = "";
+  for (;;) {
+    const nl = lines.next();
+    if (nl < 0) return undefined;
+    const line = lines.buf.toString("utf8", lines.pos, nl);
+    lines.skip(nl);
+    if (line === SAMPLES_LINE) break;
+    headerText += `${line}\n`;
+    if (lines.lineNo === 1 && line !== "{") return undefined;
+    if (headerText.length > MAX_HEADER) return undefined;
+  }
+  const trimmed = headerText.trimEnd();
+  if (!trimmed.endsWith(",")) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(`${trimmed.slice(0, -1)}}`);
+  } catch {
+    return undefined;
+  }
+  const parsed = parsers.header(data);
+  // Columns sized for the count the header announces, but never past what the file can hold (a
+  // sample line takes over 40 bytes); grown by doubling when short.
+  const capacity = Math.min(parsed.expected ?? Number.POSITIVE_INFINITY, size / 40);
+  return { header: parsed.header, scan: new LineScanner(parsed.metrics, parsers, capacity) };
+}
+
+/**
+ * The sample lines, one JSON object each, every one but the last ending in a comma, up to the
+ * `]}` that closes the samples and the file. False when the file is not in that layout.
+ */
+function scanSamples(lines: FileLines, scan: LineScanner): boolean {
+  let lastHadComma = true;
+  let count = 0;
+  for (;;) {
+    const nl = lines.next();
+    if (nl < 0) return false;
+    const { buf, pos } = lines;
+    if (nl - pos === 2 && buf[pos] === 0x5d && buf[pos + 1] === 0x7d) {
+      lines.skip(nl);
+      // The last sample has no comma.
+      return !(count > 0 && lastHadComma);
+    }
+    if (!lastHadComma) return false;
+    let end = nl;
+    lastHadComma = buf[end - 1] === 0x2c;
+    if (lastHadComma) end--;
+    if (end <= pos || buf[pos] !== 0x7b || buf[end - 1] !== 0x7d) return false;
+    if (!scan.line(buf, pos, end, lines.lineNo)) return false;
+    count++;
+    lines.skip(nl);
+  }
+}
+
+/** After `]}`, only blank lines (spaces, tabs, carriage returns); false otherwise. */
+function scanTail(lines: FileLines): boolean {
+  for (;;) {
+    const nl = lines.next();
+    if (nl === END) return true;
+    if (nl === NOT_UTF8) return false;
+    for (let i = lines.pos; i < nl; i++) {
+      const c = lines.buf[i] as number;
+      if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+    }
+    lines.skip(nl);
   }
 }
 

@@ -317,7 +317,8 @@ export class LineScanner extends JsonBytes {
    * A scores object's content (after its `{`), each metric's number or NaN (null) written at
    * `out[m][at]` and, with `present`, its key marked (`at + 1`): the index after its `}`, or -1
    * for a key that is no metric of the file, or a number where the record is `errored` (refused,
-   * in the words of the full parse).
+   * in the words of the full parse). Positional, as every method of this loop: it runs once per
+   * sample line and per trial, and an options object would be one allocation more each time.
    */
   #scores(
     b: Buffer,

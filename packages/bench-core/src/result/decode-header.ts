@@ -16,7 +16,12 @@ import { SUMMARY_STATS } from "../types.js";
 import { RESULT_FORMAT } from "./codec.js";
 import { parseCreatedAt } from "./date.js";
 import { parseJudgeUsage, parseUsage } from "./decode-sample.js";
-import type { BenchmarkResultInit, Provenance, RateLimitRecord } from "./result-init.js";
+import type {
+  BenchmarkResultInit,
+  Provenance,
+  RateLimitRecord,
+  ResultShard,
+} from "./result-init.js";
 
 const READABLE: ReadonlySet<string> = new Set(["1", "2"]);
 const FORMAT_RE = /^fastrag-bench-result\/(\d+)(?:\.\d+)*$/;
@@ -26,8 +31,70 @@ const FORMAT_RE = /^fastrag-bench-result\/(\d+)(?:\.\d+)*$/;
  *
  * @throws {ConfigurationError} naming `source` and the offending field.
  */
-export function parseHeader(data: unknown, source: string): Omit<BenchmarkResultInit, "samples"> {
+export function parseHeader(data: unknown, source: string): Header {
   const obj = expectObject(data, source, "the top level");
+  expectFormat(obj, source);
+  const name = expectString(obj.name, source, "name");
+  const createdAt = parseCreatedAt(expectString(obj.created_at, source, "created_at"), source);
+  const durationS = expectFiniteOrNull(obj.duration_s, source, "duration_s");
+  if (durationS === null || durationS < 0) {
+    throw new ConfigurationError(
+      `${source}: duration_s: expected a non-negative number, found ${describeValue(obj.duration_s)}`,
+      { kind: "invalid-input", path: source, field: "duration_s" },
+    );
+  }
+  const statusObj = expectObject(obj.status, source, "status");
+  const status: StatusCounts = {
+    successful: expectNonNegativeInt(statusObj.successful, source, "status.successful"),
+    errored: expectNonNegativeInt(statusObj.errored, source, "status.errored"),
+    incomplete: expectNonNegativeInt(statusObj.incomplete, source, "status.incomplete"),
+  };
+  const higherIsBetter = parseDirections(obj, source);
+  const summary = parseSummaries(obj, higherIsBetter, source);
+  const out: { -readonly [K in keyof Header]: Header[K] } = {
+    name,
+    createdAt,
+    durationS,
+    status,
+    summary,
+    higherIsBetter,
+  };
+  if (obj.dataset !== undefined && obj.dataset !== null) {
+    const d = expectObject(obj.dataset, source, "dataset");
+    out.dataset = {
+      fingerprint: expectString(d.fingerprint, source, "dataset.fingerprint"),
+      size: expectNonNegativeInt(d.size, source, "dataset.size"),
+    };
+  }
+  if (obj.shard !== undefined && obj.shard !== null) out.shard = parseShard(obj.shard, source);
+  if (obj.rate_limit !== undefined && obj.rate_limit !== null) {
+    out.rateLimit = parseRateLimit(obj.rate_limit, source);
+  }
+  if (obj.keep_chunk_text !== undefined)
+    out.keepChunkText = expectBoolean(obj.keep_chunk_text, source, "keep_chunk_text");
+  if (obj.usage !== undefined && obj.usage !== null)
+    out.usage = parseUsage(obj.usage, source, "usage");
+  if (obj.judge_usage !== undefined && obj.judge_usage !== null)
+    out.judgeUsage = parseJudgeUsage(obj.judge_usage, source, "judge_usage");
+  const provenance = parseProvenance(obj, source);
+  if (provenance !== undefined) out.provenance = provenance;
+  if (obj.trials !== undefined && obj.trials !== null) {
+    const trials = expectNonNegativeInt(obj.trials, source, "trials");
+    if (trials < 1) {
+      throw new ConfigurationError(
+        `${source}: trials: expected a positive number of trials per sample, found ${trials}`,
+        { kind: "invalid-input", path: source, field: "trials" },
+      );
+    }
+    out.trials = trials;
+  }
+  return out;
+}
+
+type Header = Omit<BenchmarkResultInit, "samples">;
+
+/** A result of a format version this core reads (1 and 2). */
+function expectFormat(obj: Record<string, unknown>, source: string): void {
   if (!("format" in obj) && !("samples" in obj)) {
     throw new ConfigurationError(
       `${source}: not a fastrag bench result: expected an object with "format" and "samples", found keys ${describeKeys(obj)}`,
@@ -48,26 +115,24 @@ export function parseHeader(data: unknown, source: string): Omit<BenchmarkResult
       { kind: "invalid-input", path: source, field: "format" },
     );
   }
-  const name = expectString(obj.name, source, "name");
-  const createdAt = parseCreatedAt(expectString(obj.created_at, source, "created_at"), source);
-  const durationS = expectFiniteOrNull(obj.duration_s, source, "duration_s");
-  if (durationS === null || durationS < 0) {
-    throw new ConfigurationError(
-      `${source}: duration_s: expected a non-negative number, found ${describeValue(obj.duration_s)}`,
-      { kind: "invalid-input", path: source, field: "duration_s" },
-    );
-  }
-  const statusObj = expectObject(obj.status, source, "status");
-  const status: StatusCounts = {
-    successful: expectNonNegativeInt(statusObj.successful, source, "status.successful"),
-    errored: expectNonNegativeInt(statusObj.errored, source, "status.errored"),
-    incomplete: expectNonNegativeInt(statusObj.incomplete, source, "status.incomplete"),
-  };
+}
+
+/** `higher_is_better`: metric → direction, in the run's metric order. */
+function parseDirections(obj: Record<string, unknown>, source: string): Record<string, boolean> {
   const hib = expectObject(obj.higher_is_better, source, "higher_is_better");
   const higherIsBetter: Record<string, boolean> = {};
   for (const key of Object.keys(hib)) {
     setOwn(higherIsBetter, key, expectBoolean(hib[key], source, `higher_is_better["${key}"]`));
   }
+  return higherIsBetter;
+}
+
+/** `summary`: metric → its statistics, each of a metric whose direction the file says. */
+function parseSummaries(
+  obj: Record<string, unknown>,
+  higherIsBetter: Readonly<Record<string, boolean>>,
+  source: string,
+): Record<string, DistributionSummary> {
   const summaryObj = expectObject(obj.summary, source, "summary");
   const summary: Record<string, DistributionSummary> = {};
   for (const key of Object.keys(summaryObj)) {
@@ -79,58 +144,29 @@ export function parseHeader(data: unknown, source: string): Omit<BenchmarkResult
       );
     }
   }
-  const out: {
-    -readonly [K in keyof Omit<BenchmarkResultInit, "samples">]: Omit<
-      BenchmarkResultInit,
-      "samples"
-    >[K];
-  } = {
-    name,
-    createdAt,
-    durationS,
-    status,
-    summary,
-    higherIsBetter,
+  return summary;
+}
+
+function parseShard(value: unknown, source: string): ResultShard {
+  const s = expectObject(value, source, "shard");
+  const index = expectNonNegativeInt(s.index, source, "shard.index");
+  const count = expectNonNegativeInt(s.count, source, "shard.count");
+  if (count < 1 || index >= count) {
+    throw new ConfigurationError(
+      `${source}: shard: expected 0 ≤ index < count, found index ${index}, count ${count}`,
+      { kind: "invalid-input", path: source, field: "shard" },
+    );
+  }
+  if (s.samples_fingerprint === undefined) return { index, count };
+  return {
+    index,
+    count,
+    samplesFingerprint: expectString(s.samples_fingerprint, source, "shard.samples_fingerprint"),
   };
-  if (obj.dataset !== undefined && obj.dataset !== null) {
-    const d = expectObject(obj.dataset, source, "dataset");
-    out.dataset = {
-      fingerprint: expectString(d.fingerprint, source, "dataset.fingerprint"),
-      size: expectNonNegativeInt(d.size, source, "dataset.size"),
-    };
-  }
-  if (obj.shard !== undefined && obj.shard !== null) {
-    const s = expectObject(obj.shard, source, "shard");
-    const index = expectNonNegativeInt(s.index, source, "shard.index");
-    const count = expectNonNegativeInt(s.count, source, "shard.count");
-    if (count < 1 || index >= count) {
-      throw new ConfigurationError(
-        `${source}: shard: expected 0 ≤ index < count, found index ${index}, count ${count}`,
-        { kind: "invalid-input", path: source, field: "shard" },
-      );
-    }
-    out.shard =
-      s.samples_fingerprint === undefined
-        ? { index, count }
-        : {
-            index,
-            count,
-            samplesFingerprint: expectString(
-              s.samples_fingerprint,
-              source,
-              "shard.samples_fingerprint",
-            ),
-          };
-  }
-  if (obj.rate_limit !== undefined && obj.rate_limit !== null) {
-    out.rateLimit = parseRateLimit(obj.rate_limit, source);
-  }
-  if (obj.keep_chunk_text !== undefined)
-    out.keepChunkText = expectBoolean(obj.keep_chunk_text, source, "keep_chunk_text");
-  if (obj.usage !== undefined && obj.usage !== null)
-    out.usage = parseUsage(obj.usage, source, "usage");
-  if (obj.judge_usage !== undefined && obj.judge_usage !== null)
-    out.judgeUsage = parseJudgeUsage(obj.judge_usage, source, "judge_usage");
+}
+
+/** `config_hash`, `git_commit` and `params`, when the file has any of them. */
+function parseProvenance(obj: Record<string, unknown>, source: string): Provenance | undefined {
   const provenance: { -readonly [K in keyof Provenance]: Provenance[K] } = {};
   let hasProvenance = false;
   if (obj.config_hash !== undefined && obj.config_hash !== null) {
@@ -145,18 +181,7 @@ export function parseHeader(data: unknown, source: string): Omit<BenchmarkResult
     provenance.params = expectObject(obj.params, source, "params");
     hasProvenance = true;
   }
-  if (hasProvenance) out.provenance = provenance;
-  if (obj.trials !== undefined && obj.trials !== null) {
-    const trials = expectNonNegativeInt(obj.trials, source, "trials");
-    if (trials < 1) {
-      throw new ConfigurationError(
-        `${source}: trials: expected a positive number of trials per sample, found ${trials}`,
-        { kind: "invalid-input", field: "trials" },
-      );
-    }
-    out.trials = trials;
-  }
-  return out;
+  return hasProvenance ? provenance : undefined;
 }
 
 function parseRateLimit(value: unknown, source: string): RateLimitRecord {

@@ -120,6 +120,53 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
       { kind: "invalid-input", path: source, field: `${where}.status` },
     );
   }
+  const scores = parseScores(o, status, source, where);
+  // Format 2 keeps the chunks, whose ids and uris are derived; format 1 the ids and uris alone.
+  const retrieved =
+    o.retrieved === undefined
+      ? undefined
+      : o.retrieved === null
+        ? null
+        : parseChunks(o.retrieved, source, `${where}.retrieved`);
+  const retrievedIds =
+    retrieved === undefined ? formatOneIds(o, source, where) : idsOf(retrieved ?? []);
+  const retrievedUris =
+    retrieved === undefined
+      ? formatOneUris(o, retrievedIds.length, source, where)
+      : urisOf(retrieved ?? []);
+  const sample: MutableSample = {
+    question: expectString(o.question, source, `${where}.question`),
+    status: status as SampleStatus,
+    scores,
+    answer: expectStringOrNull(o.answer ?? null, source, `${where}.answer`),
+    retrievedIds,
+    retrievedUris,
+    latencyMs: expectFiniteOrNull(o.latency_ms ?? null, source, `${where}.latency_ms`),
+    error: expectStringOrNull(o.error ?? null, source, `${where}.error`),
+  };
+  if (o.sample_id !== undefined && o.sample_id !== null) {
+    sample.sampleId =
+      typeof o.sample_id === "number"
+        ? String(o.sample_id)
+        : expectString(o.sample_id, source, `${where}.sample_id`);
+  }
+  if (o.attempts !== undefined)
+    sample.attempts = expectNonNegativeInt(o.attempts, source, `${where}.attempts`);
+  // An errored sample has no output: its `retrieved` is written empty and read as absent.
+  if (retrieved !== undefined && status !== "errored") sample.retrieved = retrieved;
+  addOptionalFields(sample, o, source, where);
+  return sample;
+}
+
+type MutableSample = { -readonly [K in keyof SampleResult]: SampleResult[K] };
+
+/** A sample's scores: finite numbers or `null`, all `null` in an errored sample. */
+function parseScores(
+  o: Record<string, unknown>,
+  status: string,
+  source: string,
+  where: string,
+): Record<string, number | null> {
   const scoresObj = expectObject(
     requiredField(o, "scores", "an object of metric → score", source, where),
     source,
@@ -143,86 +190,87 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
         : expectFiniteOrNull(v, source, `${where}.scores["${key}"]`),
     );
   }
-  let retrieved: RetrievedChunk[] | null | undefined;
-  let retrievedIds: string[];
-  let retrievedUris: (string | null)[];
-  if (o.retrieved !== undefined) {
-    // Format 2: the chunks; their ids and uris are derived.
-    retrieved =
-      o.retrieved === null ? null : parseChunks(o.retrieved, source, `${where}.retrieved`);
-    const chunks = retrieved ?? [];
-    retrievedIds = new Array(chunks.length);
-    retrievedUris = new Array(chunks.length);
-    for (let i = 0; i < chunks.length; i++) {
-      const c = chunks[i] as RetrievedChunk;
-      retrievedIds[i] = c.id;
-      retrievedUris[i] = c.uri ?? null;
-    }
-  } else {
-    if (o.retrieved_ids === undefined) {
-      throw new ConfigurationError(
-        `${source}: ${where}.retrieved: missing, expected an array of chunks { id, … } (format 2), or retrieved_ids (format 1)`,
-        { kind: "invalid-input", path: source, field: `${where}.retrieved` },
-      );
-    }
-    const ids = expectArray(
-      requiredField(
-        o,
-        "retrieved_ids",
-        "an array of strings (format 1), or retrieved (format 2)",
-        source,
-        where,
-      ),
-      source,
-      `${where}.retrieved_ids`,
+  return scores;
+}
+
+function idsOf(chunks: readonly RetrievedChunk[]): string[] {
+  const ids: string[] = new Array(chunks.length);
+  for (let i = 0; i < chunks.length; i++) ids[i] = (chunks[i] as RetrievedChunk).id;
+  return ids;
+}
+
+function urisOf(chunks: readonly RetrievedChunk[]): (string | null)[] {
+  const uris: (string | null)[] = new Array(chunks.length);
+  for (let i = 0; i < chunks.length; i++) uris[i] = (chunks[i] as RetrievedChunk).uri ?? null;
+  return uris;
+}
+
+/** A format-1 sample's `retrieved_ids` (a format-2 sample without `retrieved` is refused here). */
+function formatOneIds(o: Record<string, unknown>, source: string, where: string): string[] {
+  if (o.retrieved_ids === undefined) {
+    throw new ConfigurationError(
+      `${source}: ${where}.retrieved: missing, expected an array of chunks { id, … } (format 2), or retrieved_ids (format 1)`,
+      { kind: "invalid-input", path: source, field: `${where}.retrieved` },
     );
-    retrievedIds = new Array(ids.length);
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i];
-      retrievedIds[i] =
-        typeof id === "string" ? id : expectString(id, source, `${where}.retrieved_ids[${i}]`);
-    }
-    const uris =
-      o.retrieved_uris === undefined || o.retrieved_uris === null
-        ? new Array<null>(ids.length).fill(null)
-        : expectArray(o.retrieved_uris, source, `${where}.retrieved_uris`);
-    if (uris.length !== ids.length) {
-      throw new ConfigurationError(
-        `${source}: ${where}.retrieved_uris: expected one entry per retrieved id (${ids.length}, null where a chunk has no uri), found ${uris.length}`,
-        { kind: "invalid-input", path: source, field: `${where}.retrieved_uris` },
-      );
-    }
-    retrievedUris = new Array(uris.length);
-    for (let i = 0; i < uris.length; i++) {
-      const u = uris[i];
-      retrievedUris[i] =
-        u === null || typeof u === "string"
-          ? u
-          : expectStringOrNull(u, source, `${where}.retrieved_uris[${i}]`);
-    }
   }
-  const sample: {
-    -readonly [K in keyof SampleResult]: SampleResult[K];
-  } = {
-    question: expectString(o.question, source, `${where}.question`),
-    status: status as SampleStatus,
-    scores,
-    answer: expectStringOrNull(o.answer ?? null, source, `${where}.answer`),
-    retrievedIds,
-    retrievedUris,
-    latencyMs: expectFiniteOrNull(o.latency_ms ?? null, source, `${where}.latency_ms`),
-    error: expectStringOrNull(o.error ?? null, source, `${where}.error`),
-  };
-  if (o.sample_id !== undefined && o.sample_id !== null) {
-    sample.sampleId =
-      typeof o.sample_id === "number"
-        ? String(o.sample_id)
-        : expectString(o.sample_id, source, `${where}.sample_id`);
+  const ids = expectArray(
+    requiredField(
+      o,
+      "retrieved_ids",
+      "an array of strings (format 1), or retrieved (format 2)",
+      source,
+      where,
+    ),
+    source,
+    `${where}.retrieved_ids`,
+  );
+  const out: string[] = new Array(ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    out[i] = typeof id === "string" ? id : expectString(id, source, `${where}.retrieved_ids[${i}]`);
   }
-  if (o.attempts !== undefined)
-    sample.attempts = expectNonNegativeInt(o.attempts, source, `${where}.attempts`);
-  // An errored sample has no output: its `retrieved` is written empty and read as absent.
-  if (retrieved !== undefined && status !== "errored") sample.retrieved = retrieved;
+  return out;
+}
+
+/** A format-1 sample's `retrieved_uris`, one per id (`null` throughout when absent). */
+function formatOneUris(
+  o: Record<string, unknown>,
+  count: number,
+  source: string,
+  where: string,
+): (string | null)[] {
+  const uris =
+    o.retrieved_uris === undefined || o.retrieved_uris === null
+      ? new Array<null>(count).fill(null)
+      : expectArray(o.retrieved_uris, source, `${where}.retrieved_uris`);
+  if (uris.length !== count) {
+    throw new ConfigurationError(
+      `${source}: ${where}.retrieved_uris: expected one entry per retrieved id (${count}, null where a chunk has no uri), found ${uris.length}`,
+      { kind: "invalid-input", path: source, field: `${where}.retrieved_uris` },
+    );
+  }
+  const out: (string | null)[] = new Array(uris.length);
+  for (let i = 0; i < uris.length; i++) {
+    const u = uris[i];
+    out[i] =
+      u === null || typeof u === "string"
+        ? u
+        : expectStringOrNull(u, source, `${where}.retrieved_uris[${i}]`);
+  }
+  return out;
+}
+
+/**
+ * The fields a sample has only when it has them, in the order `save` writes them: usage, cache
+ * flag, judge usage and judgments, the error's stack, the dataset sample's reference fields, and
+ * the trials (checked against the sample).
+ */
+function addOptionalFields(
+  sample: MutableSample,
+  o: Record<string, unknown>,
+  source: string,
+  where: string,
+): void {
   if (o.usage !== undefined && o.usage !== null)
     sample.usage = parseUsage(o.usage, source, `${where}.usage`);
   if (o.cached !== undefined && o.cached !== null) {
@@ -254,7 +302,6 @@ export function parseSampleJson(value: unknown, source: string, where: string): 
     sample.trials = trials;
     expectSampleTrials(sample, source, where);
   }
-  return sample;
 }
 
 /** A sample field the format requires: its value, or a ConfigurationError saying it is missing. */

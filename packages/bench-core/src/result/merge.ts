@@ -14,6 +14,47 @@ import type {
 
 /** See `BenchmarkResult.merge`: the merged result's init, from the shards' data. */
 export function mergeResults(shards: readonly ResultData[]): BenchmarkResultInit {
+  expectShardList(shards);
+  const first = shards[0] as ResultData;
+  for (const s of shards) expectShardOf(first, s);
+  const byIndex = shardsByIndex(shards);
+  // Shards made from different configs are two pipelines, not one run.
+  for (const s of shards) {
+    const a = first.provenance?.configHash;
+    const b = s.provenance?.configHash;
+    if (a !== undefined && b !== undefined && a !== b) {
+      throw new ConfigurationError(
+        `merge: shards of "${first.name}" were run from different configs (config_hash ${a} and ${b})`,
+        { kind: "invalid-input", field: "config_hash" },
+      );
+    }
+  }
+  let createdAt = first.createdAt;
+  let durationS = 0;
+  for (const s of shards) {
+    if (s.createdAt < createdAt) createdAt = s.createdAt;
+    durationS = Math.max(durationS, s.durationS);
+  }
+  return {
+    name: first.name,
+    createdAt,
+    durationS,
+    samples: interleaved(
+      byIndex,
+      (first.shard as ShardSpec).count,
+      (first.dataset as DatasetInfo).size,
+    ),
+    higherIsBetter: first.higherIsBetter,
+    dataset: first.dataset,
+    // Chunk text is in the merged file only where every shard kept it.
+    keepChunkText: shards.every((s) => s.keepChunkText),
+    ...(first.provenance !== undefined ? { provenance: first.provenance } : {}),
+    ...((first.trials ?? 1) > 1 ? { trials: first.trials } : {}),
+  };
+}
+
+/** A non-empty array of results (duck-typed, not instanceof: another copy's results merge too). */
+function expectShardList(shards: readonly ResultData[]): void {
   if (!Array.isArray(shards)) {
     throw new ConfigurationError(
       `merge: expected an array of results, found ${describeValue(shards)}`,
@@ -21,7 +62,6 @@ export function mergeResults(shards: readonly ResultData[]): BenchmarkResultInit
     );
   }
   for (const [i, s] of shards.entries()) {
-    // Duck-typed, not instanceof: a result from another copy of this package merges too.
     const r = s as Partial<ResultData> | null;
     if (
       typeof r !== "object" ||
@@ -39,61 +79,70 @@ export function mergeResults(shards: readonly ResultData[]): BenchmarkResultInit
     throw new ConfigurationError("merge: expected at least one shard, found none", {
       kind: "invalid-option",
     });
-  const first = shards[0] as ResultData;
+}
+
+/** `s` is a shard of the same run as `first`: name, metrics and directions, dataset, trials, cut. */
+function expectShardOf(first: ResultData, s: ResultData): void {
   const metrics = first.metrics.join(",");
-  for (const s of shards) {
-    if (s.name !== first.name) {
+  if (s.name !== first.name) {
+    throw new ConfigurationError(
+      `merge: shards belong to different runs: "${first.name}" and "${s.name}"; merge each run's shards on their own (e.g. the files <name>.shard-*-of-N.json of one name)`,
+      { kind: "invalid-input", field: "name" },
+    );
+  }
+  if (s.metrics.join(",") !== metrics) {
+    throw new ConfigurationError(
+      `merge: shards of "${first.name}" have different metrics: [${first.metrics.join(", ")}] and [${s.metrics.join(", ")}]`,
+      { kind: "invalid-input", field: "higher_is_better" },
+    );
+  }
+  for (const m of first.metrics) {
+    // Same names, same keys: both directions are own properties.
+    const a = first.higherIsBetter[m];
+    const b = s.higherIsBetter[m];
+    if (a !== b) {
       throw new ConfigurationError(
-        `merge: shards belong to different runs: "${first.name}" and "${s.name}"; merge each run's shards on their own (e.g. the files <name>.shard-*-of-N.json of one name)`,
-        { kind: "invalid-input", field: "name" },
-      );
-    }
-    if (s.metrics.join(",") !== metrics) {
-      throw new ConfigurationError(
-        `merge: shards of "${first.name}" have different metrics: [${first.metrics.join(", ")}] and [${s.metrics.join(", ")}]`,
+        `merge: shards of "${first.name}" disagree on the direction of "${m}" (${a ? "higher" : "lower"} is better in one, ${b ? "higher" : "lower"} in another); were they scored by different versions of the metric?`,
         { kind: "invalid-input", field: "higher_is_better" },
       );
     }
-    for (const m of first.metrics) {
-      // Same names, same keys: both directions are own properties.
-      const a = first.higherIsBetter[m];
-      const b = s.higherIsBetter[m];
-      if (a !== b) {
-        throw new ConfigurationError(
-          `merge: shards of "${first.name}" disagree on the direction of "${m}" (${a ? "higher" : "lower"} is better in one, ${b ? "higher" : "lower"} in another); were they scored by different versions of the metric?`,
-          { kind: "invalid-input", field: "higher_is_better" },
-        );
-      }
-    }
-    if (s.dataset === undefined || s.shard === undefined) {
-      throw new ConfigurationError(
-        `merge: a result of "${s.name}" is not a shard (it has no shard or dataset fingerprint); run with { shard: { index, count } }`,
-        { kind: "invalid-input", field: "shard" },
-      );
-    }
-    if (
-      s.dataset.fingerprint !== first.dataset?.fingerprint ||
-      s.dataset.size !== first.dataset?.size
-    ) {
-      throw new ConfigurationError(
-        `merge: shards of "${first.name}" ran on different datasets (fingerprints ${first.dataset?.fingerprint} and ${s.dataset.fingerprint})`,
-        { kind: "invalid-input", field: "dataset" },
-      );
-    }
-    // Trials are part of what a sample's scores mean: a mean of 5 is not a mean of 1.
-    if ((s.trials ?? 1) !== (first.trials ?? 1)) {
-      throw new ConfigurationError(
-        `merge: shards of "${first.name}" ran different numbers of trials per sample (${first.trials ?? 1} and ${s.trials ?? 1})`,
-        { kind: "invalid-input", field: "trials" },
-      );
-    }
-    if (s.shard.count !== first.shard?.count) {
-      throw new ConfigurationError(
-        `merge: shards of "${first.name}" were cut differently (shard counts ${first.shard?.count} and ${s.shard.count})`,
-        { kind: "invalid-input", field: "shard" },
-      );
-    }
   }
+  if (s.dataset === undefined || s.shard === undefined) {
+    throw new ConfigurationError(
+      `merge: a result of "${s.name}" is not a shard (it has no shard or dataset fingerprint); run with { shard: { index, count } }`,
+      { kind: "invalid-input", field: "shard" },
+    );
+  }
+  if (
+    s.dataset.fingerprint !== first.dataset?.fingerprint ||
+    s.dataset.size !== first.dataset?.size
+  ) {
+    throw new ConfigurationError(
+      `merge: shards of "${first.name}" ran on different datasets (fingerprints ${first.dataset?.fingerprint} and ${s.dataset.fingerprint})`,
+      { kind: "invalid-input", field: "dataset" },
+    );
+  }
+  // Trials are part of what a sample's scores mean: a mean of 5 is not a mean of 1.
+  if ((s.trials ?? 1) !== (first.trials ?? 1)) {
+    throw new ConfigurationError(
+      `merge: shards of "${first.name}" ran different numbers of trials per sample (${first.trials ?? 1} and ${s.trials ?? 1})`,
+      { kind: "invalid-input", field: "trials" },
+    );
+  }
+  if (s.shard.count !== first.shard?.count) {
+    throw new ConfigurationError(
+      `merge: shards of "${first.name}" were cut differently (shard counts ${first.shard?.count} and ${s.shard.count})`,
+      { kind: "invalid-input", field: "shard" },
+    );
+  }
+}
+
+/**
+ * The shards by index, each the size its index gives it in the dataset (a shard that did not
+ * finish is refused) and holding the samples its run recorded; every index once.
+ */
+function shardsByIndex(shards: readonly ResultData[]): Map<number, ResultData> {
+  const first = shards[0] as ResultData;
   const count = (first.shard as ShardSpec).count;
   const size = (first.dataset as DatasetInfo).size;
   const byIndex = new Map<number, ResultData>();
@@ -123,40 +172,21 @@ export function mergeResults(shards: readonly ResultData[]): BenchmarkResultInit
       field: "shard",
     });
   }
+  return byIndex;
+}
+
+/** The shards' samples in dataset order: shard `index`'s j-th sample is sample j·count + index. */
+function interleaved(
+  byIndex: ReadonlyMap<number, ResultData>,
+  count: number,
+  size: number,
+): SampleResult[] {
   const samples: SampleResult[] = new Array(size);
   for (const [index, s] of byIndex) {
     for (let j = 0; j < s.samples.length; j++)
       samples[j * count + index] = s.samples[j] as SampleResult;
   }
-  // Shards made from different configs are two pipelines, not one run.
-  for (const s of shards) {
-    const a = first.provenance?.configHash;
-    const b = s.provenance?.configHash;
-    if (a !== undefined && b !== undefined && a !== b) {
-      throw new ConfigurationError(
-        `merge: shards of "${first.name}" were run from different configs (config_hash ${a} and ${b})`,
-        { kind: "invalid-input", field: "config_hash" },
-      );
-    }
-  }
-  let createdAt = first.createdAt;
-  let durationS = 0;
-  for (const s of shards) {
-    if (s.createdAt < createdAt) createdAt = s.createdAt;
-    durationS = Math.max(durationS, s.durationS);
-  }
-  return {
-    name: first.name,
-    createdAt,
-    durationS,
-    samples,
-    higherIsBetter: first.higherIsBetter,
-    dataset: first.dataset,
-    // Chunk text is in the merged file only where every shard kept it.
-    keepChunkText: shards.every((s) => s.keepChunkText),
-    ...(first.provenance !== undefined ? { provenance: first.provenance } : {}),
-    ...((first.trials ?? 1) > 1 ? { trials: first.trials } : {}),
-  };
+  return samples;
 }
 
 /**

@@ -101,7 +101,8 @@ export function expectTrials(trials: unknown, where: string): void {
 /**
  * Checks the options of `Benchmark.run` before any sample runs.
  *
- * @throws {ConfigurationError} naming the first option that is not as documented.
+ * @throws {ConfigurationError} of kind `invalid-option` naming the first option that is not as
+ * documented.
  */
 export function expectRunOptions(options: RunOptions): void {
   if (typeof options !== "object" || options === null) {
@@ -111,107 +112,127 @@ export function expectRunOptions(options: RunOptions): void {
     );
   }
   if (typeof options.name !== "string" || options.name.trim() === "") {
-    throw new ConfigurationError(
-      `Benchmark.run: name must be a non-empty string, found ${describeValue(options.name)}`,
-      { kind: "invalid-option", option: "name" },
-    );
+    throw refused("name", `must be a non-empty string, found ${describeValue(options.name)}`);
   }
-  const { timeoutMs, retries, shard, checkpoint, signal } = options;
+  const { timeoutMs } = options;
   if (timeoutMs !== undefined && !isTimeoutMs(timeoutMs)) {
-    throw new ConfigurationError(
-      `Benchmark.run: timeoutMs must be a positive number of milliseconds, found ${describeValue(timeoutMs)}`,
-      { kind: "invalid-option", option: "timeoutMs" },
+    throw refused(
+      "timeoutMs",
+      `must be a positive number of milliseconds, found ${describeValue(timeoutMs)}`,
     );
   }
-  if (retries !== undefined) {
-    if (typeof retries !== "object" || retries === null) {
-      throw new ConfigurationError(
-        `Benchmark.run: retries must be { attempts, backoffMs?, retryOn }, found ${describeValue(retries)}`,
-        { kind: "invalid-option", option: "retries" },
-      );
-    }
-    if (!Number.isSafeInteger(retries.attempts) || retries.attempts < 1) {
-      throw new ConfigurationError(
-        `Benchmark.run: retries.attempts must be a positive integer, found ${describeValue(retries.attempts)}`,
-        { kind: "invalid-option", option: "retries.attempts" },
-      );
-    }
-    if (typeof retries.retryOn !== "function") {
-      throw new ConfigurationError(
-        "Benchmark.run: retries.retryOn must be a function (error) => boolean that marks transient errors",
-        { kind: "invalid-option", option: "retries.retryOn" },
-      );
-    }
-    for (const key of ["backoffMs", "maxBackoffMs"] as const) {
-      const v = retries[key];
-      if (v !== undefined && !(typeof v === "number" && v >= 0 && Number.isFinite(v))) {
-        throw new ConfigurationError(
-          `Benchmark.run: retries.${key} must be a non-negative number, found ${describeValue(v)}`,
-          { kind: "invalid-option", option: `retries.${key}` },
-        );
-      }
-    }
+  if (options.retries !== undefined) expectRetries(options.retries);
+  if (options.shard !== undefined) expectShard(options.shard);
+  expectJournalOptions(options);
+  expectSignal("signal", options.signal);
+  expectCacheOptions(options);
+  expectTrials(options.trials, "Benchmark.run");
+  if (options.provenance !== undefined)
+    expectProvenance(options.provenance, "Benchmark.run: provenance");
+  expectSignal("stop", options.stop);
+  if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
+    throw refused("onProgress", "must be a function");
   }
-  if (shard !== undefined) {
-    if (typeof shard !== "object" || shard === null) {
-      throw new ConfigurationError(
-        `Benchmark.run: shard must be { index, count }, found ${describeValue(shard)}`,
-        { kind: "invalid-option", option: "shard" },
-      );
-    }
-    const { index, count } = shard;
-    if (
-      !Number.isSafeInteger(count) ||
-      count < 1 ||
-      !Number.isSafeInteger(index) ||
-      index < 0 ||
-      index >= count
-    ) {
-      throw new ConfigurationError(
-        `Benchmark.run: shard must be { index, count } with integers 0 ≤ index < count, found ${JSON.stringify(shard)}`,
-        { kind: "invalid-option", option: "shard" },
-      );
-    }
+}
+
+/** The refusal of one option: `Benchmark.run: <option> <problem>`, kind `invalid-option`. */
+function refused(option: string, problem: string): ConfigurationError {
+  return new ConfigurationError(`Benchmark.run: ${option} ${problem}`, {
+    kind: "invalid-option",
+    option,
+  });
+}
+
+/** An optional AbortSignal option. */
+function expectSignal(option: string, value: unknown): void {
+  if (value !== undefined && !(value instanceof AbortSignal)) {
+    throw refused(option, "must be an AbortSignal");
   }
-  if (checkpoint !== undefined && (typeof checkpoint !== "string" || checkpoint === "")) {
-    throw new ConfigurationError("Benchmark.run: checkpoint must be a file path", {
-      kind: "invalid-option",
-      option: "checkpoint",
-    });
+}
+
+/** An optional boolean option. */
+function expectFlag(option: string, value: unknown): void {
+  if (value !== undefined && typeof value !== "boolean") {
+    throw refused(option, `must be true or false, found ${describeValue(value)}`);
   }
-  const { continueWithoutJournal, onWarning } = options;
-  if (continueWithoutJournal !== undefined && typeof continueWithoutJournal !== "boolean") {
-    throw new ConfigurationError(
-      `Benchmark.run: continueWithoutJournal must be true or false, found ${describeValue(continueWithoutJournal)}`,
-      { kind: "invalid-option", option: "continueWithoutJournal" },
+}
+
+function expectRetries(retries: RetryOptions): void {
+  if (typeof retries !== "object" || retries === null) {
+    throw refused(
+      "retries",
+      `must be { attempts, backoffMs?, retryOn }, found ${describeValue(retries)}`,
     );
   }
-  if (onWarning !== undefined && typeof onWarning !== "function") {
-    throw new ConfigurationError(
-      `Benchmark.run: onWarning must be a function (message) => void, found ${describeValue(onWarning)}`,
-      { kind: "invalid-option", option: "onWarning" },
+  if (!Number.isSafeInteger(retries.attempts) || retries.attempts < 1) {
+    throw refused(
+      "retries.attempts",
+      `must be a positive integer, found ${describeValue(retries.attempts)}`,
     );
   }
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new ConfigurationError("Benchmark.run: signal must be an AbortSignal", {
-      kind: "invalid-option",
-      option: "signal",
-    });
+  if (typeof retries.retryOn !== "function") {
+    throw refused(
+      "retries.retryOn",
+      "must be a function (error) => boolean that marks transient errors",
+    );
   }
-  const { cache, refresh } = options;
+  for (const key of ["backoffMs", "maxBackoffMs"] as const) {
+    const v = retries[key];
+    if (v !== undefined && !(typeof v === "number" && v >= 0 && Number.isFinite(v))) {
+      throw refused(`retries.${key}`, `must be a non-negative number, found ${describeValue(v)}`);
+    }
+  }
+}
+
+function expectShard(shard: ShardSpec): void {
+  if (typeof shard !== "object" || shard === null) {
+    throw refused("shard", `must be { index, count }, found ${describeValue(shard)}`);
+  }
+  const { index, count } = shard;
   if (
-    cache !== undefined &&
-    (typeof cache !== "object" ||
+    !Number.isSafeInteger(count) ||
+    count < 1 ||
+    !Number.isSafeInteger(index) ||
+    index < 0 ||
+    index >= count
+  ) {
+    throw refused(
+      "shard",
+      `must be { index, count } with integers 0 ≤ index < count, found ${JSON.stringify(shard)}`,
+    );
+  }
+}
+
+/** `checkpoint` and what goes with a journal: `continueWithoutJournal`, `onWarning`. */
+function expectJournalOptions(options: RunOptions): void {
+  const { checkpoint, onWarning } = options;
+  if (checkpoint !== undefined && (typeof checkpoint !== "string" || checkpoint === "")) {
+    throw refused("checkpoint", "must be a file path");
+  }
+  expectFlag("continueWithoutJournal", options.continueWithoutJournal);
+  if (onWarning !== undefined && typeof onWarning !== "function") {
+    throw refused(
+      "onWarning",
+      `must be a function (message) => void, found ${describeValue(onWarning)}`,
+    );
+  }
+}
+
+/** `cache` (a ResponseCache of a version this core uses), `refresh`, `keepChunkText`. */
+function expectCacheOptions(options: RunOptions): void {
+  const { cache } = options;
+  if (cache !== undefined) {
+    if (
+      typeof cache !== "object" ||
       cache === null ||
       typeof cache.get !== "function" ||
-      typeof cache.set !== "function")
-  ) {
-    throw new ConfigurationError(
-      `Benchmark.run: cache must be a ResponseCache (an object with get and set), found ${describeValue(cache)}`,
-      { kind: "invalid-option", option: "cache" },
-    );
-  }
-  if (cache !== undefined) {
+      typeof cache.set !== "function"
+    ) {
+      throw refused(
+        "cache",
+        `must be a ResponseCache (an object with get and set), found ${describeValue(cache)}`,
+      );
+    }
     expectSpecificationVersion(cache.specificationVersion, {
       where: "Benchmark.run: the cache",
       contract: "response caches",
@@ -219,31 +240,6 @@ export function expectRunOptions(options: RunOptions): void {
       option: "cache",
     });
   }
-  if (refresh !== undefined && typeof refresh !== "boolean") {
-    throw new ConfigurationError(
-      `Benchmark.run: refresh must be true or false, found ${describeValue(refresh)}`,
-      { kind: "invalid-option", option: "refresh" },
-    );
-  }
-  if (options.keepChunkText !== undefined && typeof options.keepChunkText !== "boolean") {
-    throw new ConfigurationError(
-      `Benchmark.run: keepChunkText must be true or false, found ${describeValue(options.keepChunkText)}`,
-      { kind: "invalid-option", option: "keepChunkText" },
-    );
-  }
-  expectTrials(options.trials, "Benchmark.run");
-  if (options.provenance !== undefined)
-    expectProvenance(options.provenance, "Benchmark.run: provenance");
-  if (options.stop !== undefined && !(options.stop instanceof AbortSignal)) {
-    throw new ConfigurationError("Benchmark.run: stop must be an AbortSignal", {
-      kind: "invalid-option",
-      option: "stop",
-    });
-  }
-  if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
-    throw new ConfigurationError("Benchmark.run: onProgress must be a function", {
-      kind: "invalid-option",
-      option: "onProgress",
-    });
-  }
+  expectFlag("refresh", options.refresh);
+  expectFlag("keepChunkText", options.keepChunkText);
 }
