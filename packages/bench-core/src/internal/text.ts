@@ -7,9 +7,9 @@ import { ConfigurationError } from "../errors.js";
  * BOM is dropped.
  */
 export function decodeUtf8(buf: Uint8Array, source: string): string {
-  // ASCII-only bytes are the same text in Latin-1, which Node decodes ~20 times faster than UTF-8
-  // (95 MB: 11–17 ms against 300 ms). Else node:buffer's validator is SIMD-fast; a fatal
-  // TextDecoder cost as much as JSON.parse.
+  // ASCII-only bytes are the same text read as Latin-1, which Node decodes far faster than
+  // UTF-8; other bytes go through node:buffer's validator, not a fatal TextDecoder (measured:
+  // docs/decisions/core-hot-paths.md).
   const bytes = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   if (isAscii(bytes)) return bytes.toString("latin1");
   if (isUtf8(buf)) {
