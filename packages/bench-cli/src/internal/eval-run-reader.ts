@@ -23,15 +23,6 @@ import {
 // there without checking the end of the buffer.
 
 /**
- * A run's score: the plain decimal form straight from the bytes (what `Number()` gives for it),
- * any other through `otherNumber`; NaN when not a finite number.
- */
-function readScore(bytes: Uint8Array, s0: number, s1: number): number {
-  const simple = parseSimpleDecimal(bytes, s0, s1);
-  return Number.isNaN(simple) ? otherNumber(bytes, s0, s1) : simple;
-}
-
-/**
  * One query's ranking, joined with its judgments rank by rank: what {@link RunReader} hands to
  * its `onQuery` callback. The arrays are buffers reused from query to query; only the first
  * `length` entries belong to it.
@@ -120,7 +111,10 @@ export class RunReader implements LineFeeder {
       const t0 = spaceEnd(bytes, s1);
       // At least 6 fields: the tag must start before the line ends (fields after it are ignored).
       if (bytes[t0] === 10) throw new HandOver("a run line with fewer than 6 fields");
-      const score = readScore(bytes, s0, s1);
+      // The plain decimal form straight from the bytes, any other through Number(); called here,
+      // not through a helper (why: docs/decisions/datasets-house.md).
+      let score = parseSimpleDecimal(bytes, s0, s1);
+      if (Number.isNaN(score)) score = otherNumber(bytes, s0, s1);
       if (Number.isNaN(score)) throw new HandOver("a run score that is not a number");
       let same = q1 - q0 === idLength;
       for (let k = 0; same && k < idLength; k++) same = id[k] === bytes[q0 + k];

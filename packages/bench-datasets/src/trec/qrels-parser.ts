@@ -1,8 +1,8 @@
 import { setOwn } from "@fastrag/bench-core/internal";
-import { type ByteLineParser, FieldSplitter } from "../io/byte-lines.js";
 import { ByteInterner, grow, parseSimpleDecimal } from "../io/byte-strings.js";
 import { fieldAt, inputError, newRecord } from "../records/problems.js";
-import { QidMatcher, QueryFilter } from "./query-filter.js";
+import { TrecLineParser } from "./line-parser.js";
+import { QidMatcher } from "./query-filter.js";
 
 /**
  * Parses TREC qrels (`qid iter docno rel`, whitespace-separated) from bytes, building each
@@ -13,7 +13,7 @@ import { QidMatcher, QueryFilter } from "./query-filter.js";
  * Errors (thrown from `feed`): a line without exactly 4 fields, a non-numeric grade, or a docno
  * judged twice for one query; each a ConfigurationError naming the line and column.
  */
-export class QrelsParser implements ByteLineParser {
+export class QrelsParser extends TrecLineParser {
   /** Query ids, in order of first appearance. */
   readonly qids: string[] = [];
   /** Per query: docno → grade. */
@@ -26,11 +26,9 @@ export class QrelsParser implements ByteLineParser {
   // decoding the id or hashing a string (docs/decisions/datasets-reading.md).
   private readonly queries = new ByteInterner();
   private readonly names = new ByteInterner();
-  private readonly fields = new FieldSplitter(4);
   private readonly qid = new QidMatcher();
   // docno id → 1 + the last query that judged it: a duplicate check without a Set per query.
   private marker = new Int32Array(1024);
-  private line = 0;
   private query = -1;
   // True when the current query was already judged before another one (a non-contiguous file):
   // the marker may then be stale, and the query's own record is checked instead.
@@ -38,50 +36,17 @@ export class QrelsParser implements ByteLineParser {
   private record: Record<string, number> = {};
   private relevant: string[] = [];
 
-  private readonly filter: QueryFilter | undefined;
-
   constructor(
     private readonly source: string,
     private readonly level: number | undefined,
     keep?: (qid: string) => boolean,
   ) {
-    this.filter = keep === undefined ? undefined : new QueryFilter(keep);
-  }
-
-  get linesRead(): number {
-    return this.line;
+    super(4, keep);
   }
 
   reserve(): void {}
 
-  feed(bytes: Buffer, from: number, end: number, last: boolean): number {
-    const f = this.fields;
-    const filter = this.filter;
-    let pos = from;
-    while (pos < end) {
-      if (filter !== undefined) {
-        const skipped = filter.skipSame(bytes, pos, end, last);
-        if (skipped === -1) break;
-        if (skipped !== pos) {
-          this.line++;
-          pos = skipped;
-          continue;
-        }
-      }
-      const next = f.split(bytes, pos, end, last);
-      if (next < 0) break;
-      this.line++;
-      if (
-        f.count !== 0 &&
-        (filter === undefined || filter.keeps(bytes, f.starts[0] as number, f.ends[0] as number))
-      )
-        this.judgment(bytes);
-      pos = next;
-    }
-    return pos;
-  }
-
-  private judgment(bytes: Buffer): void {
+  protected kept(bytes: Buffer): void {
     const f = this.fields;
     const count = f.count;
     if (count !== 4) {

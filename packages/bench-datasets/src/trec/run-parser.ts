@@ -1,7 +1,7 @@
-import { type ByteLineParser, FieldSplitter } from "../io/byte-lines.js";
 import { ByteInterner, grow, parseSimpleDecimal } from "../io/byte-strings.js";
 import { fieldAt, inputError } from "../records/problems.js";
-import { QidMatcher, QueryFilter } from "./query-filter.js";
+import { TrecLineParser } from "./line-parser.js";
+import { QidMatcher } from "./query-filter.js";
 import { RankSorter } from "./rank-order.js";
 
 /** A parsed run, as {@link RunParser} leaves it after `finish`: what a TrecRun is built from. */
@@ -32,7 +32,7 @@ const MSMARCO_RUN_HINT = `; "qid pid rank" lines are MS MARCO's run format, whic
  * Errors (thrown from `feed`): a line with fewer than 6 fields, a non-numeric score or a
  * document listed twice for one query (trec_eval refuses those too).
  */
-export class RunParser implements ByteLineParser {
+export class RunParser extends TrecLineParser {
   /** Query ids, in order of first appearance. */
   readonly qids: string[] = [];
   /** Query id → its position in `qids`. */
@@ -48,20 +48,16 @@ export class RunParser implements ByteLineParser {
   /** After `finish`: query q's entries are [starts[q], starts[q + 1]). */
   starts: Int32Array = new Int32Array(1);
   private n = 0;
-  private readonly fields = new FieldSplitter(6);
   private readonly qid = new QidMatcher();
   // Runs of consecutive lines of one query: usually one per query.
   private readonly segmentQuery: number[] = [];
   private readonly segmentStart: number[] = [];
   private marker = new Int32Array(1024);
-  private line = 0;
   private query = -1;
   // For queries whose lines are not contiguous, the documents seen so far (the marker may be
   // stale for them); `undefined` for the current query when it is contiguous so far.
   private split: Map<number, Set<number>> | undefined;
   private seen: Set<number> | undefined;
-
-  private readonly filter: QueryFilter | undefined;
 
   /**
    * `source` names the run in messages; `keep` is the `queries` option; `file`: the run is read
@@ -72,7 +68,7 @@ export class RunParser implements ByteLineParser {
     keep?: (qid: string) => boolean,
     private readonly file = true,
   ) {
-    this.filter = keep === undefined ? undefined : new QueryFilter(keep);
+    super(6, keep);
   }
 
   /** The parsed run, after `finish`. */
@@ -88,10 +84,6 @@ export class RunParser implements ByteLineParser {
     };
   }
 
-  get linesRead(): number {
-    return this.line;
-  }
-
   reserve(bytes: number): void {
     // A line is at least 12 bytes ("q Q0 d 1 1 t\n" without the rank's and score's width), so
     // a file's own size never needs more; untouched pages cost nothing. (`entry` still grows the
@@ -101,35 +93,12 @@ export class RunParser implements ByteLineParser {
     this.scores = new Float64Array(capacity);
   }
 
-  feed(bytes: Buffer, from: number, end: number, last: boolean): number {
-    const f = this.fields;
-    const filter = this.filter;
-    let pos = from;
-    while (pos < end) {
-      if (filter !== undefined) {
-        const skipped = filter.skipSame(bytes, pos, end, last);
-        if (skipped === -1) break;
-        if (skipped !== pos) {
-          this.line++;
-          pos = skipped;
-          continue;
-        }
-      }
-      const next = f.split(bytes, pos, end, last);
-      if (next < 0) break;
-      this.line++;
-      if (f.count !== 0) {
-        if (filter === undefined || filter.keeps(bytes, f.starts[0] as number, f.ends[0] as number))
-          this.entry(bytes);
-        // The run's tag is the first line's, kept or not.
-        else if (this.tag === undefined && f.count >= 6) this.tag = f.text(bytes, 5);
-      }
-      pos = next;
-    }
-    return pos;
+  /** The run's tag is the first line's, kept or not. */
+  protected override rejected(bytes: Buffer): void {
+    if (this.tag === undefined && this.fields.count >= 6) this.tag = this.fields.text(bytes, 5);
   }
 
-  private entry(bytes: Buffer): void {
+  protected kept(bytes: Buffer): void {
     const f = this.fields;
     const count = f.count;
     if (count < 6) {
