@@ -49,6 +49,7 @@ export type {
   LoadResultOptions,
   Provenance,
   RateLimitRecord,
+  ResultData,
   ResultShard,
   ShardSpec,
 } from "./result/result-init.js";

@@ -6,6 +6,7 @@ export {
   type LoadResultOptions,
   type Provenance,
   type RateLimitRecord,
+  type ResultData,
   type ResultShard,
   type ShardSpec,
 } from "./benchmark-result.js";
