@@ -68,6 +68,7 @@ describe("@fastrag/bench-core's exported names", () => {
     expectTypeOf<Root.Provenance>().not.toBeNever();
     expectTypeOf<Root.RateLimitRecord>().not.toBeNever();
     expectTypeOf<Root.ResultShard>().not.toBeNever();
+    expectTypeOf<Root.ResultData>().not.toBeNever();
     expectTypeOf<Root.RescoreOptions>().not.toBeNever();
     expectTypeOf<Root.RateLimitOptions>().not.toBeNever();
     expectTypeOf<Root.JudgeUsage>().not.toBeNever();

@@ -1,6 +1,8 @@
 // The shape of a scored record and of its kept chunks: which keys, in which order, whichever way
 // the record was built (one literal for the usual sample, field by field for the others).
+
 import { describe, expect, it } from "vitest";
+import { dataset, exact } from "../__fixtures__/run-fixtures.js";
 import { Benchmark } from "../benchmark.js";
 import type { EvalSample, Metric, QueryEngine, RetrievedChunk, Retriever } from "../types.js";
 
@@ -129,5 +131,67 @@ describe("scored records", () => {
       ["id", "documentId", "uri", "text"],
       ["id", "text"],
     ]);
+  });
+});
+
+describe("the record keeps what the dataset held", () => {
+  /** A target that overwrites the sample's question and id during its call. */
+  const vandal = (seen: unknown[]): QueryEngine => ({
+    async query(question, o) {
+      seen.push(question);
+      const sample = o.sample as { question: unknown; id: unknown };
+      const answer = o.sample.expectedAnswers[0] as string;
+      const chunks = [{ id: o.sample.relevantIds[0] ?? "x" }];
+      sample.question = 42;
+      sample.id = 7;
+      return { answer, chunks };
+    },
+  });
+
+  it("records the question and id read before the call, on every path", async () => {
+    const options = [
+      {},
+      { timeoutMs: 60_000 },
+      { signal: new AbortController().signal },
+      { retries: { attempts: 2, retryOn: () => true } },
+    ];
+    for (const extra of options) {
+      for (const metrics of [[exact], [{ ...exact, score: async () => 1 }]]) {
+        const seen: unknown[] = [];
+        const result = await new Benchmark({ dataset: dataset(2), metrics }).run(vandal(seen), {
+          name: "v",
+          ...extra,
+        });
+        const label = JSON.stringify(extra);
+        expect(
+          result.samples.map((s) => [s.question, s.sampleId]),
+          label,
+        ).toEqual([
+          ["question 0", "q0"],
+          ["question 1", "q1"],
+        ]);
+        expect(seen, label).toEqual(["question 0", "question 1"]);
+      }
+    }
+  });
+
+  it("records them for an errored sample, and a retry asks the question the dataset held", async () => {
+    const seen: unknown[] = [];
+    const failing: QueryEngine = {
+      async query(question, o) {
+        seen.push(question);
+        (o.sample as { question: unknown }).question = 42;
+        (o.sample as { id: unknown }).id = 7;
+        throw new Error("transient");
+      },
+    };
+    const result = await new Benchmark({ dataset: dataset(1), metrics: [exact] }).run(failing, {
+      name: "v",
+      retries: { attempts: 2, backoffMs: 1, retryOn: () => true },
+    });
+    expect(result.samples.map((s) => [s.status, s.question, s.sampleId, s.attempts])).toEqual([
+      ["errored", "question 0", "q0", 2],
+    ]);
+    expect(seen).toEqual(["question 0", "question 0"]);
   });
 });

@@ -5,12 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { Benchmark } from "./benchmark.js";
-import { BenchmarkResult } from "./benchmark-result.js";
-import { ConfigurationError } from "./errors.js";
-import { RunAbortedError } from "./run-errors.js";
-import { ABORT_GRACE } from "./runner/metric-cutter.js";
-import type { EvalSample, Metric, QueryEngine } from "./types.js";
+import { Benchmark } from "../benchmark.js";
+import { BenchmarkResult } from "../benchmark-result.js";
+import { ConfigurationError } from "../errors.js";
+import { RunAbortedError } from "../run-errors.js";
+import type { EvalSample, Metric, QueryEngine } from "../types.js";
+import { ABORT_GRACE } from "./metric-cutter.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -494,8 +494,8 @@ describe("checkpoint journal", () => {
   });
 });
 
-const fixture = fileURLToPath(new URL("./__fixtures__/kill-run.mjs", import.meta.url));
-const built = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+const fixture = fileURLToPath(new URL("../__fixtures__/kill-run.mjs", import.meta.url));
+const built = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
 
 function startChild(args: string[]): ChildProcess {
   return spawn(process.execPath, [fixture, ...args], { stdio: ["ignore", "ignore", "pipe"] });

@@ -124,20 +124,3 @@ describe("ConfigurationError's fields", () => {
     expect(error).toMatchObject({ kind: "journal-unusable", path: journal });
   });
 });
-
-describe("Metric.specificationVersion", () => {
-  it("runs an unversioned or v1 metric, and refuses a later version up front", async () => {
-    const v1: Metric = { ...constant, name: "v1", specificationVersion: "v1" };
-    const result = await new Benchmark({ dataset: fakeDataset(1), metrics: [constant, v1] }).run(
-      fakeEngine(),
-      { name: "r" },
-    );
-    expect(result.samples[0]?.scores).toEqual({ one: 1, v1: 1 });
-    const later = { ...constant, name: "later", specificationVersion: "v2" } as unknown as Metric;
-    const error = await thrown(() => new Benchmark({ dataset: fakeDataset(1), metrics: [later] }));
-    expect(error.message).toBe(
-      'Benchmark: metric "later": specificationVersion is the string "v2"; this version of @fastrag/bench-core runs "v1" metrics (or unversioned ones): upgrade @fastrag/bench-core',
-    );
-    expect(error.field).toBe("specificationVersion");
-  });
-});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { Benchmark } from "./benchmark.js";
-import { RunAbortedError } from "./run-errors.js";
-import type { EvalSample, Metric, QueryEngine } from "./types.js";
+import { Benchmark } from "../benchmark.js";
+import { RunAbortedError } from "../run-errors.js";
+import type { EvalSample, Metric, QueryEngine } from "../types.js";
 
 // Issue 34, item 3: the first Ctrl-C must let paid calls in flight finish, not cancel them.
 const samples: EvalSample[] = Array.from({ length: 20 }, (_, i) => ({

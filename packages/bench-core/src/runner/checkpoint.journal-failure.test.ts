@@ -2,12 +2,12 @@ import { cp, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { mountSmallDisk } from "./__fixtures__/small-disk.js";
-import { Benchmark } from "./benchmark.js";
-import type { BenchmarkResult } from "./benchmark-result.js";
-import { ConfigurationError } from "./errors.js";
-import { JournalWriteError } from "./run-errors.js";
-import type { EvalSample, Metric, QueryEngine } from "./types.js";
+import { mountSmallDisk } from "../__fixtures__/small-disk.js";
+import { Benchmark } from "../benchmark.js";
+import type { BenchmarkResult } from "../benchmark-result.js";
+import { ConfigurationError } from "../errors.js";
+import { JournalWriteError } from "../run-errors.js";
+import type { EvalSample, Metric, QueryEngine } from "../types.js";
 
 // The journal's writes, stubbed: a disk that takes `whole` more write calls in full, then writes
 // `torn` bytes of the next (a short write) and fails the one after with ENOSPC, as a full disk

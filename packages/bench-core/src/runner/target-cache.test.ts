@@ -2,11 +2,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Benchmark } from "./benchmark.js";
-import { BenchmarkResult } from "./benchmark-result.js";
-import { MemoryCache, type ResponseCache } from "./cache.js";
-import { ConfigurationError } from "./errors.js";
-import type { EvalSample, Metric, QueryEngine, Retriever } from "./types.js";
+import { Benchmark } from "../benchmark.js";
+import { BenchmarkResult } from "../benchmark-result.js";
+import { MemoryCache, type ResponseCache } from "../cache.js";
+import { ConfigurationError } from "../errors.js";
+import type { EvalSample, Metric, QueryEngine, Retriever } from "../types.js";
 
 const samples: EvalSample[] = [
   { id: "q1", question: "Capital of France?", expectedAnswers: ["Paris"], relevantIds: ["d1"] },
