@@ -22,7 +22,6 @@ export {
   optionsObject,
   stringOption,
 } from "./internal/options.js";
-export { shortText } from "./internal/text.js";
 export { isTimeoutMs, MAX_TIMER_MS } from "./internal/timer.js";
 export { setOwn } from "./internal/validate.js";
 export { forEachConcurrently } from "./internal/worker-pool.js";
