@@ -6,8 +6,6 @@ export {
   type NativeSample,
   QADataset,
   type QADatasetInit,
-  type TopicField,
-  type TrecDatasetOptions,
 } from "./qa-dataset.js";
 export {
   COLUMN_ALIASES,
@@ -17,4 +15,6 @@ export {
   SAMPLE_FIELDS,
   type SampleField,
 } from "./records/column-mapping.js";
+export type { TopicField } from "./trec/topics.js";
 export { TrecRun, type TrecRunLoadOptions } from "./trec/trec-run.js";
+export type { TrecDatasetOptions } from "./trec/trec-samples.js";

@@ -22,10 +22,8 @@ import {
 import { type ColumnMapping, isMappingKey } from "./records/column-mapping.js";
 import { type LoadedSamples, SampleBuilder } from "./records/sample-builder.js";
 import { isQrelsName, looksLikeQrels } from "./trec/qrels-file.js";
-import { trecSamples } from "./trec/trec-samples.js";
-
-/** Which part of an SGML TREC topic becomes the question. */
-export type TopicField = "title" | "description" | "narrative";
+import type { TopicField } from "./trec/topics.js";
+import { type TrecDatasetOptions, trecSamples } from "./trec/trec-samples.js";
 
 /** Options of {@link QADataset.load}. */
 export interface LoadOptions {
@@ -53,33 +51,6 @@ export interface LoadOptions {
    * before the load fails, in milliseconds. Default 30,000.
    */
   readonly timeoutMs?: number;
-}
-
-/** Options of {@link QADataset.fromTrec}. */
-export interface TrecDatasetOptions {
-  /** Path of a TREC qrels file: `qid iter docno rel` per line. */
-  readonly qrels: string;
-  /**
-   * Path of the topics: SGML (`<top><num> Number: 301 <title> …`) or `qid<TAB>text` lines. When
-   * absent, each question is its query id.
-   */
-  readonly topics?: string;
-  /** Which part of an SGML topic becomes the question. Default `"title"`. */
-  readonly topicField?: TopicField;
-  /**
-   * The minimum grade that counts as relevant for binary measures (`relevantIds`), like
-   * `trec_eval -l`. By default any grade > 0 is relevant. `relevance` always keeps every judged
-   * grade, so graded measures (ndcg) are unaffected, as in trec_eval.
-   */
-  readonly relevanceLevel?: number;
-  /**
-   * Keeps only the queries for which this returns `true`: to evaluate a subset of topics, or to
-   * split one evaluation across threads (`fastrag-bench eval` gives each thread the queries of
-   * a hash of their id). It is called once per distinct query id, in order of first appearance,
-   * before that query's judgments are read. The lines of a rejected query are read for their
-   * query id only: their other fields are not checked. By default every query is kept.
-   */
-  readonly queries?: (queryId: string) => boolean;
 }
 
 /** What {@link QADataset} is built from besides its samples. */

@@ -1,5 +1,7 @@
-import type { TopicField } from "../qa-dataset.js";
 import { atLine, inFile, inputError } from "../records/problems.js";
+
+/** Which part of an SGML TREC topic becomes the question. */
+export type TopicField = "title" | "description" | "narrative";
 
 /**
  * Parses TREC topics: the SGML format (`<top> <num> Number: 301 <title> … <desc> …`), or one

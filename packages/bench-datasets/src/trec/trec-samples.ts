@@ -1,8 +1,34 @@
 import { ConfigurationError, type EvalSample } from "@fastrag/bench-core";
 import { feedFile, readTextFile } from "../io/files.js";
-import type { TrecDatasetOptions } from "../qa-dataset.js";
 import { QrelsParser } from "./qrels-parser.js";
-import { parseTopics } from "./topics.js";
+import { parseTopics, type TopicField } from "./topics.js";
+
+/** Options of `QADataset.fromTrec`. */
+export interface TrecDatasetOptions {
+  /** Path of a TREC qrels file: `qid iter docno rel` per line. */
+  readonly qrels: string;
+  /**
+   * Path of the topics: SGML (`<top><num> Number: 301 <title> …`) or `qid<TAB>text` lines. When
+   * absent, each question is its query id.
+   */
+  readonly topics?: string;
+  /** Which part of an SGML topic becomes the question. Default `"title"`. */
+  readonly topicField?: TopicField;
+  /**
+   * The minimum grade that counts as relevant for binary measures (`relevantIds`), like
+   * `trec_eval -l`. By default any grade > 0 is relevant. `relevance` always keeps every judged
+   * grade, so graded measures (ndcg) are unaffected, as in trec_eval.
+   */
+  readonly relevanceLevel?: number;
+  /**
+   * Keeps only the queries for which this returns `true`: to evaluate a subset of topics, or to
+   * split one evaluation across threads (`fastrag-bench eval` gives each thread the queries of
+   * a hash of their id). It is called once per distinct query id, in order of first appearance,
+   * before that query's judgments are read. The lines of a rejected query are read for their
+   * query id only: their other fields are not checked. By default every query is kept.
+   */
+  readonly queries?: (queryId: string) => boolean;
+}
 
 // TREC samples have no gold answers: one shared, frozen empty list instead of 10^5 of them.
 const NO_ANSWERS: readonly string[] = Object.freeze([]);
