@@ -76,66 +76,9 @@ export async function loadCorpus(path: string): Promise<Passage[]> {
       if (!isBlank(line)) reader.addRecord(parseJson(line, path, n), atLine(path, n));
     });
   } else if (lower.endsWith(".csv") || lower.endsWith(".tsv")) {
-    const { streamCsv } = await import("./csv-stream.js");
-    const delimiter = lower.endsWith(".tsv") ? "\t" : ",";
-    let header: string[] = [];
-    await streamCsv(path, delimiter, {
-      mode: (first) => (delimiter === "\t" && isHeaderlessPassage(first) ? "lines" : "csv"),
-      row(cells, row, at) {
-        if (row === 0) {
-          header = cells;
-          return;
-        }
-        if (cells.length !== header.length) {
-          const line = at.line();
-          throw inputError(
-            { text: `${path}: row ${row} (line ${line})`, path, line },
-            `expected ${header.length} cells (one per header column), found ${cells.length}`,
-          );
-        }
-        const record: Record<string, unknown> = Object.create(null);
-        for (let i = 0; i < header.length; i++) record[header[i]!] = cells[i];
-        reader.addRecord(record, inFile(path, `row ${row}`));
-      },
-      line(line, n) {
-        const tab = line.indexOf("\t");
-        if (tab === -1 || line.indexOf("\t", tab + 1) !== -1) {
-          throw inputError(
-            atLine(path, n),
-            `expected "pid<TAB>passage text" (the file has no header row: its first line is one, as in MS MARCO's collection.tsv), found ${line.split("\t").length} tab-separated field${tab === -1 ? "" : "s"}`,
-          );
-        }
-        const record: Record<string, unknown> = Object.create(null);
-        record.id = line.slice(0, tab);
-        record.text = line.slice(tab + 1);
-        reader.addRecord(record, atLine(path, n));
-      },
-      joinLineBreaks: () => {
-        reader.joinLineBreaks();
-        return "joined";
-      },
-    });
+    await readCsvPassages(path, lower.endsWith(".tsv") ? "\t" : ",", reader);
   } else if (lower.endsWith(".json")) {
-    const document = parseJson(await readTextFile(path, WRITE_AS_JSONL), path);
-    if (isSquad(document)) {
-      for (const paragraph of squadParagraphs(document, path)) {
-        reader.add(
-          paragraph.id,
-          paragraph.title,
-          paragraph.context,
-          inFile(path, paragraph.where, paragraph.where),
-        );
-      }
-    } else if (Array.isArray(document)) {
-      for (let i = 0; i < document.length; i++)
-        reader.addRecord(document[i], inFile(path, `record ${i + 1}`));
-    } else {
-      throw inputError(
-        path,
-        `expected an array of passages or a SQuAD file, found ${describeValue(document)}`,
-        { path },
-      );
-    }
+    readJsonPassages(parseJson(await readTextFile(path, WRITE_AS_JSONL), path), path, reader);
   } else if (await isDirectory(path)) {
     return loadCorpus(await plainOrGz(join(path, "corpus.jsonl")));
   } else {
@@ -145,6 +88,75 @@ export async function loadCorpus(path: string): Promise<Passage[]> {
     );
   }
   return reader.passages;
+}
+
+/** A CSV or TSV corpus: a header and rows, or (TSV) `pid<TAB>passage` lines without a header. */
+async function readCsvPassages(
+  path: string,
+  delimiter: string,
+  reader: PassageReader,
+): Promise<void> {
+  const { streamCsv } = await import("./csv-stream.js");
+  let header: string[] = [];
+  await streamCsv(path, delimiter, {
+    mode: (first) => (delimiter === "\t" && isHeaderlessPassage(first) ? "lines" : "csv"),
+    row(cells, row, at) {
+      if (row === 0) {
+        header = cells;
+        return;
+      }
+      if (cells.length !== header.length) {
+        const line = at.line();
+        throw inputError(
+          { text: `${path}: row ${row} (line ${line})`, path, line },
+          `expected ${header.length} cells (one per header column), found ${cells.length}`,
+        );
+      }
+      const record: Record<string, unknown> = Object.create(null);
+      for (let i = 0; i < header.length; i++) record[header[i]!] = cells[i];
+      reader.addRecord(record, inFile(path, `row ${row}`));
+    },
+    line(line, n) {
+      const tab = line.indexOf("\t");
+      if (tab === -1 || line.indexOf("\t", tab + 1) !== -1) {
+        throw inputError(
+          atLine(path, n),
+          `expected "pid<TAB>passage text" (the file has no header row: its first line is one, as in MS MARCO's collection.tsv), found ${line.split("\t").length} tab-separated field${tab === -1 ? "" : "s"}`,
+        );
+      }
+      const record: Record<string, unknown> = Object.create(null);
+      record.id = line.slice(0, tab);
+      record.text = line.slice(tab + 1);
+      reader.addRecord(record, atLine(path, n));
+    },
+    joinLineBreaks: () => {
+      reader.joinLineBreaks();
+      return "joined";
+    },
+  });
+}
+
+/** A JSON corpus: an array of passages, or a SQuAD file's paragraphs. */
+function readJsonPassages(document: unknown, path: string, reader: PassageReader): void {
+  if (isSquad(document)) {
+    for (const paragraph of squadParagraphs(document, path)) {
+      reader.add(
+        paragraph.id,
+        paragraph.title,
+        paragraph.context,
+        inFile(path, paragraph.where, paragraph.where),
+      );
+    }
+  } else if (Array.isArray(document)) {
+    for (let i = 0; i < document.length; i++)
+      reader.addRecord(document[i], inFile(path, `record ${i + 1}`));
+  } else {
+    throw inputError(
+      path,
+      `expected an array of passages or a SQuAD file, found ${describeValue(document)}`,
+      { path },
+    );
+  }
 }
 
 const CORPUS_COLUMNS = new Set(Object.values(CORPUS_ALIASES).flat());
